@@ -1,0 +1,90 @@
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import debate from './tools/eslint/index.js';
+
+/**
+ * A subject looks like `<owner>.<entity>.<verb>` with one of the five owners. Such a string
+ * may only be written in libs/contracts; everywhere else it is imported from there.
+ */
+const SUBJECT_LITERAL = '^(identity|usage|generation|debates|community)\\.[a-zA-Z-]+\\.[a-zA-Z-]+';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { '@nx': nx, debate },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'separate-type-imports' },
+      ],
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
+            { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
+            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+            {
+              sourceTag: 'type:launcher',
+              onlyDependOnLibsWithTags: [
+                'type:contracts',
+                'type:lib',
+                'type:service',
+                'type:gateway',
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['libs/contracts/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `Literal[value=/${SUBJECT_LITERAL}/]`,
+          message: 'NATS subjects are declared once in @debate/contracts: import the constant.',
+        },
+        {
+          selector: `TemplateElement[value.raw=/${SUBJECT_LITERAL}/]`,
+          message: 'NATS subjects are declared once in @debate/contracts: import the constant.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['gateway/src/**/*.resolver.ts'],
+    rules: { 'debate/resolver-auth-decision': 'error' },
+  },
+  {
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    // Decorated constructor parameters are value imports: NestJS reads their types at run time.
+    files: ['services/**/*.ts', 'gateway/**/*.ts', 'libs/nest/**/*.ts', 'libs/platform/**/*.ts'],
+    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  prettier,
+);

@@ -1,0 +1,15 @@
+import { logLevelSchema, natsUrlSchema, optionalEnv, timeoutMsSchema } from '@debate/nest';
+import { z } from 'zod';
+
+/** The gateway's environment, parsed once at start. */
+export const gatewayEnvSchema = z.object({
+  PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(3000)),
+  HOST: optionalEnv(z.string().min(1).default('0.0.0.0')),
+  NATS_URL: natsUrlSchema,
+  LOG_LEVEL: logLevelSchema,
+  NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
+  HEALTH_TIMEOUT_MS: timeoutMsSchema(2_000),
+  GRAPHQL_DRIVER: optionalEnv(z.enum(['mercurius', 'apollo']).default('mercurius')),
+  WEB_DIST_DIR: optionalEnv(z.string().min(1).optional()),
+});
+export type GatewayEnv = z.output<typeof gatewayEnvSchema>;

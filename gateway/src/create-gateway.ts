@@ -1,0 +1,47 @@
+import type { TransportConfig } from '@debate/nest';
+import type { LogLevel } from '@debate/nest';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger } from 'nestjs-pino';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GatewayModule } from './gateway.module.js';
+import type { GraphqlDriverName } from './graphql.module.js';
+import { registerWebApp } from './web/web-app.js';
+
+export interface CreateGatewayOptions {
+  readonly transport: TransportConfig;
+  readonly logLevel?: LogLevel;
+  readonly driver?: GraphqlDriverName;
+  readonly requestTimeoutMs?: number;
+  readonly healthTimeoutMs?: number;
+  /** The built web app; by default web/dist of this workspace. */
+  readonly webDistDir?: string;
+}
+
+export const defaultWebDistDir = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Builds the gateway application on Fastify, ready for `listen`. */
+export async function createGateway(
+  options: CreateGatewayOptions,
+): Promise<NestFastifyApplication> {
+  const module = await GatewayModule.register({
+    transport: options.transport,
+    logLevel: options.logLevel ?? 'info',
+    driver: options.driver ?? 'mercurius',
+    requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
+    healthTimeoutMs: options.healthTimeoutMs ?? 2_000,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), {
+    bufferLogs: true,
+  });
+  app.useLogger(app.get(Logger));
+  const webServed = await registerWebApp(
+    app.getHttpAdapter().getInstance(),
+    options.webDistDir ?? defaultWebDistDir,
+  );
+  if (!webServed) {
+    app.get(Logger).warn('The web app is not built (web/dist): only the API is served.');
+  }
+  return app;
+}

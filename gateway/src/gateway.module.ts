@@ -1,0 +1,44 @@
+import type { TransportConfig } from '@debate/nest';
+import { LoggingModule, type LogLevel } from '@debate/nest';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
+import { CatalogResolver } from './catalog/catalog.resolver.js';
+import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
+import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
+import { HealthController } from './health/health.controller.js';
+import { HealthResolver } from './health/health.resolver.js';
+import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
+import { serviceClientProvider } from './services/service-client.provider.js';
+
+export interface GatewayOptions {
+  readonly transport: TransportConfig;
+  readonly logLevel: LogLevel;
+  readonly driver: GraphqlDriverName;
+  readonly requestTimeoutMs: number;
+  readonly healthTimeoutMs: number;
+}
+
+/** The gateway: GraphQL over the services, and nothing of their business. */
+@Module({})
+export class GatewayModule {
+  static async register(options: GatewayOptions): Promise<DynamicModule> {
+    return {
+      module: GatewayModule,
+      imports: [
+        LoggingModule.forDeployable('gateway', options.logLevel),
+        await graphqlModule(options.driver),
+      ],
+      controllers: [HealthController],
+      providers: [
+        serviceClientProvider(options.transport, options.requestTimeoutMs),
+        { provide: HEALTH_TIMEOUT_MS, useValue: options.healthTimeoutMs },
+        { provide: APP_GUARD, useClass: AuthDecisionGuard },
+        { provide: APP_FILTER, useClass: ServiceErrorsFilter },
+        HealthService,
+        HealthResolver,
+        CatalogResolver,
+      ],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+export { createGateway, type CreateGatewayOptions, defaultWebDistDir } from './create-gateway.js';
+export { gatewayEnvSchema, type GatewayEnv } from './config/gateway.config.js';
+export type { GraphqlDriverName } from './graphql.module.js';

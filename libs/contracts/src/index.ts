@@ -1,0 +1,4 @@
+export * from './subjects.js';
+export * from './contract.js';
+export * from './health.contract.js';
+export * from './catalog.contract.js';

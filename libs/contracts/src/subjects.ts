@@ -1,0 +1,30 @@
+/**
+ * Every NATS subject of the platform, named `<owner>.<entity>.<verb>`.
+ * This map is the only place a subject is written; everything else imports it.
+ */
+export const subjects = {
+  identity: {
+    health: { check: 'identity.health.check' },
+  },
+  usage: {
+    health: { check: 'usage.health.check' },
+  },
+  generation: {
+    health: { check: 'generation.health.check' },
+    catalog: { get: 'generation.catalog.get' },
+  },
+  debates: {
+    health: { check: 'debates.health.check' },
+  },
+  community: {
+    health: { check: 'community.health.check' },
+    categories: { list: 'community.categories.list' },
+  },
+} as const;
+
+/** The five services, each the owner of the subjects under its name. */
+export const serviceNames = ['identity', 'usage', 'generation', 'debates', 'community'] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+type Leaves<T> = T extends string ? T : { [K in keyof T]: Leaves<T[K]> }[keyof T];
+export type Subject = Leaves<typeof subjects>;

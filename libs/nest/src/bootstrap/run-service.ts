@@ -1,0 +1,30 @@
+import type { ServiceName } from '@debate/contracts';
+import type { DynamicModule } from '@nestjs/common';
+import { loadConfig, serviceEnvSchema } from '../config/load-config.js';
+import { natsTransport } from '../transport/transport.factory.js';
+import type { ServiceRuntimeOptions } from './service-core.module.js';
+import { closeOnSignals, startService } from './start-service.js';
+
+/**
+ * The entry point of a service run on its own: validates the environment, connects to NATS,
+ * and drains on SIGTERM. A bad environment ends the process with one message naming every
+ * bad variable.
+ */
+export async function runServiceProcess(
+  service: ServiceName,
+  register: (options: ServiceRuntimeOptions) => DynamicModule,
+): Promise<void> {
+  let env;
+  try {
+    env = loadConfig(`the ${service} service`, serviceEnvSchema);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  const app = await startService({
+    service,
+    module: register({ logLevel: env.LOG_LEVEL }),
+    transport: natsTransport(env.NATS_URL),
+  });
+  closeOnSignals(() => app.close());
+}

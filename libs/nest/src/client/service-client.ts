@@ -1,0 +1,125 @@
+import {
+  ContractViolation,
+  type ItemOf,
+  parsePayload,
+  type RequestContract,
+  type RequestOf,
+  type ResponseOf,
+  type ServiceName,
+  type StreamContract,
+  type Subject,
+} from '@debate/contracts';
+import { catchError, firstValueFrom, map, Observable, throwError, timeout } from 'rxjs';
+
+/** The service did not answer: it is down, unreachable, or too slow. */
+export class ServiceUnavailableError extends Error {
+  constructor(
+    readonly service: ServiceName,
+    readonly subject: Subject,
+    readonly reason: string,
+  ) {
+    super(`The ${service} service is unavailable (${subject}): ${reason}`);
+    this.name = 'ServiceUnavailableError';
+  }
+}
+
+/** The service answered with an error of its own. */
+export class ServiceError extends Error {
+  constructor(
+    readonly service: ServiceName,
+    readonly subject: Subject,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+/** The part of a NestJS ClientProxy this client uses. */
+export interface MessageSender {
+  send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
+}
+
+export interface CallOptions {
+  /** How long to wait for the reply (for a stream: for its first item). */
+  readonly timeoutMs?: number;
+}
+
+function messageOf(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object' && 'message' in error) {
+    const message = (error as { message: unknown }).message;
+    if (typeof message === 'string') return message;
+  }
+  return 'unknown error';
+}
+
+const UNREACHABLE = /no responders|empty response|connection (closed|lost)|not initialized|503/i;
+
+/**
+ * The typed way to call another service: the request is validated before it leaves, the
+ * reply when it arrives, and a service that does not answer becomes a clear error in at most
+ * `timeoutMs`, never a hang.
+ */
+export class ServiceClient {
+  constructor(
+    private readonly proxy: MessageSender,
+    private readonly defaultTimeoutMs = 5_000,
+  ) {}
+
+  async request<C extends RequestContract>(
+    contract: C,
+    payload: RequestOf<C>,
+    options: CallOptions = {},
+  ): Promise<ResponseOf<C>> {
+    const data = parsePayload(contract.subject, 'request', contract.request, payload);
+    const reply = await firstValueFrom(
+      this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options),
+    );
+    return parsePayload(contract.subject, 'response', contract.response, reply) as ResponseOf<C>;
+  }
+
+  stream<C extends StreamContract>(
+    contract: C,
+    payload: RequestOf<C>,
+    options: CallOptions = {},
+  ): Observable<ItemOf<C>> {
+    const data = parsePayload(contract.subject, 'request', contract.request, payload);
+    return this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options).pipe(
+      map((item) => parsePayload(contract.subject, 'item', contract.item, item) as ItemOf<C>),
+    );
+  }
+
+  private guard(
+    contract: RequestContract | StreamContract,
+    reply$: Observable<unknown>,
+    options: CallOptions,
+  ): Observable<unknown> {
+    const limit = options.timeoutMs ?? this.defaultTimeoutMs;
+    return reply$.pipe(
+      timeout({
+        first: limit,
+        with: () =>
+          throwError(
+            () =>
+              new ServiceUnavailableError(
+                contract.owner,
+                contract.subject,
+                `no answer within ${limit} ms`,
+              ),
+          ),
+      }),
+      catchError((error: unknown) => {
+        if (error instanceof ServiceUnavailableError || error instanceof ContractViolation) {
+          return throwError(() => error);
+        }
+        const message = messageOf(error);
+        return throwError(() =>
+          UNREACHABLE.test(message)
+            ? new ServiceUnavailableError(contract.owner, contract.subject, message)
+            : new ServiceError(contract.owner, contract.subject, message),
+        );
+      }),
+    );
+  }
+}

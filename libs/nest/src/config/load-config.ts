@@ -1,0 +1,54 @@
+import { describeIssues } from '@debate/contracts';
+import { z } from 'zod';
+
+/** Raised at start when the environment is wrong; the message names every bad variable at once. */
+export class ConfigError extends Error {
+  constructor(
+    readonly deployable: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`Invalid environment for ${deployable}: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment with `schema` and hands out the typed result, or throws one
+ * ConfigError listing every variable that is missing or malformed.
+ */
+export function loadConfig<S extends z.ZodType>(
+  deployable: string,
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.output<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) throw new ConfigError(deployable, describeIssues(result.error));
+  return result.data;
+}
+
+/** An optional variable: unset and empty both mean "use the default". */
+export function optionalEnv<S extends z.ZodType>(schema: S) {
+  return z.preprocess((value) => (value === '' ? undefined : value), schema);
+}
+
+export const natsUrlSchema = optionalEnv(
+  z
+    .string()
+    .regex(/^(nats|tls):\/\/[^\s]+$/, 'must be a nats:// or tls:// URL')
+    .default('nats://127.0.0.1:4222'),
+);
+
+export const logLevelSchema = optionalEnv(
+  z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+);
+
+export const timeoutMsSchema = (fallback: number) =>
+  optionalEnv(z.coerce.number().int().min(100).max(60_000).default(fallback));
+
+/** The variables every service reads. */
+export const serviceEnvSchema = z.object({
+  NATS_URL: natsUrlSchema,
+  LOG_LEVEL: logLevelSchema,
+  NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
+});
+export type ServiceEnv = z.output<typeof serviceEnvSchema>;

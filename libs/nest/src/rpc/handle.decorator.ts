@@ -1,0 +1,57 @@
+import {
+  ContractViolation,
+  parsePayload,
+  type RequestContract,
+  type StreamContract,
+} from '@debate/contracts';
+import {
+  applyDecorators,
+  type CallHandler,
+  type ExecutionContext,
+  Injectable,
+  type NestInterceptor,
+  UseInterceptors,
+} from '@nestjs/common';
+import { MessagePattern, RpcException } from '@nestjs/microservices';
+import { catchError, map, type Observable, throwError } from 'rxjs';
+
+/** Validates a handler's payload on receipt and its reply (or each streamed item) before sending. */
+@Injectable()
+class ContractInterceptor implements NestInterceptor {
+  constructor(private readonly contract: RequestContract | StreamContract) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const { contract } = this;
+    const args = context.getArgs<unknown[]>();
+    try {
+      // The handler reads its payload from args[0]: hand it the parsed value.
+      args[0] = parsePayload(contract.subject, 'request', contract.request, args[0]);
+    } catch (error) {
+      return throwError(() => toRpcException(error));
+    }
+    const schema = contract.kind === 'request' ? contract.response : contract.item;
+    const direction = contract.kind === 'request' ? 'response' : 'item';
+    return next.handle().pipe(
+      map((value: unknown) => parsePayload(contract.subject, direction, schema, value)),
+      catchError((error: unknown) => throwError(() => toRpcException(error))),
+    );
+  }
+}
+
+function toRpcException(error: unknown): unknown {
+  if (error instanceof ContractViolation) {
+    return new RpcException({ status: 'error', code: 'INVALID_PAYLOAD', message: error.message });
+  }
+  return error;
+}
+
+/**
+ * Marks a controller method as the handler of `contract`: subscribes it to the contract's
+ * subject and validates what comes in and what goes out against the contract's schemas.
+ */
+export function HandleRequest(contract: RequestContract | StreamContract): MethodDecorator {
+  return applyDecorators(
+    MessagePattern(contract.subject),
+    UseInterceptors(new ContractInterceptor(contract)),
+  );
+}

@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('no port'));
+      });
+    });
+  });
+}
+
+/** Resolves once something accepts TCP connections on host:port, or rejects after `timeoutMs`. */
+export async function waitForPort(
+  port: number,
+  host = '127.0.0.1',
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ port, host });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline)
+      throw new Error(`Nothing listens on ${host}:${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface RunningNats {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real nats-server (from PATH, JetStream on) on a free loopback port, with its own store,
+ * for tests that must cross the real protocol. Set NATS_SERVER_BIN to use another binary.
+ */
+export async function startNatsServer(): Promise<RunningNats> {
+  const port = await freePort();
+  const storeDir = mkdtempSync(join(tmpdir(), 'debate-nats-'));
+  const binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server';
+  const child: ChildProcess = spawn(
+    binary,
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
+    { stdio: 'ignore' },
+  );
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (error) =>
+      reject(new Error(`Cannot start ${binary} (install Debian's nats-server): ${error.message}`)),
+    );
+  });
+  await Promise.race([waitForPort(port), failed]);
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}

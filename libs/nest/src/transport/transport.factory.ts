@@ -1,0 +1,41 @@
+import type { ServiceName } from '@debate/contracts';
+import type { ClientNats, CustomStrategy } from '@nestjs/microservices';
+import { InProcessBus } from './in-process-bus.js';
+import { InProcessClient } from './in-process.client.js';
+import { InProcessServer } from './in-process.server.js';
+import { createNatsClient, createNatsServer } from './nats.transport.js';
+
+/** Which transport a deployable talks over. Only this differs between the two ways to run. */
+export type TransportConfig =
+  | { readonly kind: 'nats'; readonly url: string }
+  | { readonly kind: 'in-process'; readonly bus: InProcessBus };
+
+export function natsTransport(url: string): TransportConfig {
+  return { kind: 'nats', url };
+}
+
+export function inProcessTransport(bus: InProcessBus = new InProcessBus()): TransportConfig {
+  return { kind: 'in-process', bus };
+}
+
+/** The microservice options for a service: its own queue group, on the chosen transport. */
+export function createServerStrategy(
+  transport: TransportConfig,
+  service: ServiceName,
+): CustomStrategy {
+  const strategy =
+    transport.kind === 'nats'
+      ? createNatsServer(transport.url, service)
+      : new InProcessServer(transport.bus, service);
+  return { strategy };
+}
+
+/** The client of either transport; both are NestJS ClientProxy subclasses. */
+export type TransportClient = ClientNats | InProcessClient;
+
+/** A client for sending requests and events, on the chosen transport. */
+export function createClientProxy(transport: TransportConfig, name: string): TransportClient {
+  return transport.kind === 'nats'
+    ? createNatsClient(transport.url, name)
+    : new InProcessClient(transport.bus);
+}

@@ -1,0 +1,179 @@
+import {
+  catalogContracts,
+  ContractViolation,
+  defineStream,
+  type GenerationCatalog,
+  healthContracts,
+  subjects,
+} from '@debate/contracts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { Controller, type INestMicroservice, Module } from '@nestjs/common';
+import { firstValueFrom, from, toArray } from 'rxjs';
+import { z } from 'zod';
+import { ServiceCoreModule } from '../bootstrap/service-core.module.js';
+import { startService } from '../bootstrap/start-service.js';
+import { ServiceClient, ServiceError, ServiceUnavailableError } from '../client/service-client.js';
+import { HandleRequest } from '../rpc/handle.decorator.js';
+import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
+import {
+  createClientProxy,
+  inProcessTransport,
+  natsTransport,
+  type TransportClient,
+  type TransportConfig,
+} from './transport.factory.js';
+
+// A streamed reply on an existing subject: the transports route by subject, not by contract.
+const countdown = defineStream(
+  subjects.generation.catalog.get,
+  z.object({ from: z.number().int().min(1).max(20) }).strict(),
+  z.object({ value: z.number().int() }).strict(),
+);
+
+const catalog: GenerationCatalog = {
+  rhetoricStyles: ['standard'],
+  debateFormats: ['structured'],
+  models: ['gpt-4'],
+  roundTitles: ['Constructive Arguments'],
+  topics: ['Should cities ban cars?'],
+};
+
+/** The handler of the test service; `calls` counts what each instance answered. */
+function createTestModule(
+  instance: string,
+  calls: Map<string, number>,
+  mode: 'request' | 'stream',
+) {
+  @Controller()
+  class TestController {
+    @HandleRequest(mode === 'request' ? catalogContracts.generationCatalog : countdown)
+    answer(payload: { from?: number }) {
+      calls.set(instance, (calls.get(instance) ?? 0) + 1);
+      if (mode === 'request') return catalog;
+      const values = Array.from({ length: payload.from ?? 0 }, (_, index) => ({
+        value: (payload.from ?? 0) - index,
+      }));
+      return from(values);
+    }
+  }
+  @Module({
+    imports: [ServiceCoreModule.forService('generation', { logLevel: 'silent' })],
+    controllers: [TestController],
+  })
+  class TestModule {}
+  return TestModule;
+}
+
+type TransportFactory = () => Promise<{ transport: TransportConfig; stop(): Promise<void> }>;
+
+const transports: Array<[string, TransportFactory]> = [
+  ['in-process', async () => ({ transport: inProcessTransport(), stop: async () => undefined })],
+  [
+    'NATS',
+    async () => {
+      const nats: RunningNats = await startNatsServer();
+      return { transport: natsTransport(nats.url), stop: () => nats.stop() };
+    },
+  ],
+];
+
+describe.each(transports)('the %s transport', (_name, createTransport) => {
+  let transport: TransportConfig;
+  let stopTransport: () => Promise<void>;
+  let proxy: TransportClient;
+  let sut: ServiceClient;
+  const apps: INestMicroservice[] = [];
+  const calls = new Map<string, number>();
+
+  async function startInstance(instance: string, mode: 'request' | 'stream') {
+    const app = await startService({
+      service: 'generation',
+      module: createTestModule(instance, calls, mode),
+      transport,
+    });
+    apps.push(app);
+    return app;
+  }
+
+  beforeAll(async () => {
+    ({ transport, stop: stopTransport } = await createTransport());
+    proxy = createClientProxy(transport, 'test-client');
+    await proxy.connect();
+    sut = new ServiceClient(proxy, 2_000);
+  });
+
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()));
+    calls.clear();
+  });
+
+  afterAll(async () => {
+    await proxy.close();
+    await stopTransport();
+  });
+
+  it('answers a request with the validated reply', async () => {
+    await startInstance('a', 'request');
+    await expect(sut.request(catalogContracts.generationCatalog, {})).resolves.toEqual(catalog);
+  });
+
+  it('answers the health check every service has', async () => {
+    await startInstance('a', 'request');
+    const health = await sut.request(healthContracts.generation, {});
+    expect(health.service).toBe('generation');
+    expect(health.status).toBe('up');
+  });
+
+  it('hands out copies, never the object the handler returned', async () => {
+    await startInstance('a', 'request');
+    const first = await sut.request(catalogContracts.generationCatalog, {});
+    first.topics.push('mutated by the caller');
+    const second = await sut.request(catalogContracts.generationCatalog, {});
+    expect(second.topics).toEqual(catalog.topics);
+  });
+
+  it('delivers every value of a streamed reply, in order', async () => {
+    await startInstance('a', 'stream');
+    const items = await firstValueFrom(sut.stream(countdown, { from: 5 }).pipe(toArray()));
+    expect(items.map((item) => item.value)).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it('refuses an invalid request before sending it', async () => {
+    await startInstance('a', 'request');
+    await expect(
+      sut.request(catalogContracts.generationCatalog, { unexpected: 1 } as never),
+    ).rejects.toBeInstanceOf(ContractViolation);
+    expect(calls.get('a') ?? 0).toBe(0);
+  });
+
+  it('has the receiving service refuse an invalid payload that was sent anyway', async () => {
+    await startInstance('a', 'stream');
+    const unchecked = new ServiceClient(
+      { send: (pattern, data) => proxy.send(pattern, { ...(data as object), from: 'five' }) },
+      2_000,
+    );
+    const error = await firstValueFrom(unchecked.stream(countdown, { from: 5 })).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as Error).message).toContain(subjects.generation.catalog.get);
+    expect(calls.get('a') ?? 0).toBe(0);
+  });
+
+  it('gives each request to one member of the service queue group', async () => {
+    await startInstance('a', 'request');
+    await startInstance('b', 'request');
+    await Promise.all(
+      Array.from({ length: 10 }, () => sut.request(catalogContracts.generationCatalog, {})),
+    );
+    expect((calls.get('a') ?? 0) + (calls.get('b') ?? 0)).toBe(10);
+  });
+
+  it('reports a service nobody runs as unavailable, well within the timeout', async () => {
+    const started = Date.now();
+    const error = await sut.request(healthContracts.usage, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect((error as ServiceUnavailableError).service).toBe('usage');
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+});

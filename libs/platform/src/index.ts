@@ -1,0 +1,2 @@
+export * from './service-modules.js';
+export * from './start-platform.js';

@@ -1,0 +1,72 @@
+import { serviceNames, type ServiceName } from '@debate/contracts';
+import { createGateway, type GraphqlDriverName } from '@debate/gateway';
+import { type LogLevel, startService, type TransportConfig } from '@debate/nest';
+import type { INestMicroservice } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { serviceModules } from './service-modules.js';
+
+export interface PlatformOptions {
+  readonly transport: TransportConfig;
+  readonly port: number;
+  readonly host: string;
+  readonly logLevel: LogLevel;
+  readonly driver?: GraphqlDriverName;
+  readonly requestTimeoutMs?: number;
+  readonly healthTimeoutMs?: number;
+  readonly webDistDir?: string;
+}
+
+export interface RunningPlatform {
+  /** The gateway's base URL, e.g. http://127.0.0.1:3000 */
+  readonly url: string;
+  readonly gateway: NestFastifyApplication;
+  readonly services: Map<ServiceName, INestMicroservice>;
+  /** Starts one service again (after `stopService`). */
+  startService(service: ServiceName): Promise<void>;
+  stopService(service: ServiceName): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the five services and the gateway on one transport, in this process. */
+export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+  const services = new Map<ServiceName, INestMicroservice>();
+  const start = async (service: ServiceName) => {
+    const app = await startService({
+      service,
+      module: serviceModules[service]({ logLevel: options.logLevel }),
+      transport: options.transport,
+    });
+    services.set(service, app);
+  };
+  const stopOne = async (service: ServiceName) => {
+    const app = services.get(service);
+    services.delete(service);
+    await app?.close();
+  };
+
+  await Promise.all(serviceNames.map(start));
+  const gateway = await createGateway({
+    transport: options.transport,
+    logLevel: options.logLevel,
+    ...(options.driver ? { driver: options.driver } : {}),
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
+    ...(options.webDistDir ? { webDistDir: options.webDistDir } : {}),
+  });
+  await gateway.listen({ port: options.port, host: options.host });
+  const address = gateway.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host === '0.0.0.0' ? 'localhost' : options.host;
+
+  return {
+    url: `http://${host}:${port}`,
+    gateway,
+    services,
+    startService: start,
+    stopService: stopOne,
+    stop: async () => {
+      await gateway.close();
+      await Promise.all([...services.keys()].map(stopOne));
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+
+export interface GraphqlResult<T> {
+  readonly status: number;
+  readonly data?: T;
+  readonly errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+/** POSTs one GraphQL operation to the gateway, as a browser or a load tester would. */
+export async function graphql<T>(baseUrl: string, query: string): Promise<GraphqlResult<T>> {
+  const response = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  const body = (await response.json()) as Omit<GraphqlResult<T>, 'status'>;
+  return { status: response.status, ...body };
+}
+
+/** Subscribes over graphql-ws and collects the first `count` payloads. */
+export async function collectSubscription<T>(
+  baseUrl: string,
+  query: string,
+  count: number,
+): Promise<T[]> {
+  const client = createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+  });
+  const received: T[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const dispose = client.subscribe<T>(
+        { query },
+        {
+          next: (result) => {
+            if (result.errors) {
+              reject(new Error(result.errors.map((error) => error.message).join('; ')));
+              return;
+            }
+            if (result.data) received.push(result.data as T);
+            if (received.length >= count) {
+              dispose();
+              resolve();
+            }
+          },
+          error: (error) =>
+            reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
+          complete: () => resolve(),
+        },
+      );
+    });
+  } finally {
+    await client.dispose();
+  }
+  return received;
+}

@@ -1,0 +1,93 @@
+// npm run start:cluster: each service and the gateway as its own process, over NATS.
+// Uses NATS_URL when set; otherwise a broker on 127.0.0.1:4222, started from PATH if none listens.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  buildAll,
+  ensureInstalled,
+  hasCommand,
+  isListening,
+  root,
+  startChild,
+} from './workspace.mjs';
+
+const services = ['identity', 'usage', 'generation', 'debates', 'community'];
+
+ensureInstalled();
+buildAll();
+
+const children = new Map();
+let natsUrl = process.env.NATS_URL;
+if (!natsUrl) {
+  natsUrl = 'nats://127.0.0.1:4222';
+  if (!(await isListening(4222))) {
+    if (!hasCommand('nats-server')) {
+      process.stderr.write(
+        'Nothing listens on 127.0.0.1:4222 and nats-server is not installed: ' +
+          'install it (apt-get install nats-server) or set NATS_URL.\n',
+      );
+      process.exit(1);
+    }
+    const store = join(root, '.data', 'nats');
+    mkdirSync(store, { recursive: true });
+    children.set(
+      'nats',
+      startChild('nats', 'nats-server', ['-a', '127.0.0.1', '-p', '4222', '-js', '-sd', store]),
+    );
+    const deadline = Date.now() + 10_000;
+    while (!(await isListening(4222))) {
+      if (Date.now() > deadline) {
+        process.stderr.write('nats-server did not start within 10 s\n');
+        process.exit(1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+const env = { NATS_URL: natsUrl };
+for (const service of services) {
+  children.set(
+    service,
+    startChild(service, process.execPath, [`services/${service}/dist/main.js`], env),
+  );
+}
+children.set('gateway', startChild('gateway', process.execPath, ['gateway/dist/main.js'], env));
+
+process.stdout.write(
+  `Cluster on ${natsUrl}; gateway at http://localhost:${process.env.PORT ?? 3000}\n`,
+);
+for (const [name, child] of children) {
+  process.stdout.write(`  ${name.padEnd(10)} pid ${child.pid}\n`);
+  child.on('exit', (code, signal) => {
+    process.stdout.write(`[${name}] exited (${signal ?? code}); the others keep running.\n`);
+    children.delete(name);
+  });
+}
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  // The broker stops last, so the services can drain through it.
+  const nats = children.get('nats');
+  const rest = [...children.entries()]
+    .filter(([name]) => name !== 'nats')
+    .map(([, child]) => child);
+  let remaining = rest.length;
+  const finish = () => {
+    nats?.kill('SIGTERM');
+    setTimeout(() => process.exit(0), 200);
+  };
+  if (remaining === 0) finish();
+  for (const child of rest) {
+    child.once('exit', () => {
+      remaining -= 1;
+      if (remaining === 0) finish();
+    });
+    child.kill('SIGTERM');
+  }
+  setTimeout(() => process.exit(1), 15_000).unref();
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,34 @@
+// npm test: everything CI checks, from a fresh clone. Installs the dependencies when needed,
+// then lint, typecheck, build and unit tests of every project, the integration tests (services
+// and gateway as separate NestJS apps over a real nats-server, and in process), the browser
+// tests in Chromium, and the formatting check.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { ensureInstalled, hasCommand, run } from './workspace.mjs';
+
+function ensureSystemTools() {
+  const missing = [];
+  if (!hasCommand('nats-server')) missing.push('nats-server');
+  if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) missing.push('chromium');
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !hasCommand('apt-get')) {
+    process.stderr.write(
+      `The tests need ${missing.join(' and ')}: install them (Debian: apt-get install -y ${missing.join(' ')}).\n`,
+    );
+    process.exit(1);
+  }
+  process.stdout.write(`Installing ${missing.join(', ')} (apt-get)…\n`);
+  for (const args of [['update'], ['install', '-y', ...missing]]) {
+    const result = spawnSync('apt-get', args, { stdio: 'inherit' });
+    if (result.status !== 0) process.exit(result.status ?? 1);
+  }
+}
+
+ensureInstalled();
+ensureSystemTools();
+run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
+run('npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static']);
+run('npx', ['nx', 'run', 'platform:integration', '--outputStyle=static']);
+run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);
+process.stdout.write('\nAll checks passed.\n');

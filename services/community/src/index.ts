@@ -1,0 +1,1 @@
+export { CommunityServiceModule } from './community-service.module.js';

@@ -1,0 +1,1 @@
+export { DebatesServiceModule } from './debates-service.module.js';

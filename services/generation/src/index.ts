@@ -1,0 +1,1 @@
+export { GenerationServiceModule } from './generation-service.module.js';

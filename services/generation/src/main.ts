@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runServiceProcess } from '@debate/nest';
+import { GenerationServiceModule } from './generation-service.module.js';
+
+await runServiceProcess('generation', (options) => GenerationServiceModule.register(options));

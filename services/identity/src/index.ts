@@ -1,0 +1,1 @@
+export { IdentityServiceModule } from './identity-service.module.js';

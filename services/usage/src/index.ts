@@ -1,0 +1,1 @@
+export { UsageServiceModule } from './usage-service.module.js';

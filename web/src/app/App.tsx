@@ -1,0 +1,54 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { AboutPage } from '../features/about/AboutPage';
+import { AccountPage } from '../features/account/AccountPage';
+import { useSessionBootstrap } from '../features/auth/use-session';
+import { CommunityHub, RankingTab } from '../features/community/CommunityHub';
+import { EnginePage } from '../features/engine/EnginePage';
+import { HistoryPage } from '../features/history/HistoryPage';
+import { HistoryTab } from '../features/history/HistoryTab';
+import { LoginPage } from '../features/login/LoginPage';
+import { NavBar } from '../features/navigation/NavBar';
+
+function NotFound() {
+  return (
+    <section className="page" aria-labelledby="not-found-heading">
+      <h1 id="not-found-heading">Page not found</h1>
+    </section>
+  );
+}
+
+/** The route table of spec §2. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<Navigate to="/community/ranking" replace />} />
+      <Route path="/engine" element={<EnginePage />} />
+      <Route path="/community" element={<CommunityHub />}>
+        <Route index element={<Navigate to="/community/ranking" replace />} />
+        <Route path="ranking" element={<RankingTab />} />
+        <Route path="history" element={<HistoryTab />} />
+        <Route path="*" element={<Navigate to="/community/ranking" replace />} />
+      </Route>
+      <Route path="/history" element={<HistoryPage />} />
+      <Route path="/about" element={<AboutPage />} />
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/account" element={<AccountPage />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}
+
+export function App() {
+  useSessionBootstrap();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main">
+        <AppRoutes />
+      </main>
+    </>
+  );
+}

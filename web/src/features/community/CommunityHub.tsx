@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { COMMUNITY_NAME } from '../navigation/NavBar';
+import { chooseTagline, HISTORY_TAGLINE } from './tagline';
+
+const tabs = [
+  { to: '/community/ranking', label: 'Community Forum' },
+  { to: '/community/history', label: 'Account Activity' },
+] as const;
+
+/** The community hub: heading, tagline and its two tabs (spec §2). */
+export function CommunityHub() {
+  const { pathname } = useLocation();
+  const [tagline] = useState(() => chooseTagline(Math.random()));
+  const onHistory = pathname.startsWith('/community/history');
+
+  return (
+    <section className="page" aria-labelledby="community-heading">
+      <h1 id="community-heading">{COMMUNITY_NAME}</h1>
+      <p className="tagline">{onHistory ? HISTORY_TAGLINE : tagline}</p>
+      <nav className="tabs" aria-label="Community sections">
+        {tabs.map((tab) => {
+          const current = pathname.startsWith(tab.to);
+          return (
+            <Link
+              key={tab.to}
+              to={tab.to}
+              className={current ? 'tab active' : 'tab'}
+              aria-current={current ? 'page' : undefined}
+            >
+              {tab.label}
+            </Link>
+          );
+        })}
+      </nav>
+      <Outlet />
+    </section>
+  );
+}
+
+/** The 'Community Forum' tab. Shared debates, votes and ranking arrive with issue #6. */
+export function RankingTab() {
+  return (
+    <div className="tab-panel">
+      <h2>Community Forum</h2>
+      <div className="empty-state">
+        <p>No debates found for the selected filters.</p>
+        <p>Now is your chance to be the first!</p>
+        <Link className="button" to="/engine">
+          Start a Debate
+        </Link>
+      </div>
+    </div>
+  );
+}
