@@ -1,23 +1,10 @@
 import { createClientProxy, ServiceClient, type TransportConfig } from '@debate/nest';
-import type { FactoryProvider, OnApplicationShutdown } from '@nestjs/common';
+import type { FactoryProvider } from '@nestjs/common';
 
-export const TRANSPORT_CLIENT = Symbol('TRANSPORT_CLIENT');
-
-/** Closes the transport client when the gateway stops. */
-class ClosingServiceClient extends ServiceClient implements OnApplicationShutdown {
-  constructor(
-    private readonly close: () => Promise<unknown>,
-    ...args: ConstructorParameters<typeof ServiceClient>
-  ) {
-    super(...args);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.close();
-  }
-}
-
-/** One transport client for the whole gateway; the services are reached through it. */
+/**
+ * One transport client for the whole gateway; the services are reached through it, and it
+ * closes with the gateway (ServiceClient implements OnApplicationShutdown).
+ */
 export function serviceClientProvider(
   transport: TransportConfig,
   timeoutMs: number,
@@ -27,7 +14,7 @@ export function serviceClientProvider(
     useFactory: async () => {
       const proxy = createClientProxy(transport, 'gateway');
       await proxy.connect();
-      return new ClosingServiceClient(() => proxy.close(), proxy, timeoutMs);
+      return new ServiceClient(proxy, timeoutMs);
     },
   };
 }

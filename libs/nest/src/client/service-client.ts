@@ -9,6 +9,7 @@ import {
   type StreamContract,
   type Subject,
 } from '@debate/contracts';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import { catchError, firstValueFrom, map, Observable, throwError, timeout } from 'rxjs';
 
 /** The service did not answer: it is down, unreachable, or too slow. */
@@ -38,6 +39,7 @@ export class ServiceError extends Error {
 /** The part of a NestJS ClientProxy this client uses. */
 export interface MessageSender {
   send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
+  close?(): unknown;
 }
 
 export interface CallOptions {
@@ -61,17 +63,35 @@ const UNREACHABLE = /no responders|empty response|connection (closed|lost)|not i
  * reply when it arrives, and a service that does not answer becomes a clear error in at most
  * `timeoutMs`, never a hang.
  */
-export class ServiceClient {
+export class ServiceClient implements OnApplicationShutdown {
+  private closed = false;
+
   constructor(
     private readonly proxy: MessageSender,
     private readonly defaultTimeoutMs = 5_000,
   ) {}
+
+  /**
+   * Closes the underlying connection. Later calls fail at once instead of letting the proxy
+   * open a new connection (a NestJS ClientProxy connects lazily on send).
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.proxy.close?.();
+  }
+
+  /** Called by NestJS when the application that owns this client closes. */
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
+  }
 
   async request<C extends RequestContract>(
     contract: C,
     payload: RequestOf<C>,
     options: CallOptions = {},
   ): Promise<ResponseOf<C>> {
+    this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
     const reply = await firstValueFrom(
       this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options),
@@ -84,10 +104,17 @@ export class ServiceClient {
     payload: RequestOf<C>,
     options: CallOptions = {},
   ): Observable<ItemOf<C>> {
+    this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
     return this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options).pipe(
       map((item) => parsePayload(contract.subject, 'item', contract.item, item) as ItemOf<C>),
     );
+  }
+
+  private assertOpen(contract: RequestContract | StreamContract): void {
+    if (this.closed) {
+      throw new ServiceUnavailableError(contract.owner, contract.subject, 'the client is closed');
+    }
   }
 
   private guard(

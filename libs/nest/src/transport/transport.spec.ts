@@ -176,4 +176,20 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
     expect((error as ServiceUnavailableError).service).toBe('usage');
     expect(Date.now() - started).toBeLessThan(2_500);
   });
+
+  it('refuses calls after close instead of opening a new connection', async () => {
+    await startInstance('a', 'request');
+    const ownProxy = createClientProxy(transport, 'closing-client');
+    await ownProxy.connect();
+    const client = new ServiceClient(ownProxy, 2_000);
+    await expect(client.request(healthContracts.generation, {})).resolves.toMatchObject({
+      status: 'up',
+    });
+    await client.close();
+    const error = await client
+      .request(healthContracts.generation, {})
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect((error as Error).message).toMatch(/client is closed/);
+  });
 });

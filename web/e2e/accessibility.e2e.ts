@@ -1,0 +1,57 @@
+import AxeBuilder from '@axe-core/playwright';
+import { describe, expect, it } from '@jest/globals';
+import { desktop, phone, useBrowser } from './support/browser.js';
+
+const pages = [
+  '/community/ranking',
+  '/community/history',
+  '/engine',
+  '/history',
+  '/about',
+  '/login',
+  '/account',
+];
+
+describe('accessibility', () => {
+  const session = useBrowser();
+
+  it.each([
+    ['desktop', desktop],
+    ['phone', phone],
+  ])('has no serious or critical axe-core violations on any page (%s)', async (_name, viewport) => {
+    const page = await session.open(viewport);
+    const found: string[] = [];
+    for (const path of pages) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const results = await new AxeBuilder({ page }).analyze();
+      for (const violation of results.violations) {
+        if (violation.impact === 'serious' || violation.impact === 'critical') {
+          found.push(`${path}: ${violation.id} (${violation.impact}) ${violation.help}`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('checks every About tab and the open phone menu too', async () => {
+    const page = await session.open(phone);
+    await page.goto('/about');
+    const found: string[] = [];
+    const check = async (label: string) => {
+      const results = await new AxeBuilder({ page }).analyze();
+      for (const violation of results.violations) {
+        if (violation.impact === 'serious' || violation.impact === 'critical') {
+          found.push(`${label}: ${violation.id} ${violation.help}`);
+        }
+      }
+    };
+    for (const tab of ['The Science', 'The Backers']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await check(tab);
+    }
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await check('open menu');
+    expect(found).toEqual([]);
+  });
+});
