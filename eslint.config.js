@@ -10,7 +10,10 @@ import debate from './tools/eslint/index.js';
  * A subject looks like `<owner>.<entity>.<verb>` with one of the five owners. Such a string
  * may only be written in libs/contracts; everywhere else it is imported from there.
  */
-const SUBJECT_LITERAL = '^(identity|usage|generation|debates|community)\\.[a-zA-Z-]+\\.[a-zA-Z-]+';
+const SUBJECT_OWNERS = '(identity|usage|generation|debates|community)';
+const SUBJECT_LITERAL = `^${SUBJECT_OWNERS}\\.[a-zA-Z-]+\\.[a-zA-Z-]+`;
+/** A template that builds a subject, e.g. `community.debate.${verb}`. */
+const SUBJECT_TEMPLATE = `^${SUBJECT_OWNERS}\\.[a-zA-Z-]+\\.`;
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**'] },
@@ -65,7 +68,7 @@ export default tseslint.config(
           message: 'NATS subjects are declared once in @debate/contracts: import the constant.',
         },
         {
-          selector: `TemplateElement[value.raw=/${SUBJECT_LITERAL}/]`,
+          selector: `TemplateElement[value.raw=/${SUBJECT_TEMPLATE}/]`,
           message: 'NATS subjects are declared once in @debate/contracts: import the constant.',
         },
       ],

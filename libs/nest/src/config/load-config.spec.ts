@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig, serviceEnvSchema } from './load-config.js';
+
+describe('loadConfig', () => {
+  it('fills the defaults a fresh machine needs', () => {
+    expect(loadConfig('usage', serviceEnvSchema, {})).toEqual({
+      NATS_URL: 'nats://127.0.0.1:4222',
+      LOG_LEVEL: 'info',
+      NATS_REQUEST_TIMEOUT_MS: 5_000,
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig('usage', serviceEnvSchema, { LOG_LEVEL: '' }).LOG_LEVEL).toBe('info');
+  });
+
+  it('reads the values it is given', () => {
+    const env = loadConfig('usage', serviceEnvSchema, {
+      NATS_URL: 'nats://nats.internal:4222',
+      LOG_LEVEL: 'debug',
+      NATS_REQUEST_TIMEOUT_MS: '1500',
+    });
+    expect(env).toEqual({
+      NATS_URL: 'nats://nats.internal:4222',
+      LOG_LEVEL: 'debug',
+      NATS_REQUEST_TIMEOUT_MS: 1_500,
+    });
+  });
+
+  it('names every bad variable in one error', () => {
+    let caught: unknown;
+    try {
+      loadConfig('usage', serviceEnvSchema, {
+        NATS_URL: 'http://localhost:4222',
+        LOG_LEVEL: 'loud',
+        NATS_REQUEST_TIMEOUT_MS: 'soon',
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as ConfigError).message;
+    expect(message).toMatch(/^Invalid environment for usage: /);
+    for (const variable of ['NATS_URL', 'LOG_LEVEL', 'NATS_REQUEST_TIMEOUT_MS']) {
+      expect(message).toContain(variable);
+    }
+    expect((caught as ConfigError).problems).toHaveLength(3);
+  });
+});
