@@ -60,7 +60,11 @@ process.stdout.write(
 for (const [name, child] of children) {
   process.stdout.write(`  ${name.padEnd(10)} pid ${child.pid}\n`);
   child.on('exit', (code, signal) => {
-    process.stdout.write(`[${name}] exited (${signal ?? code}); the others keep running.\n`);
+    process.stdout.write(
+      stopping
+        ? `[${name}] stopped\n`
+        : `[${name}] exited (${signal ?? code}); the others keep running.\n`,
+    );
     children.delete(name);
   });
 }
