@@ -1,8 +1,7 @@
-import type { TransportConfig } from '@debate/nest';
-import type { LogLevel } from '@debate/nest';
+import { type LogLevel, PinoLoggerService, type TransportConfig } from '@debate/nest';
+import type { LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger } from 'nestjs-pino';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GatewayModule } from './gateway.module.js';
@@ -17,6 +16,8 @@ export interface CreateGatewayOptions {
   readonly healthTimeoutMs?: number;
   /** The built web app; by default web/dist of this workspace. */
   readonly webDistDir?: string;
+  /** NestJS's own messages (process-wide); by default the gateway's logger. */
+  readonly frameworkLogger?: LoggerService;
 }
 
 export const defaultWebDistDir = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -32,16 +33,18 @@ export async function createGateway(
     requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
     healthTimeoutMs: options.healthTimeoutMs ?? 2_000,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), {
-    bufferLogs: true,
-  });
-  app.useLogger(app.get(Logger));
+  const app = await NestFactory.create<NestFastifyApplication>(
+    module,
+    new FastifyAdapter(),
+    options.frameworkLogger ? { logger: options.frameworkLogger } : { bufferLogs: true },
+  );
+  if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));
   const webServed = await registerWebApp(
     app.getHttpAdapter().getInstance(),
     options.webDistDir ?? defaultWebDistDir,
   );
   if (!webServed) {
-    app.get(Logger).warn('The web app is not built (web/dist): only the API is served.');
+    app.get(PinoLoggerService).warn('The web app is not built (web/dist): only the API is served.');
   }
   return app;
 }

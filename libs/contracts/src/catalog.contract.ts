@@ -4,6 +4,26 @@ import { subjects } from './subjects.js';
 
 const nonEmptyList = z.array(z.string().min(1)).min(1);
 
+/**
+ * The ten categories a debate can be filed under, in the order the ranking filter lists them
+ * (spec §2). Every payload that carries a debate's category is validated against this list;
+ * the community service serves it to the browser.
+ */
+export const DebateCategory = z.enum([
+  'Politics',
+  'Technology',
+  'Philosophy',
+  'Science',
+  'Society',
+  'Economics',
+  'Environment',
+  'Ethics',
+  'Culture',
+  'Funny',
+]);
+export type DebateCategory = z.output<typeof DebateCategory>;
+export const debateCategories: readonly DebateCategory[] = DebateCategory.options;
+
 /** What the generation service offers: the settings of a debate and the built-in topics. */
 export const GenerationCatalog = z
   .object({
@@ -16,8 +36,8 @@ export const GenerationCatalog = z
   .strict();
 export type GenerationCatalog = z.output<typeof GenerationCatalog>;
 
-/** The categories a debate can be filed under, owned by the community service. */
-export const CategoryList = z.object({ categories: nonEmptyList }).strict();
+/** The categories a debate can be filed under, as the community service lists them. */
+export const CategoryList = z.object({ categories: z.array(DebateCategory).min(1) }).strict();
 export type CategoryList = z.output<typeof CategoryList>;
 
 export const catalogContracts = {

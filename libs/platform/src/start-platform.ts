@@ -1,6 +1,12 @@
 import { serviceNames, type ServiceName } from '@debate/contracts';
 import { createGateway, type GraphqlDriverName } from '@debate/gateway';
-import { type LogLevel, startService, type TransportConfig } from '@debate/nest';
+import {
+  createLogger,
+  type LogLevel,
+  PinoLoggerService,
+  startService,
+  type TransportConfig,
+} from '@debate/nest';
 import type { INestMicroservice } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { serviceModules } from './service-modules.js';
@@ -30,11 +36,15 @@ export interface RunningPlatform {
 /** Starts the five services and the gateway on one transport, in this process. */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const services = new Map<ServiceName, INestMicroservice>();
+  // NestJS's own messages are process-wide: one logger, labelled 'platform', for all six apps.
+  // What the services and the gateway log themselves still carries their own name.
+  const frameworkLogger = new PinoLoggerService(createLogger('platform', options.logLevel));
   const start = async (service: ServiceName) => {
     const app = await startService({
       service,
       module: serviceModules[service]({ logLevel: options.logLevel }),
       transport: options.transport,
+      frameworkLogger,
     });
     services.set(service, app);
   };
@@ -47,6 +57,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   await Promise.all(serviceNames.map(start));
   const gateway = await createGateway({
     transport: options.transport,
+    frameworkLogger,
     logLevel: options.logLevel,
     ...(options.driver ? { driver: options.driver } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),

@@ -1,22 +1,31 @@
 import type { ServiceName } from '@debate/contracts';
-import type { DynamicModule, INestMicroservice, Type } from '@nestjs/common';
+import type { DynamicModule, INestMicroservice, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger } from 'nestjs-pino';
+import { PinoLoggerService } from '../logging/logging.module.js';
 import { createServerStrategy, type TransportConfig } from '../transport/transport.factory.js';
 
 export interface StartServiceOptions {
   readonly service: ServiceName;
   readonly module: Type<unknown> | DynamicModule;
   readonly transport: TransportConfig;
+  /**
+   * The logger of NestJS's own messages. NestJS keeps it process-wide, so when several
+   * applications share a process (single-process mode) the launcher passes one for all of them;
+   * alone, a service uses its own (every line labelled with the service).
+   */
+  readonly frameworkLogger?: LoggerService;
 }
 
 /** Creates a service as a NestJS microservice on the chosen transport and starts listening. */
 export async function startService(options: StartServiceOptions): Promise<INestMicroservice> {
-  const app = await NestFactory.createMicroservice(options.module, {
-    ...createServerStrategy(options.transport, options.service),
-    bufferLogs: true,
-  });
-  app.useLogger(app.get(Logger));
+  const strategy = createServerStrategy(options.transport, options.service);
+  const app = options.frameworkLogger
+    ? await NestFactory.createMicroservice(options.module, {
+        ...strategy,
+        logger: options.frameworkLogger,
+      })
+    : await NestFactory.createMicroservice(options.module, { ...strategy, bufferLogs: true });
+  if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));
   await app.listen();
   return app;
 }

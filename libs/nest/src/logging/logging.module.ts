@@ -1,25 +1,74 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { type DynamicModule, type LoggerService, Module } from '@nestjs/common';
+import { pino, type Logger, type LevelWithSilent } from 'pino';
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogLevel = Extract<
+  LevelWithSilent,
+  'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+>;
+
+/** The pino instance of one deployable (inject it where a component logs structured data). */
+export const PINO = Symbol('PINO');
+
+/**
+ * NestJS's logger interface over one pino instance. Each application gets its own, so that in
+ * single-process mode every line still names the deployable that wrote it (a process-wide root
+ * logger, as nestjs-pino keeps, would label them all with whichever app started last).
+ */
+export class PinoLoggerService implements LoggerService {
+  constructor(readonly pino: Logger) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('info', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('trace', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  /** Nest passes the context last, and for errors a stack trace before it. */
+  private write(level: Exclude<LogLevel, 'silent'>, message: unknown, params: unknown[]): void {
+    if (!this.pino.isLevelEnabled(level)) return;
+    const rest = [...params];
+    const context = rest.length > 0 && typeof rest.at(-1) === 'string' ? rest.pop() : undefined;
+    const fields: Record<string, unknown> = context ? { context } : {};
+    if (level === 'error' && typeof rest[0] === 'string') fields['stack'] = rest.shift();
+    if (message instanceof Error) {
+      this.pino[level]({ ...fields, err: message }, message.message);
+    } else if (typeof message === 'string') {
+      this.pino[level](fields, message);
+    } else {
+      this.pino[level]({ ...fields, data: message }, '');
+    }
+  }
+}
+
+export function createLogger(deployable: string, level: LogLevel): Logger {
+  return pino({ level, base: { service: deployable } });
+}
 
 /** JSON logs through pino, every line carrying the name of the deployable that wrote it. */
 @Module({})
 export class LoggingModule {
   static forDeployable(name: string, level: LogLevel): DynamicModule {
+    const logger = createLogger(name, level);
     return {
       module: LoggingModule,
-      imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level,
-            base: { service: name },
-            // Probes and static files would drown the log: only GraphQL and errors are logged.
-            autoLogging: false,
-          },
-        }),
+      providers: [
+        { provide: PINO, useValue: logger },
+        { provide: PinoLoggerService, useValue: new PinoLoggerService(logger) },
       ],
-      exports: [LoggerModule],
+      exports: [PINO, PinoLoggerService],
     };
   }
 }

@@ -1,12 +1,12 @@
-import { catalogContracts, type CategoryList } from '@debate/contracts';
+import { catalogContracts, type CategoryList, debateCategories } from '@debate/contracts';
 import { HandleRequest } from '@debate/nest';
 import { Controller } from '@nestjs/common';
-import { categories } from './categories.data.js';
 
+/** The categories a debate can be filed under, for the ranking filter and the share dialog. */
 @Controller()
 export class CategoriesController {
   @HandleRequest(catalogContracts.categories)
   list(): CategoryList {
-    return { categories: [...categories] };
+    return { categories: [...debateCategories] };
   }
 }

@@ -1,3 +1,4 @@
+import type { DebateCategory } from '@debate/contracts';
 /** The settings a debate is generated with, as the engine page offers them (spec §3). */
 export const rhetoricStyles = [
   'standard',
@@ -25,7 +26,7 @@ export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as 
  * The built-in topics the random-topic button draws from: eight for each of the ten
  * community categories, each a motion reasonable people disagree on.
  */
-export const builtInTopics: Readonly<Record<string, readonly string[]>> = {
+export const builtInTopics: Readonly<Record<DebateCategory, readonly string[]>> = {
   Politics: [
     'Should voting be compulsory in national elections?',
     'Should the voting age be lowered to 16?',
