@@ -28,10 +28,26 @@ export interface StreamContract<
   readonly item: Item;
 }
 
+/**
+ * A fire-and-forget event: one member of each subscribing service's queue group receives it.
+ * (Facts that must survive a service being down travel over JetStream instead.)
+ */
+export interface EventContract<Payload extends z.ZodType = z.ZodType> {
+  readonly kind: 'event';
+  readonly subject: Subject;
+  /** The service that publishes it. */
+  readonly owner: ServiceName;
+  readonly payload: Payload;
+}
+
+export type EventPayloadOf<C extends EventContract> = z.input<C['payload']>;
+
 export type RequestOf<C extends RequestContract | StreamContract> = z.input<C['request']>;
 export type ParsedRequestOf<C extends RequestContract | StreamContract> = z.output<C['request']>;
 export type ResponseOf<C extends RequestContract> = z.output<C['response']>;
 export type ItemOf<C extends StreamContract> = z.output<C['item']>;
+
+export type PayloadDirection = 'request' | 'response' | 'item' | 'event';
 
 function ownerOf(subject: Subject): ServiceName {
   return subject.slice(0, subject.indexOf('.')) as ServiceName;
@@ -53,11 +69,18 @@ export function defineStream<Req extends z.ZodType, Item extends z.ZodType>(
   return { kind: 'stream', subject, owner: ownerOf(subject), request, item };
 }
 
+export function defineEvent<Payload extends z.ZodType>(
+  subject: Subject,
+  payload: Payload,
+): EventContract<Payload> {
+  return { kind: 'event', subject, owner: ownerOf(subject), payload };
+}
+
 /** Raised when a payload does not match its contract, naming the subject and every bad field. */
 export class ContractViolation extends Error {
   constructor(
     readonly subject: Subject,
-    readonly direction: 'request' | 'response' | 'item',
+    readonly direction: PayloadDirection,
     readonly issues: readonly string[],
   ) {
     super(`Invalid ${direction} on ${subject}: ${issues.join('; ')}`);
@@ -75,7 +98,7 @@ export function describeIssues(error: z.ZodError): string[] {
 /** Parses `payload` with `schema`, or throws a ContractViolation naming what is wrong. */
 export function parsePayload<S extends z.ZodType>(
   subject: Subject,
-  direction: 'request' | 'response' | 'item',
+  direction: PayloadDirection,
   schema: S,
   payload: unknown,
 ): z.output<S> {

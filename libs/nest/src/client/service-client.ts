@@ -1,5 +1,7 @@
 import {
   ContractViolation,
+  type EventContract,
+  type EventPayloadOf,
   type ItemOf,
   parsePayload,
   type RequestContract,
@@ -10,7 +12,15 @@ import {
   type Subject,
 } from '@debate/contracts';
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { catchError, firstValueFrom, map, Observable, throwError, timeout } from 'rxjs';
+import {
+  catchError,
+  firstValueFrom,
+  lastValueFrom,
+  map,
+  Observable,
+  throwError,
+  timeout,
+} from 'rxjs';
 
 /** The service did not answer: it is down, unreachable, or too slow. */
 export class ServiceUnavailableError extends Error {
@@ -39,6 +49,7 @@ export class ServiceError extends Error {
 /** The part of a NestJS ClientProxy this client uses. */
 export interface MessageSender {
   send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
+  emit<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
   close?(): unknown;
 }
 
@@ -111,7 +122,17 @@ export class ServiceClient implements OnApplicationShutdown {
     );
   }
 
-  private assertOpen(contract: RequestContract | StreamContract): void {
+  /**
+   * Publishes an event, validated first; resolves once the transport has taken it. Nobody
+   * answers an event, so a service that is down simply does not receive it.
+   */
+  async emit<C extends EventContract>(contract: C, payload: EventPayloadOf<C>): Promise<void> {
+    this.assertOpen(contract);
+    const data = parsePayload(contract.subject, 'event', contract.payload, payload);
+    await lastValueFrom(this.proxy.emit(contract.subject, data), { defaultValue: undefined });
+  }
+
+  private assertOpen(contract: RequestContract | StreamContract | EventContract): void {
     if (this.closed) {
       throw new ServiceUnavailableError(contract.owner, contract.subject, 'the client is closed');
     }

@@ -1,5 +1,6 @@
 import {
   ContractViolation,
+  type EventContract,
   parsePayload,
   type RequestContract,
   type StreamContract,
@@ -9,11 +10,12 @@ import {
   type CallHandler,
   type ExecutionContext,
   Injectable,
+  Logger,
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import { MessagePattern, RpcException } from '@nestjs/microservices';
-import { catchError, map, type Observable, throwError } from 'rxjs';
+import { EventPattern, MessagePattern, RpcException } from '@nestjs/microservices';
+import { catchError, EMPTY, map, type Observable, throwError } from 'rxjs';
 
 /** Validates a handler's payload on receipt and its reply (or each streamed item) before sending. */
 @Injectable()
@@ -53,5 +55,37 @@ export function HandleRequest(contract: RequestContract | StreamContract): Metho
   return applyDecorators(
     MessagePattern(contract.subject),
     UseInterceptors(new ContractInterceptor(contract)),
+  );
+}
+
+/** Validates an event's payload on receipt; an invalid one is logged and never handled. */
+@Injectable()
+class EventContractInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('HandleEvent');
+
+  constructor(private readonly contract: EventContract) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const { contract } = this;
+    const args = context.getArgs<unknown[]>();
+    try {
+      args[0] = parsePayload(contract.subject, 'event', contract.payload, args[0]);
+    } catch (error) {
+      if (!(error instanceof ContractViolation)) throw error;
+      this.logger.warn(`Dropped an invalid event: ${error.message}`);
+      return EMPTY;
+    }
+    return next.handle();
+  }
+}
+
+/**
+ * Marks a controller method as the handler of the event `contract`: one instance of the
+ * service (its queue group) receives each event, validated against the contract first.
+ */
+export function HandleEvent(contract: EventContract): MethodDecorator {
+  return applyDecorators(
+    EventPattern<string>(contract.subject),
+    UseInterceptors(new EventContractInterceptor(contract)),
   );
 }

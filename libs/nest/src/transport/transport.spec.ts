@@ -1,6 +1,7 @@
 import {
   catalogContracts,
   ContractViolation,
+  defineEvent,
   defineStream,
   type GenerationCatalog,
   healthContracts,
@@ -13,7 +14,7 @@ import { z } from 'zod';
 import { ServiceCoreModule } from '../bootstrap/service-core.module.js';
 import { startService } from '../bootstrap/start-service.js';
 import { ServiceClient, ServiceError, ServiceUnavailableError } from '../client/service-client.js';
-import { HandleRequest } from '../rpc/handle.decorator.js';
+import { HandleEvent, HandleRequest } from '../rpc/handle.decorator.js';
 import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
 import {
   createClientProxy,
@@ -29,6 +30,37 @@ const countdown = defineStream(
   z.object({ from: z.number().int().min(1).max(20) }).strict(),
   z.object({ value: z.number().int() }).strict(),
 );
+
+// An event on an existing subject, for the same reason.
+const ticked = defineEvent(
+  subjects.community.categories.list,
+  z.object({ tick: z.number().int().nonnegative() }).strict(),
+);
+
+/** A service that records the events it receives, as `<instance>:<tick>`. */
+function createEventModule(instance: string, received: string[]) {
+  @Controller()
+  class EventController {
+    @HandleEvent(ticked)
+    onTick(payload: { tick: number }) {
+      received.push(`${instance}:${payload.tick}`);
+    }
+  }
+  @Module({
+    imports: [ServiceCoreModule.forService('usage', { logLevel: 'silent' })],
+    controllers: [EventController],
+  })
+  class EventModule {}
+  return EventModule;
+}
+
+async function until(condition: () => boolean, limitMs = 2_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 const catalog: GenerationCatalog = {
   rhetoricStyles: ['standard'],
@@ -149,7 +181,10 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
   it('has the receiving service refuse an invalid payload that was sent anyway', async () => {
     await startInstance('a', 'stream');
     const unchecked = new ServiceClient(
-      { send: (pattern, data) => proxy.send(pattern, { ...(data as object), from: 'five' }) },
+      {
+        send: (pattern, data) => proxy.send(pattern, { ...(data as object), from: 'five' }),
+        emit: (pattern, data) => proxy.emit(pattern, data),
+      },
       2_000,
     );
     const error = await firstValueFrom(unchecked.stream(countdown, { from: 5 })).catch(
@@ -191,5 +226,50 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as Error).message).toMatch(/client is closed/);
+  });
+
+  it('delivers each event to one instance of the subscribing service, as a copy', async () => {
+    const received: string[] = [];
+    for (const instance of ['a', 'b']) {
+      apps.push(
+        await startService({
+          service: 'usage',
+          module: createEventModule(instance, received),
+          transport,
+        }),
+      );
+    }
+    const payload = { tick: 0 };
+    for (let tick = 0; tick < 6; tick += 1) {
+      payload.tick = tick;
+      await sut.emit(ticked, payload);
+    }
+    await until(() => received.length >= 6);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // nothing arrives twice
+    expect(received.map((entry) => Number(entry.split(':')[1])).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('refuses to emit an invalid event, and a receiver drops one sent anyway', async () => {
+    const received: string[] = [];
+    apps.push(
+      await startService({
+        service: 'usage',
+        module: createEventModule('a', received),
+        transport,
+      }),
+    );
+    await expect(sut.emit(ticked, { tick: -1 })).rejects.toBeInstanceOf(ContractViolation);
+    const unchecked = new ServiceClient(
+      {
+        send: (pattern, data) => proxy.send(pattern, data),
+        emit: (pattern, data) => proxy.emit(pattern, { ...(data as object), tick: 'one' }),
+      },
+      2_000,
+    );
+    await unchecked.emit(ticked, { tick: 1 });
+    await sut.emit(ticked, { tick: 2 });
+    await until(() => received.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toEqual(['a:2']);
   });
 });
