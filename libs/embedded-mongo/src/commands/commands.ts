@@ -1,0 +1,637 @@
+import { BSON, type Document, Long, ObjectId } from 'bson';
+import { Aggregator, Query } from 'mingo';
+import { CommandError, DuplicateKeyError } from '../errors.js';
+import { applyUpdate, Collection, type SortSpec } from '../store/collection.js';
+import type { Engine } from '../store/engine.js';
+import { parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
+import type { JournalRecord } from '../store/journal.js';
+import { cloneDocument } from '../store/values.js';
+import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/protocol.js';
+
+/** Version figures this server reports: those of the MongoDB release whose commands it follows. */
+const SERVER_VERSION = '7.0.0';
+const MAX_WIRE_VERSION = 21;
+const BATCH_BYTES = 16 * 1024 * 1024 - 16 * 1024;
+
+interface Cursor {
+  readonly namespace: string;
+  documents: Document[];
+}
+
+/** What commands share: the store, the open cursors, and this connection's id. */
+export class CommandContext {
+  private nextCursorId = 1;
+  readonly cursors = new Map<number, Cursor>();
+
+  constructor(readonly engine: Engine) {}
+
+  openCursor(namespace: string, documents: Document[], batchSize: number | undefined): Document {
+    const [firstBatch, rest] = takeBatch(documents, batchSize);
+    let id = 0;
+    if (rest.length > 0) {
+      id = this.nextCursorId++;
+      this.cursors.set(id, { namespace, documents: rest });
+    }
+    return { id: Long.fromNumber(id), ns: namespace, firstBatch };
+  }
+}
+
+function takeBatch(documents: Document[], batchSize: number | undefined): [Document[], Document[]] {
+  const limit = batchSize && batchSize > 0 ? batchSize : documents.length;
+  let bytes = 0;
+  let count = 0;
+  while (count < documents.length && count < limit) {
+    bytes += BSON.calculateObjectSize(documents[count] as Document);
+    if (bytes > BATCH_BYTES && count > 0) break;
+    count += 1;
+  }
+  return [documents.slice(0, count), documents.slice(count)];
+}
+
+type Handler = (
+  body: Document,
+  db: string,
+  context: CommandContext,
+) => Promise<Document> | Document;
+
+function collectionName(body: Document, command: string): string {
+  const name = body[command];
+  if (typeof name !== 'string' || name.length === 0) {
+    throw new CommandError(
+      'InvalidNamespace',
+      `collection name must be a non-empty string, not ${JSON.stringify(name)}`,
+    );
+  }
+  if (name.includes('$') || name.startsWith('system.')) {
+    throw new CommandError('InvalidNamespace', `Invalid collection name: ${name}`);
+  }
+  return name;
+}
+
+function toNumber(value: unknown, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'number') return value;
+  if (value instanceof Long) return value.toNumber();
+  return Number(value);
+}
+
+function checkSize(document: Document): void {
+  const size = BSON.calculateObjectSize(document);
+  if (size > MAX_BSON_OBJECT_SIZE) {
+    throw new CommandError(
+      'BSONObjectTooLarge',
+      `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,
+    );
+  }
+}
+
+function project(documents: Document[], projection: Document | undefined): Document[] {
+  if (!projection || Object.keys(projection).length === 0) return documents;
+  return new Query({}).find(documents, projection).all() as Document[];
+}
+
+function buildInfo(): Document {
+  return {
+    version: SERVER_VERSION,
+    versionArray: [7, 0, 0, 0],
+    gitVersion: 'embedded',
+    bits: 64,
+    maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
+    storageEngines: ['embedded-journal'],
+    ok: 1,
+  };
+}
+
+function hello(): Document {
+  return {
+    helloOk: true,
+    ismaster: true,
+    isWritablePrimary: true,
+    maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
+    maxMessageSizeBytes: MAX_MESSAGE_SIZE,
+    maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    minWireVersion: 0,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+    ok: 1,
+  };
+}
+
+async function commit(context: CommandContext, records: JournalRecord[]): Promise<void> {
+  await context.engine.commit(records);
+}
+
+/** Creates the collection when a write needs it, recording the creation. */
+function writableCollection(
+  context: CommandContext,
+  db: string,
+  name: string,
+  records: JournalRecord[],
+): Collection {
+  const existing = context.engine.collection(db, name);
+  if (existing) return existing;
+  records.push({ op: 'createCollection', db, coll: name });
+  return context.engine.ensureCollection(db, name);
+}
+
+const insert: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'insert');
+  const documents = (body['documents'] ?? []) as Document[];
+  const ordered = body['ordered'] !== false;
+  const records: JournalRecord[] = [];
+  const collection = writableCollection(context, db, name, records);
+  const writeErrors: Document[] = [];
+  let inserted = 0;
+  for (const [index, raw] of documents.entries()) {
+    try {
+      const document = raw['_id'] === undefined ? { _id: new ObjectId(), ...raw } : raw;
+      checkSize(document);
+      collection.insert(document);
+      records.push({ op: 'put', db, coll: name, doc: document });
+      inserted += 1;
+    } catch (error) {
+      writeErrors.push(writeErrorOf(error, index));
+      if (ordered) break;
+    }
+  }
+  await commit(context, records);
+  return { n: inserted, ...(writeErrors.length > 0 ? { writeErrors } : {}), ok: 1 };
+};
+
+function writeErrorOf(error: unknown, index: number): Document {
+  if (error instanceof DuplicateKeyError) return error.toWriteError(index);
+  if (error instanceof CommandError) return { index, code: error.code, errmsg: error.message };
+  return { index, code: 1, errmsg: (error as Error).message };
+}
+
+const update: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'update');
+  const statements = (body['updates'] ?? []) as Document[];
+  const ordered = body['ordered'] !== false;
+  const records: JournalRecord[] = [];
+  const collection = writableCollection(context, db, name, records);
+  const writeErrors: Document[] = [];
+  const upserted: Document[] = [];
+  let matched = 0;
+  let modified = 0;
+  for (const [index, statement] of statements.entries()) {
+    try {
+      const filter = (statement['q'] ?? {}) as Document;
+      const change = statement['u'];
+      const multi = statement['multi'] === true;
+      const arrayFilters = statement['arrayFilters'] as Document[] | undefined;
+      const options = arrayFilters ? { arrayFilters } : {};
+      const targets = multi
+        ? collection.find(filter)
+        : collection.findSorted(filter, statement['sort'] as SortSpec | undefined, 0, 1);
+      if (targets.length === 0 && statement['upsert'] === true) {
+        const seed = Collection.upsertSeed(filter);
+        let document = applyUpdate(seed, change, { ...options, insert: true });
+        if (document['_id'] === undefined) document = { _id: new ObjectId(), ...document };
+        checkSize(document);
+        collection.insert(document);
+        records.push({ op: 'put', db, coll: name, doc: document });
+        upserted.push({ index, _id: document['_id'] });
+        continue;
+      }
+      for (const target of targets) {
+        const next = applyUpdate(target, change, options);
+        matched += 1;
+        if (Buffer.from(BSON.serialize(next)).equals(BSON.serialize(target))) continue;
+        checkSize(next);
+        collection.replace(target, next);
+        records.push({ op: 'put', db, coll: name, doc: next });
+        modified += 1;
+      }
+    } catch (error) {
+      writeErrors.push(writeErrorOf(error, index));
+      if (ordered) break;
+    }
+  }
+  await commit(context, records);
+  return {
+    n: matched + upserted.length,
+    nModified: modified,
+    ...(upserted.length > 0 ? { upserted } : {}),
+    ...(writeErrors.length > 0 ? { writeErrors } : {}),
+    ok: 1,
+  };
+};
+
+const remove: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'delete');
+  const statements = (body['deletes'] ?? []) as Document[];
+  const collection = context.engine.collection(db, name);
+  const records: JournalRecord[] = [];
+  let removed = 0;
+  if (collection) {
+    for (const statement of statements) {
+      const filter = (statement['q'] ?? {}) as Document;
+      const limit = toNumber(statement['limit'], 0);
+      const targets =
+        limit === 1 ? collection.findSorted(filter, undefined, 0, 1) : collection.find(filter);
+      for (const target of targets) {
+        collection.remove(target);
+        records.push({ op: 'delete', db, coll: name, id: target['_id'] });
+        removed += 1;
+      }
+    }
+  }
+  await commit(context, records);
+  return { n: removed, ok: 1 };
+};
+
+const find: Handler = (body, db, context) => {
+  const name = collectionName(body, 'find');
+  const collection = context.engine.collection(db, name);
+  const skip = toNumber(body['skip'], 0);
+  const limit = Math.abs(toNumber(body['limit'], 0));
+  const documents = collection
+    ? collection.findSorted(
+        (body['filter'] ?? {}) as Document,
+        body['sort'] as SortSpec | undefined,
+        skip,
+        limit,
+      )
+    : [];
+  const batchSize = body['singleBatch'] === true ? undefined : toNumber(body['batchSize'], 101);
+  const cursor = context.openCursor(
+    `${db}.${name}`,
+    project(documents, body['projection'] as Document | undefined),
+    batchSize,
+  );
+  return { cursor, ok: 1 };
+};
+
+const getMore: Handler = (body, db, context) => {
+  const id = toNumber(body['getMore'], 0);
+  const cursor = context.cursors.get(id);
+  if (!cursor) throw new CommandError('CursorNotFound', `cursor id ${id} not found`);
+  const [nextBatch, rest] = takeBatch(
+    cursor.documents,
+    toNumber(body['batchSize'], 0) || undefined,
+  );
+  cursor.documents = rest;
+  if (rest.length === 0) context.cursors.delete(id);
+  return {
+    cursor: { id: Long.fromNumber(rest.length > 0 ? id : 0), ns: cursor.namespace, nextBatch },
+    ok: 1,
+  };
+};
+
+const killCursors: Handler = (body, _db, context) => {
+  const ids = ((body['cursors'] ?? []) as unknown[]).map((id) => toNumber(id, 0));
+  const killed: Long[] = [];
+  const notFound: Long[] = [];
+  for (const id of ids) (context.cursors.delete(id) ? killed : notFound).push(Long.fromNumber(id));
+  return {
+    cursorsKilled: killed,
+    cursorsNotFound: notFound,
+    cursorsAlive: [],
+    cursorsUnknown: [],
+    ok: 1,
+  };
+};
+
+const findAndModify: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'findAndModify');
+  const filter = (body['query'] ?? {}) as Document;
+  const records: JournalRecord[] = [];
+  const collection = writableCollection(context, db, name, records);
+  const [target] = collection.findSorted(filter, body['sort'] as SortSpec | undefined, 0, 1);
+  const fields = body['fields'] as Document | undefined;
+  const shape = (document: Document | undefined) =>
+    document ? (project([document], fields)[0] ?? null) : null;
+  const arrayFilters = body['arrayFilters'] as Document[] | undefined;
+  const options = arrayFilters ? { arrayFilters } : {};
+  if (body['remove'] === true) {
+    if (target) {
+      collection.remove(target);
+      records.push({ op: 'delete', db, coll: name, id: target['_id'] });
+    }
+    await commit(context, records);
+    return { lastErrorObject: { n: target ? 1 : 0 }, value: shape(target), ok: 1 };
+  }
+  if (body['update'] === undefined)
+    throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
+  if (!target) {
+    if (body['upsert'] !== true) {
+      await commit(context, records);
+      return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+    }
+    let document = applyUpdate(Collection.upsertSeed(filter), body['update'], {
+      ...options,
+      insert: true,
+    });
+    if (document['_id'] === undefined) document = { _id: new ObjectId(), ...document };
+    checkSize(document);
+    collection.insert(document);
+    records.push({ op: 'put', db, coll: name, doc: document });
+    await commit(context, records);
+    return {
+      lastErrorObject: { n: 1, updatedExisting: false, upserted: document['_id'] },
+      value: body['new'] === true ? shape(document) : null,
+      ok: 1,
+    };
+  }
+  const next = applyUpdate(target, body['update'], options);
+  checkSize(next);
+  collection.replace(target, next);
+  records.push({ op: 'put', db, coll: name, doc: next });
+  await commit(context, records);
+  return {
+    lastErrorObject: { n: 1, updatedExisting: true },
+    value: shape(body['new'] === true ? next : target),
+    ok: 1,
+  };
+};
+
+const SUPPORTED_STAGES = new Set([
+  '$match',
+  '$sort',
+  '$skip',
+  '$limit',
+  '$project',
+  '$addFields',
+  '$set',
+  '$unset',
+  '$group',
+  '$count',
+  '$unwind',
+  '$lookup',
+  '$facet',
+  '$replaceRoot',
+  '$replaceWith',
+  '$sortByCount',
+  '$bucket',
+  '$sample',
+]);
+
+const aggregate: Handler = (body, db, context) => {
+  const target = body['aggregate'];
+  const pipeline = (body['pipeline'] ?? []) as Document[];
+  const checkStages = (stages: Document[]) => {
+    for (const stage of stages) {
+      const [operator] = Object.keys(stage);
+      if (!operator || !SUPPORTED_STAGES.has(operator)) {
+        throw new CommandError(
+          'UnrecognizedPipelineStage',
+          `Unrecognized pipeline stage name: '${operator ?? ''}' (not supported by the embedded server)`,
+        );
+      }
+      if (operator === '$facet')
+        for (const sub of Object.values(stage['$facet'] as Document))
+          checkStages(sub as Document[]);
+    }
+  };
+  checkStages(pipeline);
+  const collection = typeof target === 'string' ? context.engine.collection(db, target) : undefined;
+  // A leading $match is answered by the collection, through its indexes where it can.
+  const [first] = pipeline;
+  const leadingMatch =
+    first && Object.keys(first)[0] === '$match' ? (first['$match'] as Document) : undefined;
+  const input = collection
+    ? leadingMatch
+      ? collection.find(leadingMatch)
+      : [...collection.all()]
+    : [];
+  const stages = leadingMatch ? pipeline.slice(1) : pipeline;
+  const resolver = (name: string) => [...(context.engine.collection(db, name)?.all() ?? [])];
+  let output: Document[];
+  try {
+    output = new Aggregator(stages, { collectionResolver: resolver }).run(
+      input.map((doc) => cloneDocument(doc)),
+    ) as Document[];
+  } catch (error) {
+    throw new CommandError('BadValue', (error as Error).message);
+  }
+  const cursorOptions = (body['cursor'] ?? {}) as Document;
+  const name = typeof target === 'string' ? target : '$cmd.aggregate';
+  return {
+    cursor: context.openCursor(`${db}.${name}`, output, toNumber(cursorOptions['batchSize'], 101)),
+    ok: 1,
+  };
+};
+
+const count: Handler = (body, db, context) => {
+  const name = collectionName(body, 'count');
+  const collection = context.engine.collection(db, name);
+  const skip = toNumber(body['skip'], 0);
+  const limit = Math.abs(toNumber(body['limit'], 0));
+  let n = collection ? collection.find((body['query'] ?? {}) as Document).length : 0;
+  n = Math.max(0, n - skip);
+  if (limit > 0) n = Math.min(n, limit);
+  return { n, ok: 1 };
+};
+
+const distinct: Handler = (body, db, context) => {
+  const name = collectionName(body, 'distinct');
+  const key = body['key'];
+  if (typeof key !== 'string') throw new CommandError('FailedToParse', "'key' must be a string");
+  const collection = context.engine.collection(db, name);
+  const documents = collection ? collection.find((body['query'] ?? {}) as Document) : [];
+  const groups = new Aggregator([
+    { $unwind: { path: `$${key}`, preserveNullAndEmptyArrays: false } },
+    { $group: { _id: `$${key}` } },
+  ]).run(documents.map((doc) => cloneDocument(doc))) as Document[];
+  return {
+    values: groups.map((group) => group['_id']).filter((value) => value !== undefined),
+    ok: 1,
+  };
+};
+
+const create: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'create');
+  if (context.engine.collection(db, name)) {
+    throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+  }
+  context.engine.ensureCollection(db, name);
+  await commit(context, [{ op: 'createCollection', db, coll: name }]);
+  return { ok: 1 };
+};
+
+const drop: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'drop');
+  const collection = context.engine.collection(db, name);
+  if (!collection) throw new CommandError('NamespaceNotFound', 'ns not found');
+  const nIndexesWas = collection.indexSpecs().length;
+  const record: JournalRecord = { op: 'dropCollection', db, coll: name };
+  context.engine.apply(record);
+  await commit(context, [record]);
+  return { ns: `${db}.${name}`, nIndexesWas, ok: 1 };
+};
+
+const dropDatabase: Handler = async (_body, db, context) => {
+  const record: JournalRecord = { op: 'dropDatabase', db };
+  context.engine.apply(record);
+  await commit(context, [record]);
+  return { dropped: db, ok: 1 };
+};
+
+const createIndexes: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'createIndexes');
+  const records: JournalRecord[] = [];
+  const createdCollectionAutomatically = !context.engine.collection(db, name);
+  const collection = writableCollection(context, db, name, records);
+  const before = collection.indexSpecs().length;
+  for (const raw of (body['indexes'] ?? []) as Document[]) {
+    const spec = parseIndexSpec(raw);
+    const existing = collection.indexSpecs().find((candidate) => candidate.name === spec.name);
+    if (existing) {
+      if (!sameIndexSpec(existing, spec) && spec.name !== '_id_') {
+        throw new CommandError(
+          'IndexKeySpecsConflict',
+          `An existing index has the same name as the requested index but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
+        );
+      }
+      continue;
+    }
+    collection.createIndex(spec);
+    records.push({ op: 'createIndex', db, coll: name, spec: { ...spec } });
+  }
+  await commit(context, records);
+  return {
+    createdCollectionAutomatically,
+    numIndexesBefore: before,
+    numIndexesAfter: collection.indexSpecs().length,
+    ok: 1,
+  };
+};
+
+const listIndexes: Handler = (body, db, context) => {
+  const name = collectionName(body, 'listIndexes');
+  const collection = context.engine.collection(db, name);
+  if (!collection) throw new CommandError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
+  const indexes = collection.indexSpecs().map((spec) => ({ v: 2, ...spec }));
+  return { cursor: context.openCursor(`${db}.${name}`, indexes, undefined), ok: 1 };
+};
+
+const dropIndexes: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'dropIndexes');
+  const collection = context.engine.collection(db, name);
+  if (!collection) throw new CommandError('NamespaceNotFound', `ns not found ${db}.${name}`);
+  const nIndexesWas = collection.indexSpecs().length;
+  const requested = body['index'];
+  const names =
+    requested === '*'
+      ? collection
+          .indexSpecs()
+          .map((spec) => spec.name)
+          .filter((index) => index !== '_id_')
+      : Array.isArray(requested)
+        ? (requested as string[])
+        : typeof requested === 'string'
+          ? [requested]
+          : collection
+              .indexSpecs()
+              .filter((spec) => JSON.stringify(spec.key) === JSON.stringify(requested))
+              .map((spec) => spec.name);
+  const records: JournalRecord[] = [];
+  for (const index of names) {
+    if (index === '_id_') throw new CommandError('InvalidOptions', 'cannot drop _id index');
+    if (!collection.getIndex(index))
+      throw new CommandError('IndexNotFound', `index not found with name [${index}]`);
+  }
+  for (const index of names) {
+    const record: JournalRecord = { op: 'dropIndex', db, coll: name, name: index };
+    context.engine.apply(record);
+    records.push(record);
+  }
+  await commit(context, records);
+  return { nIndexesWas, ok: 1 };
+};
+
+const listCollections: Handler = (body, db, context) => {
+  const filter = (body['filter'] ?? {}) as Document;
+  const query = new Query(filter);
+  const entries = context.engine.collections(db).map((collection) => ({
+    name: collection.name,
+    type: 'collection',
+    options: {},
+    info: { readOnly: false },
+    idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+  }));
+  const matching = entries.filter((entry) => query.test(entry));
+  const shaped =
+    body['nameOnly'] === true
+      ? matching.map((entry) => ({ name: entry.name, type: entry.type }))
+      : matching;
+  return { cursor: context.openCursor(`${db}.$cmd.listCollections`, shaped, undefined), ok: 1 };
+};
+
+const listDatabases: Handler = (body, _db, context) => {
+  const databases = context.engine.databaseNames().map((name) => {
+    let sizeOnDisk = 0;
+    for (const collection of context.engine.collections(name)) {
+      for (const document of collection.all()) sizeOnDisk += BSON.calculateObjectSize(document);
+    }
+    return { name, sizeOnDisk, empty: sizeOnDisk === 0 };
+  });
+  const totalSize = databases.reduce((sum, database) => sum + database.sizeOnDisk, 0);
+  if (body['nameOnly'] === true)
+    return { databases: databases.map(({ name }) => ({ name })), ok: 1 };
+  return { databases, totalSize, ok: 1 };
+};
+
+const handlers: Record<string, Handler> = {
+  hello: () => hello(),
+  ismaster: () => hello(),
+  isMaster: () => hello(),
+  ping: () => ({ ok: 1 }),
+  buildInfo: () => buildInfo(),
+  buildinfo: () => buildInfo(),
+  getParameter: (body) => ({
+    ...(body['featureCompatibilityVersion']
+      ? { featureCompatibilityVersion: { version: '7.0' } }
+      : {}),
+    ok: 1,
+  }),
+  hostInfo: () => ({
+    system: { currentTime: new Date(), hostname: 'localhost', numCores: 1 },
+    os: { type: process.platform },
+    extra: {},
+    ok: 1,
+  }),
+  endSessions: () => ({ ok: 1 }),
+  listDatabases,
+  listCollections,
+  create,
+  drop,
+  dropDatabase,
+  createIndexes,
+  listIndexes,
+  dropIndexes,
+  insert,
+  find,
+  getMore,
+  killCursors,
+  update,
+  delete: remove,
+  findAndModify,
+  findandmodify: findAndModify,
+  aggregate,
+  count,
+  distinct,
+};
+
+/** Runs one command and answers as MongoDB would, errors included. */
+export async function runCommand(body: Document, context: CommandContext): Promise<Document> {
+  const [name] = Object.keys(body);
+  const db = typeof body['$db'] === 'string' ? body['$db'] : 'admin';
+  try {
+    if (body['startTransaction'] === true || body['autocommit'] === false) {
+      throw new CommandError(
+        'IllegalOperation',
+        'Transaction numbers are only allowed on a replica set member or mongos',
+      );
+    }
+    const handler = name ? handlers[name] : undefined;
+    if (!handler) throw new CommandError('CommandNotFound', `no such command: '${name ?? ''}'`);
+    return await handler(body, db, context);
+  } catch (error) {
+    if (error instanceof CommandError) return error.toDocument();
+    return { ok: 0, errmsg: (error as Error).message, code: 1, codeName: 'InternalError' };
+  }
+}

@@ -1,0 +1,357 @@
+import { type Document, ObjectId } from 'bson';
+import { Aggregator, Query, update as applyOperators } from 'mingo';
+import { CommandError, DuplicateKeyError } from '../errors.js';
+import { type IndexSpec, SecondaryIndex } from './index-tree.js';
+import { cloneDocument, compareValues, getPath, setPath, valueKey } from './values.js';
+
+export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
+
+const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
+
+function isOperatorObject(value: unknown): value is Document {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  if (value instanceof Date || value instanceof ObjectId || value instanceof RegExp) return false;
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => key.startsWith('$'));
+}
+
+/** The equality value a filter condition pins a field to, if it does. */
+function equalityOf(condition: unknown): { value: unknown } | undefined {
+  if (condition instanceof RegExp) return undefined;
+  if (!isOperatorObject(condition)) {
+    if (Array.isArray(condition)) return undefined; // matches arrays or elements: leave to mingo
+    if (condition && typeof condition === 'object') return undefined; // embedded document
+    return { value: condition };
+  }
+  const keys = Object.keys(condition);
+  if (keys.length === 1 && keys[0] === '$eq') {
+    const value = condition['$eq'];
+    if (
+      Array.isArray(value) ||
+      (value &&
+        typeof value === 'object' &&
+        !(value instanceof Date) &&
+        !(value instanceof ObjectId))
+    )
+      return undefined;
+    return { value };
+  }
+  return undefined;
+}
+
+export type SortSpec = Readonly<Record<string, 1 | -1>>;
+
+export function compareBySort(sort: SortSpec): (a: Document, b: Document) => number {
+  const entries = Object.entries(sort);
+  return (a, b) => {
+    for (const [field, direction] of entries) {
+      const order = compareValues(sortValue(a, field, direction), sortValue(b, field, direction));
+      if (order !== 0) return order * direction;
+    }
+    return 0;
+  };
+}
+
+/** MongoDB sorts an array by its least element ascending and its greatest descending. */
+function sortValue(document: Document, field: string, direction: 1 | -1): unknown {
+  const value = getPath(document, field);
+  if (!Array.isArray(value)) return value ?? null;
+  if (value.length === 0) return undefined;
+  return value.reduce((best: unknown, item: unknown) =>
+    compareValues(item, best) * direction < 0 ? item : best,
+  );
+}
+
+/** A plain upsert seed: the equality conditions of `filter` as a document. */
+function seedFrom(filter: Document): Document {
+  const seed: Document = {};
+  const visit = (conditions: Document) => {
+    for (const [field, condition] of Object.entries(conditions)) {
+      if (field === '$and' && Array.isArray(condition)) {
+        for (const part of condition) visit(part as Document);
+        continue;
+      }
+      if (field.startsWith('$')) continue;
+      const equality = equalityOf(condition);
+      if (equality) setPath(seed, field, equality.value);
+      else if (!isOperatorObject(condition) && condition && typeof condition === 'object')
+        setPath(seed, field, condition);
+    }
+  };
+  visit(filter);
+  return seed;
+}
+
+export interface UpdateOptions {
+  readonly arrayFilters?: Document[];
+  readonly insert?: boolean;
+}
+
+/** The new version of `document` after `update` (operators, replacement or pipeline). */
+export function applyUpdate(
+  document: Document,
+  update: unknown,
+  options: UpdateOptions = {},
+): Document {
+  const original = document['_id'];
+  let next: Document;
+  if (Array.isArray(update)) {
+    const [result] = new Aggregator(update as Document[]).run([cloneDocument(document)]);
+    next = result ?? {};
+  } else if (update && typeof update === 'object' && isOperatorObject(update)) {
+    const operators: Document = { ...(update as Document) };
+    const onInsert = operators['$setOnInsert'] as Document | undefined;
+    delete operators['$setOnInsert'];
+    if (onInsert && options.insert) {
+      operators['$set'] = { ...(operators['$set'] as Document | undefined), ...onInsert };
+    }
+    next = cloneDocument(document);
+    if (Object.keys(operators).length > 0) {
+      try {
+        applyOperators(next, operators, options.arrayFilters);
+      } catch (error) {
+        throw new CommandError('FailedToParse', (error as Error).message);
+      }
+    }
+  } else if (update && typeof update === 'object') {
+    const replacement = update as Document;
+    for (const key of Object.keys(replacement)) {
+      if (key.startsWith('$')) throw new CommandError('FailedToParse', `Unknown modifier: ${key}`);
+    }
+    next = { _id: original, ...cloneDocument(replacement) };
+  } else {
+    throw new CommandError('FailedToParse', 'Update document must be an object or a pipeline');
+  }
+  if (original !== undefined && valueKey(next['_id']) !== valueKey(original)) {
+    throw new CommandError(
+      'ImmutableField',
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
+  }
+  if (next['_id'] === undefined) next = { _id: original, ...next };
+  return next;
+}
+
+export interface ChangeSink {
+  put(document: Document): void;
+  delete(id: unknown): void;
+}
+
+/**
+ * One collection: its documents by `_id`, in insertion order, and its secondary indexes. Every
+ * write checks all unique indexes before it changes anything, so a failed write changes nothing.
+ */
+export class Collection {
+  private readonly documents = new Map<string, Document>();
+  private readonly indexes = new Map<string, SecondaryIndex>();
+
+  constructor(
+    readonly db: string,
+    readonly name: string,
+  ) {}
+
+  get namespace(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  get count(): number {
+    return this.documents.size;
+  }
+
+  *all(): IterableIterator<Document> {
+    yield* this.documents.values();
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [ID_INDEX, ...[...this.indexes.values()].map((index) => index.spec)];
+  }
+
+  hasIndex(name: string): boolean {
+    return name === ID_INDEX.name || this.indexes.has(name);
+  }
+
+  getIndex(name: string): SecondaryIndex | undefined {
+    return this.indexes.get(name);
+  }
+
+  /** Builds an index over the documents there are; refuses one that existing documents violate. */
+  createIndex(spec: IndexSpec): void {
+    const index = new SecondaryIndex(spec, this.namespace);
+    for (const [idKey, document] of this.documents) {
+      index.checkUnique(document, idKey);
+      index.add(document, idKey);
+    }
+    this.indexes.set(spec.name, index);
+  }
+
+  dropIndex(name: string): void {
+    this.indexes.delete(name);
+  }
+
+  dropIndexes(): void {
+    this.indexes.clear();
+  }
+
+  /** Inserts a new document (it must carry an `_id`). */
+  insert(document: Document): void {
+    const idKey = valueKey(document['_id']);
+    if (this.documents.has(idKey)) {
+      throw new DuplicateKeyError(this.namespace, '_id_', { _id: 1 }, { _id: document['_id'] });
+    }
+    for (const index of this.indexes.values()) index.checkUnique(document, idKey);
+    this.documents.set(idKey, document);
+    for (const index of this.indexes.values()) index.add(document, idKey);
+  }
+
+  /** Replaces the stored version of a document with `next` (same `_id`). */
+  replace(previous: Document, next: Document): void {
+    const idKey = valueKey(previous['_id']);
+    for (const index of this.indexes.values()) index.checkUnique(next, idKey);
+    for (const index of this.indexes.values()) index.remove(previous, idKey);
+    this.documents.set(idKey, next);
+    for (const index of this.indexes.values()) index.add(next, idKey);
+  }
+
+  /** Puts a document as the journal has it: inserted, or replacing the one with its `_id`. */
+  put(document: Document): void {
+    const previous = this.documents.get(valueKey(document['_id']));
+    if (previous) this.replace(previous, document);
+    else this.insert(document);
+  }
+
+  remove(document: Document): void {
+    const idKey = valueKey(document['_id']);
+    if (!this.documents.delete(idKey)) return;
+    for (const index of this.indexes.values()) index.remove(document, idKey);
+  }
+
+  removeById(id: unknown): void {
+    const document = this.documents.get(valueKey(id));
+    if (document) this.remove(document);
+  }
+
+  /**
+   * The documents matching `filter`, using an index when one pins or bounds a field of the
+   * filter; the full filter is then tested on each candidate.
+   */
+  find(filter: Document = {}): Document[] {
+    const query = new Query(filter);
+    const matches: Document[] = [];
+    for (const document of this.candidates(filter)) {
+      if (query.test(document)) matches.push(document);
+    }
+    return matches;
+  }
+
+  /**
+   * A sorted page (`skip`, `limit`), read in index order when one single-field index serves the
+   * sort, so that only the documents of the page (and the ones skipped) are visited.
+   */
+  findSorted(
+    filter: Document,
+    sort: SortSpec | undefined,
+    skip: number,
+    limit: number,
+  ): Document[] {
+    const sortFields = sort ? Object.keys(sort) : [];
+    if (sort && sortFields.length === 1 && limit > 0) {
+      const field = sortFields[0] as string;
+      const index = [...this.indexes.values()].find(
+        (candidate) =>
+          candidate.fields[0] === field &&
+          !candidate.multikey &&
+          !candidate.spec.sparse &&
+          !candidate.spec.partialFilterExpression,
+      );
+      if (index) {
+        const query = new Query(filter);
+        const page: Document[] = [];
+        let toSkip = skip;
+        const reverse = (sort[field] ?? 1) !== (index.spec.key[field] as number);
+        for (const idKey of index.scan(undefined, undefined, { reverse })) {
+          const document = this.documents.get(idKey);
+          if (!document || !query.test(document)) continue;
+          if (toSkip > 0) {
+            toSkip -= 1;
+            continue;
+          }
+          page.push(document);
+          if (page.length >= limit) break;
+        }
+        return page;
+      }
+    }
+    let matches = this.find(filter);
+    if (sort && sortFields.length > 0) {
+      const compare = compareBySort(sort);
+      matches = matches
+        .map((document, position) => ({ document, position }))
+        .sort((a, b) => compare(a.document, b.document) || a.position - b.position)
+        .map(({ document }) => document);
+    }
+    const end = limit > 0 ? skip + limit : undefined;
+    return matches.slice(skip, end);
+  }
+
+  private *candidates(filter: Document): Iterable<Document> {
+    const idCondition = filter['_id'];
+    if (idCondition !== undefined) {
+      const equality = equalityOf(idCondition);
+      if (equality) {
+        const document = this.documents.get(valueKey(equality.value));
+        if (document) yield document;
+        return;
+      }
+      if (isOperatorObject(idCondition) && Array.isArray(idCondition['$in'])) {
+        const seen = new Set<string>();
+        for (const value of idCondition['$in'] as unknown[]) {
+          const key = valueKey(value);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const document = this.documents.get(key);
+          if (document) yield document;
+        }
+        return;
+      }
+    }
+    for (const index of this.indexes.values()) {
+      if (index.spec.sparse || index.spec.partialFilterExpression) continue;
+      const field = index.fields[0] as string;
+      const condition = filter[field];
+      if (condition === undefined) continue;
+      const equality = equalityOf(condition);
+      if (equality && equality.value !== null && equality.value !== undefined) {
+        yield* this.lookup(index.scan(equality.value, equality.value));
+        return;
+      }
+      if (
+        isOperatorObject(condition) &&
+        Object.keys(condition).every((op) => RANGE_OPERATORS.has(op))
+      ) {
+        const low = condition['$gt'] ?? condition['$gte'];
+        const high = condition['$lt'] ?? condition['$lte'];
+        if (low === null || high === null) continue;
+        yield* this.lookup(
+          index.scan(low ?? undefined, high ?? undefined, {
+            includeLow: !('$gt' in condition),
+            includeHigh: !('$lt' in condition),
+          }),
+        );
+        return;
+      }
+    }
+    yield* this.documents.values();
+  }
+
+  private *lookup(ids: Iterable<string>): Iterable<Document> {
+    for (const idKey of ids) {
+      const document = this.documents.get(idKey);
+      if (document) yield document;
+    }
+  }
+
+  /** The document an upsert inserts when nothing matched. */
+  static upsertSeed(filter: Document): Document {
+    return seedFrom(filter);
+  }
+}

@@ -1,0 +1,158 @@
+import { BSON, type Document } from 'bson';
+import { Collection } from './collection.js';
+import { type IndexSpec, parseIndexSpec } from './index-tree.js';
+import { Journal, type JournalRecord, lockStore } from './journal.js';
+
+/** Compact once the journal is this many times the size of the live data, and at least this big. */
+const COMPACT_RATIO = 3;
+const COMPACT_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The databases in memory, made durable by the journal: every change is applied in memory
+ * at once (so single-document writes are atomic: Node runs one command at a time) and
+ * acknowledged once its journal records are on disk.
+ */
+export class Engine {
+  private readonly databases = new Map<string, Map<string, Collection>>();
+  private liveBytes = 0;
+  private compacting: Promise<void> | undefined;
+
+  private constructor(
+    private readonly journal: Journal,
+    private readonly unlock: () => void,
+  ) {}
+
+  static async open(dbPath: string): Promise<Engine> {
+    const unlock = lockStore(dbPath);
+    try {
+      const { journal, records } = await Journal.open(dbPath);
+      const engine = new Engine(journal, unlock);
+      for (const record of records) engine.apply(record);
+      engine.liveBytes = engine.measure();
+      return engine;
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  }
+
+  databaseNames(): string[] {
+    return [...this.databases.keys()];
+  }
+
+  collections(db: string): Collection[] {
+    return [...(this.databases.get(db)?.values() ?? [])];
+  }
+
+  collection(db: string, name: string): Collection | undefined {
+    return this.databases.get(db)?.get(name);
+  }
+
+  /** Applies a change in memory; `commit` makes it durable. */
+  apply(record: JournalRecord): void {
+    switch (record.op) {
+      case 'createCollection':
+        this.ensureCollection(record.db, record.coll);
+        return;
+      case 'dropCollection':
+        this.databases.get(record.db)?.delete(record.coll);
+        if (this.databases.get(record.db)?.size === 0) this.databases.delete(record.db);
+        return;
+      case 'dropDatabase':
+        this.databases.delete(record.db);
+        return;
+      case 'createIndex': {
+        const collection = this.ensureCollection(record.db, record.coll);
+        const spec = parseIndexSpec(record.spec);
+        if (!collection.hasIndex(spec.name)) collection.createIndex(spec);
+        return;
+      }
+      case 'dropIndex':
+        this.collection(record.db, record.coll)?.dropIndex(record.name);
+        return;
+      case 'put':
+        this.ensureCollection(record.db, record.coll).put(record.doc);
+        return;
+      case 'delete':
+        this.collection(record.db, record.coll)?.removeById(record.id);
+        return;
+    }
+  }
+
+  ensureCollection(db: string, name: string): Collection {
+    let database = this.databases.get(db);
+    if (!database) {
+      database = new Map();
+      this.databases.set(db, database);
+    }
+    let collection = database.get(name);
+    if (!collection) {
+      collection = new Collection(db, name);
+      database.set(name, collection);
+    }
+    return collection;
+  }
+
+  /** Resolves once `records` (already applied in memory) are on disk. */
+  async commit(records: readonly JournalRecord[]): Promise<void> {
+    for (const record of records) {
+      if (record.op === 'put') this.liveBytes += BSON.calculateObjectSize(record.doc);
+    }
+    await this.journal.append(records);
+    if (
+      !this.compacting &&
+      this.journal.bytes > COMPACT_MIN_BYTES &&
+      this.journal.bytes > COMPACT_RATIO * Math.max(this.liveBytes, 1)
+    ) {
+      this.compacting = this.compact().finally(() => {
+        this.compacting = undefined;
+      });
+    }
+  }
+
+  /** Rewrites the journal as the live state alone. */
+  async compact(): Promise<void> {
+    const records = this.snapshot();
+    this.liveBytes = this.measure();
+    await this.journal.compact(records);
+  }
+
+  get journalBytes(): number {
+    return this.journal.bytes;
+  }
+
+  private snapshot(): JournalRecord[] {
+    const records: JournalRecord[] = [];
+    for (const [db, collections] of this.databases) {
+      for (const [coll, collection] of collections) {
+        records.push({ op: 'createCollection', db, coll });
+        for (const spec of collection.indexSpecs()) {
+          if (spec.name === '_id_') continue;
+          records.push({ op: 'createIndex', db, coll, spec: specDocument(spec) });
+        }
+        for (const doc of collection.all()) records.push({ op: 'put', db, coll, doc });
+      }
+    }
+    return records;
+  }
+
+  private measure(): number {
+    let bytes = 0;
+    for (const collections of this.databases.values()) {
+      for (const collection of collections.values()) {
+        for (const document of collection.all()) bytes += BSON.calculateObjectSize(document);
+      }
+    }
+    return bytes;
+  }
+
+  async close(): Promise<void> {
+    await this.compacting;
+    await this.journal.close();
+    this.unlock();
+  }
+}
+
+export function specDocument(spec: IndexSpec): Document {
+  return { ...spec };
+}

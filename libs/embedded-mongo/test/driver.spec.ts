@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type Db, MongoClient, MongoServerError } from 'mongodb';
+import { freshDatabase, startTarget, type Target } from './target.js';
+
+describe('the official driver against the server', () => {
+  let target: Target;
+  let client: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    target = await startTarget();
+    client = await MongoClient.connect(target.uri, { serverSelectionTimeoutMS: 5_000 });
+    db = client.db(freshDatabase('driver'));
+  });
+
+  afterAll(async () => {
+    await db?.dropDatabase();
+    await client?.close();
+    await target?.stop();
+  });
+
+  it('sorts with ties and mixed types in MongoDB order, and pages by cursor', async () => {
+    const items = db.collection<{ _id: number; v?: unknown }>('mixed');
+    await items.insertMany([
+      { _id: 1, v: 'b' },
+      { _id: 2, v: 10 },
+      { _id: 3 },
+      { _id: 4, v: null },
+      { _id: 5, v: 2.5 },
+      { _id: 6, v: 'a' },
+      { _id: 7, v: new Date(0) },
+      { _id: 8, v: true },
+      { _id: 9, v: 10 },
+    ]);
+    const order = await items.find({}, { sort: { v: 1, _id: 1 } }).toArray();
+    expect(order.map((item) => item._id)).toEqual([3, 4, 5, 2, 9, 6, 1, 8, 7]);
+
+    const pageOne = await items.find({ _id: { $gt: 0 } }, { sort: { _id: 1 }, limit: 4 }).toArray();
+    const last = pageOne.at(-1)?._id ?? 0;
+    const pageTwo = await items
+      .find({ _id: { $gt: last } }, { sort: { _id: 1 }, limit: 4 })
+      .toArray();
+    expect(pageOne.map((item) => item._id)).toEqual([1, 2, 3, 4]);
+    expect(pageTwo.map((item) => item._id)).toEqual([5, 6, 7, 8]);
+  });
+
+  it('returns a large result over several getMore batches', async () => {
+    const rows = db.collection<{ i: number }>('rows');
+    await rows.insertMany(Array.from({ length: 1_000 }, (_, i) => ({ i })));
+    const seen: number[] = [];
+    for await (const row of rows.find({}, { batchSize: 100, sort: { i: 1 } })) seen.push(row.i);
+    expect(seen).toHaveLength(1_000);
+    expect(seen.slice(0, 3)).toEqual([0, 1, 2]);
+    expect(seen.at(-1)).toBe(999);
+  });
+
+  it('enforces a compound unique index on insert and on update', async () => {
+    const votes = db.collection<{ debate: string; user: string; value: number }>('votes');
+    await votes.createIndex({ debate: 1, user: 1 }, { unique: true });
+    await votes.insertOne({ debate: 'd1', user: 'u1', value: 1 });
+    await votes.insertOne({ debate: 'd1', user: 'u2', value: 1 });
+    const insertError = await votes
+      .insertOne({ debate: 'd1', user: 'u1', value: -1 })
+      .catch((e: unknown) => e);
+    expect(insertError).toBeInstanceOf(MongoServerError);
+    expect((insertError as MongoServerError).code).toBe(11000);
+    const updateError = await votes
+      .updateOne({ user: 'u2' }, { $set: { user: 'u1' } })
+      .catch((e: unknown) => e);
+    expect((updateError as MongoServerError).code).toBe(11000);
+    expect(await votes.countDocuments({ debate: 'd1', user: 'u1' })).toBe(1);
+    const indexes = await votes.listIndexes().toArray();
+    expect(indexes.map((index) => index['name'])).toEqual(['_id_', 'debate_1_user_1']);
+  });
+
+  it('runs the aggregation stages the services use', async () => {
+    const debates = db.collection('debates');
+    const stars = db.collection('stars');
+    await debates.insertMany([
+      { _id: 'a', category: 'Science', tags: ['x', 'y'] },
+      { _id: 'b', category: 'Science', tags: ['y'] },
+      { _id: 'c', category: 'Funny', tags: [] },
+    ] as never[]);
+    await stars.insertMany([{ debate: 'a' }, { debate: 'a' }, { debate: 'b' }]);
+    const [result] = await debates
+      .aggregate([
+        { $match: { category: 'Science' } },
+        { $lookup: { from: 'stars', localField: '_id', foreignField: 'debate', as: 'starred' } },
+        { $addFields: { stars: { $size: '$starred' } } },
+        { $unset: 'starred' },
+        {
+          $facet: {
+            total: [{ $count: 'n' }],
+            tags: [
+              { $unwind: '$tags' },
+              { $group: { _id: '$tags', n: { $sum: 1 } } },
+              { $sort: { _id: 1 } },
+            ],
+            top: [{ $sort: { stars: -1 } }, { $limit: 1 }, { $project: { _id: 1, stars: 1 } }],
+          },
+        },
+      ])
+      .toArray();
+    expect(result).toEqual({
+      total: [{ n: 2 }],
+      tags: [
+        { _id: 'x', n: 1 },
+        { _id: 'y', n: 2 },
+      ],
+      top: [{ _id: 'a', stars: 2 }],
+    });
+  });
+
+  it('answers an unknown command and an unsupported stage with MongoDB errors, and stays usable', async () => {
+    const unknown = await db.command({ noSuchCommand: 1 }).catch((e: unknown) => e);
+    expect((unknown as MongoServerError).code).toBe(59);
+    if (target.embedded) {
+      const stage = await db
+        .collection('rows')
+        .aggregate([{ $out: 'elsewhere' }])
+        .toArray()
+        .catch((e: unknown) => e);
+      expect((stage as MongoServerError).code).toBe(40324);
+      expect((stage as MongoServerError).message).toMatch(/\$out/);
+    }
+    expect(await db.command({ ping: 1 })).toMatchObject({ ok: 1 });
+  });
+
+  it('refuses a transaction with a clear error on a standalone server', async () => {
+    const session = client.startSession();
+    try {
+      session.startTransaction();
+      const error = await db
+        .collection('rows')
+        .insertOne({ i: -1 }, { session })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      // Refused before any write happens: by the driver (it sees a standalone in the handshake)
+      // or by the server (code 20), as with a standalone MongoDB.
+      expect((error as Error).message).toMatch(
+        /Transaction numbers are only allowed on a replica set member or mongos|does not support retryable writes/,
+      );
+      expect(await db.collection('rows').countDocuments({ i: -1 })).toBe(0);
+      await session.abortTransaction().catch(() => undefined);
+    } finally {
+      await session.endSession();
+    }
+  });
+
+  it('counts and lists distinct values', async () => {
+    const words = db.collection('words');
+    await words.insertMany([
+      { w: 'a', n: 1 },
+      { w: 'b', n: 2 },
+      { w: 'a', n: 3 },
+    ]);
+    expect(await words.countDocuments({ w: 'a' })).toBe(2);
+    expect((await words.distinct('w')).sort()).toEqual(['a', 'b']);
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from '@jest/globals';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MongoClient } from 'mongodb';
+import { start, StoreLockedError } from '../src/index.js';
+
+const bin = fileURLToPath(new URL('../bin/embedded-mongo.js', import.meta.url));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        address && typeof address === 'object'
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** The built server in a child process, as `npx embedded-mongo` runs it. */
+async function spawnServer(port: number, dbPath: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, '--port', String(port), '--dbpath', dbPath], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 10_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}:\n${output}`));
+    });
+  });
+  return child;
+}
+
+describe('durability', () => {
+  it('keeps every acknowledged insert across a SIGKILL mid-write, and reopens', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-crash-'));
+    const port = await freePort();
+    try {
+      const child = await spawnServer(port, dbPath);
+      const client = new MongoClient(`mongodb://127.0.0.1:${port}`, {
+        serverSelectionTimeoutMS: 2_000,
+        retryWrites: false,
+      });
+      await client.connect();
+      const rows = client.db('crash').collection<{ _id: number; writer: number }>('rows');
+      const acknowledged: number[] = [];
+      let next = 0;
+      let killed = false;
+      const writer = async (id: number) => {
+        while (!killed) {
+          const value = next++;
+          try {
+            await rows.insertOne({ _id: value, writer: id });
+            if (!killed) acknowledged.push(value);
+          } catch {
+            return; // the server is gone
+          }
+        }
+      };
+      const writers = Array.from({ length: 8 }, (_, id) => writer(id));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      killed = true;
+      child.kill('SIGKILL');
+      await Promise.all(writers);
+      await client.close(true);
+      expect(acknowledged.length).toBeGreaterThan(50);
+
+      const restarted = await spawnServer(port, dbPath); // the stale lock is taken over
+      const again = await MongoClient.connect(`mongodb://127.0.0.1:${port}`);
+      const stored = await again
+        .db('crash')
+        .collection('rows')
+        .find({}, { projection: { _id: 1 } })
+        .toArray();
+      const ids = new Set(stored.map((row) => row['_id'] as number));
+      expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
+      await again.close();
+      const exited = new Promise((resolve) => restarted.once('exit', resolve));
+      restarted.kill('SIGTERM');
+      await exited;
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a second server on the same dbPath', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-lock-'));
+    const first = await start({ port: 0, dbPath });
+    try {
+      await expect(start({ port: 0, dbPath })).rejects.toBeInstanceOf(StoreLockedError);
+    } finally {
+      await first.stop();
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a non-loopback address unless allowed', async () => {
+    await expect(start({ port: 0, dbPath: tmpdir(), host: '0.0.0.0' })).rejects.toThrow(
+      /no authentication/,
+    );
+  });
+
+  it('compacts the journal to the live data and reopens with the same documents', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-compact-'));
+    try {
+      let server = await start({ port: 0, dbPath });
+      let client = await MongoClient.connect(server.uri);
+      const counters = client.db('compact').collection<{ _id: string; n: number }>('counters');
+      await counters.createIndex({ n: 1 });
+      await counters.insertOne({ _id: 'c', n: 0 });
+      for (let i = 0; i < 200; i += 1) await counters.updateOne({ _id: 'c' }, { $inc: { n: 1 } });
+      const before = server.journalBytes();
+      await server.compact();
+      expect(server.journalBytes()).toBeLessThan(before / 10);
+      await counters.updateOne({ _id: 'c' }, { $inc: { n: 1 } });
+      await client.close();
+      await server.stop();
+
+      server = await start({ port: 0, dbPath });
+      client = await MongoClient.connect(server.uri);
+      const reopened = client.db('compact').collection('counters');
+      expect(await reopened.findOne({ _id: 'c' as never })).toEqual({ _id: 'c', n: 201 });
+      expect((await reopened.listIndexes().toArray()).map((index) => index['name'])).toEqual([
+        '_id_',
+        'n_1',
+      ]);
+      await client.close();
+      await server.stop();
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+});
