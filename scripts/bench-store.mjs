@@ -1,0 +1,173 @@
+// Store benchmark: the embedded MongoDB-compatible server (and, with MONGO_URL, a real MongoDB
+// beside it) through the official driver, on the same workload:
+//   - 100,000 inserts, acknowledged only once durable (batches of 1,000 from 4 concurrent writers);
+//   - indexed equality finds (p50/p99);
+//   - a sorted, filtered page of 20 by an indexed field (p50/p99);
+//   - the embedded server's resident memory (RSS) after loading.
+//
+//   npm run bench:store                    # options: --documents 100000 --samples 2000
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildAll, ensureInstalled, root } from './workspace.mjs';
+
+const { values } = parseArgs({
+  options: {
+    documents: { type: 'string', default: '100000' },
+    samples: { type: 'string', default: '2000' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const documents = Number(values.documents);
+const samples = Number(values.samples);
+if (!Number.isInteger(documents) || documents < 1000) throw new Error('--documents must be ≥ 1000');
+if (!Number.isInteger(samples) || samples < 10) throw new Error('--samples must be ≥ 10');
+
+if (!values['no-build']) {
+  ensureInstalled();
+  buildAll();
+}
+const { MongoClient } = await import('mongodb');
+
+const categories = [
+  'Politics',
+  'Technology',
+  'Philosophy',
+  'Science',
+  'Society',
+  'Economics',
+  'Environment',
+  'Ethics',
+  'Culture',
+  'Funny',
+];
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function time(fn) {
+  const started = process.hrtime.bigint();
+  await fn();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function measure(name, uri, rssOf) {
+  const client = await MongoClient.connect(uri, { maxPoolSize: 8 });
+  const db = client.db(`bench_${Date.now()}`);
+  const debates = db.collection('debates');
+  await debates.createIndex({ slug: 1 }, { unique: true });
+  await debates.createIndex({ score: -1 });
+
+  const batch = 1000;
+  let next = 0;
+  const writer = async () => {
+    while (next < documents) {
+      const from = next;
+      next += batch;
+      const rows = [];
+      for (let i = from; i < Math.min(from + batch, documents); i += 1) {
+        rows.push({
+          slug: `debate-${i}`,
+          title: `Should topic number ${i} be debated in public?`,
+          category: categories[i % categories.length],
+          score: (i * 7919) % 10007,
+          stars: i % 50,
+          createdAt: new Date(1_700_000_000_000 + i * 1000),
+        });
+      }
+      await debates.insertMany(rows, { ordered: false, writeConcern: { w: 1, j: true } });
+    }
+  };
+  const insertMs = await time(() => Promise.all(Array.from({ length: 4 }, writer)));
+
+  // Warm-up, not measured: the JIT compiles the hot paths of both ends first.
+  for (let i = 0; i < 300; i += 1) {
+    await debates.findOne({ slug: `debate-${i}` });
+    await debates
+      .find({ category: categories[i % 10] })
+      .sort({ score: -1 })
+      .limit(20)
+      .toArray();
+  }
+  const findTimes = [];
+  for (let i = 0; i < samples; i += 1) {
+    const slug = `debate-${Math.floor(Math.random() * documents)}`;
+    findTimes.push(await time(() => debates.findOne({ slug })));
+  }
+  const pageTimes = [];
+  for (let i = 0; i < samples; i += 1) {
+    const category = categories[i % categories.length];
+    pageTimes.push(
+      await time(() => debates.find({ category }).sort({ score: -1 }).limit(20).toArray()),
+    );
+  }
+  findTimes.sort((a, b) => a - b);
+  pageTimes.sort((a, b) => a - b);
+  const rss = rssOf ? (rssOf() / 1024 / 1024).toFixed(0) : 'n/a';
+  await db.dropDatabase();
+  await client.close();
+  return {
+    server: name,
+    'durable writes/s': Math.round(documents / (insertMs / 1000)),
+    'find p50 ms': percentile(findTimes, 50).toFixed(2),
+    'find p99 ms': percentile(findTimes, 99).toFixed(2),
+    'page p50 ms': percentile(pageTimes, 50).toFixed(2),
+    'page p99 ms': percentile(pageTimes, 99).toFixed(2),
+    'RSS MiB': rss,
+  };
+}
+
+/** The server in its own process, as `npx embedded-mongo` runs it, so that its RSS is its own. */
+async function startEmbedded(dbPath) {
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolve(free));
+    });
+  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'libs/embedded-mongo/bin/embedded-mongo.js'),
+      '--port',
+      String(port),
+      '--dbpath',
+      dbPath,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => chunk.toString().includes('listening') && resolve());
+    child.once('exit', (code) => reject(new Error(`embedded-mongo exited with ${code}`)));
+  });
+  const rss = () =>
+    Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024;
+  const stop = () =>
+    new Promise((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  return { uri: `mongodb://127.0.0.1:${port}`, rss, stop };
+}
+
+const rows = [];
+const dbPath = mkdtempSync(join(tmpdir(), 'bench-store-'));
+const server = await startEmbedded(dbPath);
+try {
+  rows.push(await measure('embedded', server.uri, server.rss));
+} finally {
+  await server.stop();
+  rmSync(dbPath, { recursive: true, force: true });
+}
+if (process.env.MONGO_URL) rows.push(await measure('MongoDB (MONGO_URL)', process.env.MONGO_URL));
+
+process.stdout.write(
+  `\n${documents} documents, ${samples} samples per query, Node ${process.version}\n`,
+);
+console.table(rows);
+process.stdout.write('Goals: find p99 ≤ 2 ms, page p99 ≤ 10 ms, ≥ 5,000 durable writes/s.\n');
