@@ -9,6 +9,9 @@
 // autocannon shares the machine with the server: compare the drivers, not absolute numbers
 // across machines.
 import autocannon from 'autocannon';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildAll, ensureInstalled, startChild } from './workspace.mjs';
 
@@ -40,6 +43,8 @@ const queries = {
 };
 
 let port = 3900;
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-graphql-'));
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 async function startPlatform(driver) {
   port += 1;
   const child = startChild(`platform:${driver}`, process.execPath, ['libs/platform/dist/main.js'], {
@@ -47,6 +52,8 @@ async function startPlatform(driver) {
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     GRAPHQL_DRIVER: driver,
+    MONGO_PORT: '0',
+    DATA_DIR: dataDir,
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;

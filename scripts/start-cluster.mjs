@@ -45,7 +45,38 @@ if (!natsUrl) {
   }
 }
 
-const env = { NATS_URL: natsUrl };
+// Documents: MONGO_URL when set; otherwise whatever listens on MONGO_PORT (27017), or the
+// embedded MongoDB-compatible server started there with its data in DATA_DIR/mongo.
+let mongoUrl = process.env.MONGO_URL;
+if (!mongoUrl) {
+  const mongoPort = Number(process.env.MONGO_PORT ?? 27017);
+  mongoUrl = `mongodb://127.0.0.1:${mongoPort}`;
+  if (!(await isListening(mongoPort))) {
+    const dbPath = join(process.env.DATA_DIR ?? join(root, '.data'), 'mongo');
+    children.set(
+      'mongo',
+      startChild('mongo', process.execPath, [
+        'libs/embedded-mongo/bin/embedded-mongo.js',
+        '--port',
+        String(mongoPort),
+        '--dbpath',
+        dbPath,
+      ]),
+    );
+    const deadline = Date.now() + 10_000;
+    while (!(await isListening(mongoPort))) {
+      if (Date.now() > deadline || children.get('mongo')?.exitCode !== null) {
+        process.stderr.write(
+          `the embedded MongoDB-compatible server did not start on ${mongoPort}\n`,
+        );
+        process.exit(1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl };
 for (const service of services) {
   children.set(
     service,
@@ -55,7 +86,7 @@ for (const service of services) {
 children.set('gateway', startChild('gateway', process.execPath, ['gateway/dist/main.js'], env));
 
 process.stdout.write(
-  `Cluster on ${natsUrl}; gateway at http://localhost:${process.env.PORT ?? 3000}\n`,
+  `Cluster on ${natsUrl}, documents at ${mongoUrl}; gateway at http://localhost:${process.env.PORT ?? 3000}\n`,
 );
 for (const [name, child] of children) {
   process.stdout.write(`  ${name.padEnd(10)} pid ${child.pid}\n`);
@@ -73,14 +104,14 @@ let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  // The broker stops last, so the services can drain through it.
-  const nats = children.get('nats');
+  // The broker and the store stop last, so the services can drain through them.
+  const infrastructure = ['nats', 'mongo'].map((name) => children.get(name)).filter(Boolean);
   const rest = [...children.entries()]
-    .filter(([name]) => name !== 'nats')
+    .filter(([name]) => name !== 'nats' && name !== 'mongo')
     .map(([, child]) => child);
   let remaining = rest.length;
   const finish = () => {
-    nats?.kill('SIGTERM');
+    for (const child of infrastructure) child.kill('SIGTERM');
     setTimeout(() => process.exit(0), 200);
   };
   if (remaining === 0) finish();

@@ -101,8 +101,8 @@ describe('durability', () => {
     }
   });
 
-  it('refuses a second server on the same dbPath', async () => {
-    const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-lock-'));
+  it('refuses a second server on the same dbPath (which it creates when missing)', async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'embedded-mongo-lock-')), 'new', 'store');
     const first = await start({ port: 0, dbPath });
     try {
       await expect(start({ port: 0, dbPath })).rejects.toBeInstanceOf(StoreLockedError);

@@ -90,6 +90,7 @@ describe('mongoose against the server', () => {
       { returnDocument: 'after', updatePipeline: true },
     ).lean();
     expect(updated).toMatchObject({ credits: 7, displayName: 'Pipe!' });
+    expect(Object.keys(updated ?? {})[0]).toBe('_id');
   });
 
   it('groups with an aggregation', async () => {

@@ -1,16 +1,24 @@
 import 'reflect-metadata';
-import { gatewayEnvSchema } from '@debate/gateway';
+import { start as startStore } from '@debate/embedded-mongo';
 import { closeOnSignals, inProcessTransport, loadConfig } from '@debate/nest';
+import { join } from 'node:path';
+import { platformEnvSchema } from './platform.config.js';
 import { startPlatform } from './start-platform.js';
 
-/** Single-process mode: the five services and the gateway in this one Node process. */
+/**
+ * Single-process mode: the five services and the gateway in this one Node process, and, unless
+ * MONGO_URL names a MongoDB, the embedded MongoDB-compatible server with its data in DATA_DIR.
+ */
 let env;
 try {
-  env = loadConfig('the platform', gatewayEnvSchema);
+  env = loadConfig('the platform', platformEnvSchema);
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(1);
 }
+
+const dbPath = join(env.DATA_DIR, 'mongo');
+const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_PORT, dbPath });
 
 const platform = await startPlatform({
   transport: inProcessTransport(),
@@ -22,5 +30,11 @@ const platform = await startPlatform({
   healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
 });
-process.stdout.write(`The debate platform is ready at ${platform.url}\n`);
-closeOnSignals(() => platform.stop());
+process.stdout.write(
+  `Documents: ${store ? `embedded server at ${store.uri} (data in ${dbPath})` : env.MONGO_URL}\n` +
+    `The debate platform is ready at ${platform.url}\n`,
+);
+closeOnSignals(async () => {
+  await platform.stop();
+  await store?.stop();
+});

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -33,9 +35,18 @@ export interface RunningApp {
 export async function startApp(): Promise<RunningApp> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: build the workspace first`);
   const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'debate-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [entry], {
     cwd: workspaceRoot,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // A store of its own: a free port and a fresh directory, whatever else runs here.
+      MONGO_PORT: '0',
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -60,10 +71,14 @@ export async function startApp(): Promise<RunningApp> {
   return {
     url: `http://127.0.0.1:${port}`,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null) {
+        rmSync(dataDir, { recursive: true, force: true });
+        return;
+      }
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

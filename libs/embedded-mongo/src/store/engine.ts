@@ -1,4 +1,5 @@
 import { BSON, type Document } from 'bson';
+import { mkdirSync } from 'node:fs';
 import { Collection } from './collection.js';
 import { type IndexSpec, parseIndexSpec } from './index-tree.js';
 import { Journal, type JournalRecord, lockStore } from './journal.js';
@@ -23,6 +24,7 @@ export class Engine {
   ) {}
 
   static async open(dbPath: string): Promise<Engine> {
+    mkdirSync(dbPath, { recursive: true });
     const unlock = lockStore(dbPath);
     try {
       const { journal, records } = await Journal.open(dbPath);

@@ -5,6 +5,7 @@ describe('loadConfig', () => {
   it('fills the defaults a fresh machine needs', () => {
     expect(loadConfig('usage', serviceEnvSchema, {})).toEqual({
       NATS_URL: 'nats://127.0.0.1:4222',
+      MONGO_URL: 'mongodb://127.0.0.1:27017',
       LOG_LEVEL: 'info',
       NATS_REQUEST_TIMEOUT_MS: 5_000,
     });
@@ -17,11 +18,13 @@ describe('loadConfig', () => {
   it('reads the values it is given', () => {
     const env = loadConfig('usage', serviceEnvSchema, {
       NATS_URL: 'nats://nats.internal:4222',
+      MONGO_URL: 'mongodb://mongo.internal:27017/?replicaSet=rs0',
       LOG_LEVEL: 'debug',
       NATS_REQUEST_TIMEOUT_MS: '1500',
     });
     expect(env).toEqual({
       NATS_URL: 'nats://nats.internal:4222',
+      MONGO_URL: 'mongodb://mongo.internal:27017/?replicaSet=rs0',
       LOG_LEVEL: 'debug',
       NATS_REQUEST_TIMEOUT_MS: 1_500,
     });
@@ -32,6 +35,7 @@ describe('loadConfig', () => {
     try {
       loadConfig('usage', serviceEnvSchema, {
         NATS_URL: 'http://localhost:4222',
+        MONGO_URL: 'postgres://localhost',
         LOG_LEVEL: 'loud',
         NATS_REQUEST_TIMEOUT_MS: 'soon',
       });
@@ -41,9 +45,9 @@ describe('loadConfig', () => {
     expect(caught).toBeInstanceOf(ConfigError);
     const message = (caught as ConfigError).message;
     expect(message).toMatch(/^Invalid environment for usage: /);
-    for (const variable of ['NATS_URL', 'LOG_LEVEL', 'NATS_REQUEST_TIMEOUT_MS']) {
+    for (const variable of ['NATS_URL', 'MONGO_URL', 'LOG_LEVEL', 'NATS_REQUEST_TIMEOUT_MS']) {
       expect(message).toContain(variable);
     }
-    expect((caught as ConfigError).problems).toHaveLength(3);
+    expect((caught as ConfigError).problems).toHaveLength(4);
   });
 });

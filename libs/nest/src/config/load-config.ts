@@ -38,6 +38,13 @@ export const natsUrlSchema = optionalEnv(
     .default('nats://127.0.0.1:4222'),
 );
 
+export const mongoUrlSchema = optionalEnv(
+  z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/[^\s]+$/, 'must be a mongodb:// or mongodb+srv:// URL')
+    .default('mongodb://127.0.0.1:27017'),
+);
+
 export const logLevelSchema = optionalEnv(
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 );
@@ -48,6 +55,7 @@ export const timeoutMsSchema = (fallback: number) =>
 /** The variables every service reads. */
 export const serviceEnvSchema = z.object({
   NATS_URL: natsUrlSchema,
+  MONGO_URL: mongoUrlSchema,
   LOG_LEVEL: logLevelSchema,
   NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
 });
