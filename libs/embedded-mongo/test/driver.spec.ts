@@ -147,6 +147,47 @@ describe('the official driver against the server', () => {
     }
   });
 
+  it('applies unacknowledged writes (w: 0, sent with moreToCome)', async () => {
+    const fire = db.collection('fire');
+    await fire.insertOne({ n: 1 }, { writeConcern: { w: 0 } });
+    await fire.updateOne({ n: 1 }, { $set: { seen: true } }, { writeConcern: { w: 0 } });
+    const deadline = Date.now() + 2_000;
+    let found = await fire.findOne({ n: 1 });
+    while (!found?.['seen'] && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      found = await fire.findOne({ n: 1 });
+    }
+    expect(found).toMatchObject({ n: 1, seen: true });
+  });
+
+  it('updates many, with array filters, and deletes', async () => {
+    const carts = db.collection('carts');
+    await carts.insertMany([
+      {
+        user: 'a',
+        items: [
+          { sku: 1, qty: 1 },
+          { sku: 2, qty: 5 },
+        ],
+      },
+      { user: 'b', items: [{ sku: 2, qty: 2 }] },
+      { user: 'c', items: [] },
+    ]);
+    const result = await carts.updateMany(
+      { 'items.sku': 2 },
+      { $inc: { 'items.$[line].qty': 10 } },
+      { arrayFilters: [{ 'line.sku': 2 }] },
+    );
+    expect(result).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
+    expect((await carts.findOne({ user: 'a' }))?.['items']).toEqual([
+      { sku: 1, qty: 1 },
+      { sku: 2, qty: 15 },
+    ]);
+    expect((await carts.deleteMany({ items: { $size: 0 } })).deletedCount).toBe(1);
+    expect((await carts.findOneAndDelete({ user: 'b' }))?.['user']).toBe('b');
+    expect(await carts.countDocuments()).toBe(1);
+  });
+
   it('counts and lists distinct values', async () => {
     const words = db.collection('words');
     await words.insertMany([
@@ -156,5 +197,60 @@ describe('the official driver against the server', () => {
     ]);
     expect(await words.countDocuments({ w: 'a' })).toBe(2);
     expect((await words.distinct('w')).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('index use', () => {
+  let target: Target;
+  let client: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    target = await startTarget();
+    client = await MongoClient.connect(target.uri, { serverSelectionTimeoutMS: 5_000 });
+    db = client.db(freshDatabase('indexes'));
+    const rows = db.collection('rows');
+    await rows.createIndex({ slug: 1 }, { unique: true });
+    await rows.createIndex({ score: -1 });
+    await rows.insertMany(
+      Array.from({ length: 5_000 }, (_, i) => ({ slug: `row-${i}`, score: i % 1000, tag: i % 7 })),
+    );
+  });
+
+  afterAll(async () => {
+    await db?.dropDatabase();
+    await client?.close();
+    await target?.stop();
+  });
+
+  async function examined(filter: object, options: { sort?: object; limit?: number } = {}) {
+    const cursor = db.collection('rows').find(filter, options);
+    const plan = (await cursor.explain('executionStats')) as {
+      executionStats: { nReturned: number; totalDocsExamined: number };
+    };
+    return plan.executionStats;
+  }
+
+  it('reads one document for an equality on an indexed field', async () => {
+    expect(await examined({ slug: 'row-4321' })).toMatchObject({
+      nReturned: 1,
+      totalDocsExamined: 1,
+    });
+  });
+
+  it('reads only the documents in range for a range on an indexed field', async () => {
+    const stats = await examined({ score: { $gte: 10, $lt: 12 } });
+    expect(stats.nReturned).toBe(10);
+    expect(stats.totalDocsExamined).toBe(10);
+  });
+
+  it('reads a sorted page through the index, not the collection', async () => {
+    const stats = await examined({ tag: 3 }, { sort: { score: -1 }, limit: 20 });
+    expect(stats.nReturned).toBe(20);
+    expect(stats.totalDocsExamined).toBeLessThan(500);
+  });
+
+  it('scans the collection when no index helps', async () => {
+    expect((await examined({ tag: 3 })).totalDocsExamined).toBe(5_000);
   });
 });

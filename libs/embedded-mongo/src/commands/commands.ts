@@ -1,7 +1,7 @@
 import { BSON, type Document, Long, ObjectId } from 'bson';
 import { Aggregator, Query } from 'mingo';
 import { CommandError, DuplicateKeyError } from '../errors.js';
-import { applyUpdate, Collection, type SortSpec } from '../store/collection.js';
+import { applyUpdate, Collection, newScanStats, type SortSpec } from '../store/collection.js';
 import type { Engine } from '../store/engine.js';
 import { parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
 import type { JournalRecord } from '../store/journal.js';
@@ -575,6 +575,44 @@ const listDatabases: Handler = (body, _db, context) => {
   return { databases, totalSize, ok: 1 };
 };
 
+/** `explain` of a find: the plan chosen and what it examined (executionStats, as MongoDB reports). */
+const explain: Handler = (body, db, context) => {
+  const inner = body['explain'] as Document | undefined;
+  if (!inner || typeof inner !== 'object' || typeof inner['find'] !== 'string') {
+    throw new CommandError(
+      'CommandNotFound',
+      'explain is supported for find only by the embedded server',
+    );
+  }
+  const name = collectionName(inner, 'find');
+  const collection = context.engine.collection(db, name);
+  const stats = newScanStats();
+  const started = Date.now();
+  const documents = collection
+    ? collection.findSorted(
+        (inner['filter'] ?? {}) as Document,
+        inner['sort'] as SortSpec | undefined,
+        toNumber(inner['skip'], 0),
+        Math.abs(toNumber(inner['limit'], 0)),
+        stats,
+      )
+    : [];
+  const scan =
+    stats.stage === 'IXSCAN'
+      ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: stats.indexName } }
+      : { stage: stats.stage };
+  return {
+    queryPlanner: { namespace: `${db}.${name}`, winningPlan: scan, rejectedPlans: [] },
+    executionStats: {
+      executionSuccess: true,
+      nReturned: documents.length,
+      executionTimeMillis: Date.now() - started,
+      totalDocsExamined: stats.docsExamined,
+    },
+    ok: 1,
+  };
+};
+
 const handlers: Record<string, Handler> = {
   hello: () => hello(),
   ismaster: () => hello(),
@@ -614,6 +652,7 @@ const handlers: Record<string, Handler> = {
   aggregate,
   count,
   distinct,
+  explain,
 };
 
 /** Runs one command and answers as MongoDB would, errors included. */

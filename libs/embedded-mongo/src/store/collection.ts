@@ -41,6 +41,17 @@ function equalityOf(condition: unknown): { value: unknown } | undefined {
 
 export type SortSpec = Readonly<Record<string, 1 | -1>>;
 
+/** How a read was answered, for `explain`: the plan's stage and the documents it examined. */
+export interface ScanStats {
+  stage: 'IDHACK' | 'IXSCAN' | 'COLLSCAN';
+  indexName?: string;
+  docsExamined: number;
+}
+
+export function newScanStats(): ScanStats {
+  return { stage: 'COLLSCAN', docsExamined: 0 };
+}
+
 export function compareBySort(sort: SortSpec): (a: Document, b: Document) => number {
   const entries = Object.entries(sort);
   return (a, b) => {
@@ -235,11 +246,11 @@ export class Collection {
    * The documents matching `filter`, using an index when one pins or bounds a field of the
    * filter; the full filter is then tested on each candidate.
    */
-  find(filter: Document = {}): Document[] {
-    if (this.servedExactly(filter)) return [...this.candidates(filter)];
+  find(filter: Document = {}, stats: ScanStats = newScanStats()): Document[] {
+    if (this.servedExactly(filter)) return [...this.candidates(filter, stats)];
     const query = new Query(filter);
     const matches: Document[] = [];
-    for (const document of this.candidates(filter)) {
+    for (const document of this.candidates(filter, stats)) {
       if (query.test(document)) matches.push(document);
     }
     return matches;
@@ -275,9 +286,12 @@ export class Collection {
     sort: SortSpec | undefined,
     skip: number,
     limit: number,
+    stats: ScanStats = newScanStats(),
   ): Document[] {
     const sortFields = sort ? Object.keys(sort) : [];
-    if (sort && sortFields.length === 1 && limit > 0) {
+    // Walk the sort's index only when no index narrows the filter: a narrow filter is cheaper
+    // to read and sort than an index to walk past every non-matching document.
+    if (sort && sortFields.length === 1 && limit > 0 && this.stageOf(filter) === 'COLLSCAN') {
       const field = sortFields[0] as string;
       const index = [...this.indexes.values()].find(
         (candidate) =>
@@ -291,8 +305,11 @@ export class Collection {
         const page: Document[] = [];
         let toSkip = skip;
         const reverse = (sort[field] ?? 1) !== (index.spec.key[field] as number);
+        stats.stage = 'IXSCAN';
+        stats.indexName = index.name;
         for (const idKey of index.scan(undefined, undefined, { reverse })) {
           const document = this.documents.get(idKey);
+          stats.docsExamined += 1;
           if (!document || !query.test(document)) continue;
           if (toSkip > 0) {
             toSkip -= 1;
@@ -304,7 +321,7 @@ export class Collection {
         return page;
       }
     }
-    let matches = this.find(filter);
+    let matches = this.find(filter, stats);
     if (sort && sortFields.length > 0) {
       const compare = compareBySort(sort);
       matches = matches
@@ -316,25 +333,35 @@ export class Collection {
     return matches.slice(skip, end);
   }
 
-  private *candidates(filter: Document): Iterable<Document> {
+  /** The plan `candidates` follows for `filter`. */
+  private stageOf(filter: Document): ScanStats['stage'] {
+    const stats = newScanStats();
+    this.plan(filter, stats);
+    return stats.stage;
+  }
+
+  private *candidates(filter: Document, stats: ScanStats): Iterable<Document> {
+    for (const document of this.plan(filter, stats)) {
+      stats.docsExamined += 1;
+      yield document;
+    }
+  }
+
+  /** Chooses how to read `filter`'s candidates (recorded in `stats`), lazily. */
+  private plan(filter: Document, stats: ScanStats): Iterable<Document> {
     const idCondition = filter['_id'];
     if (idCondition !== undefined) {
       const equality = equalityOf(idCondition);
       if (equality) {
+        stats.stage = 'IDHACK';
         const document = this.documents.get(valueKey(equality.value));
-        if (document) yield document;
-        return;
+        return document ? [document] : [];
       }
       if (isOperatorObject(idCondition) && Array.isArray(idCondition['$in'])) {
-        const seen = new Set<string>();
-        for (const value of idCondition['$in'] as unknown[]) {
-          const key = valueKey(value);
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const document = this.documents.get(key);
-          if (document) yield document;
-        }
-        return;
+        stats.stage = 'IXSCAN';
+        stats.indexName = '_id_';
+        const keys = new Set((idCondition['$in'] as unknown[]).map(valueKey));
+        return this.lookup(keys);
       }
     }
     for (const index of this.indexes.values()) {
@@ -344,8 +371,9 @@ export class Collection {
       if (condition === undefined) continue;
       const equality = equalityOf(condition);
       if (equality && equality.value !== null && equality.value !== undefined) {
-        yield* this.lookup(index.scan(equality.value, equality.value));
-        return;
+        stats.stage = 'IXSCAN';
+        stats.indexName = index.name;
+        return this.lookup(index.scan(equality.value, equality.value));
       }
       if (
         isOperatorObject(condition) &&
@@ -354,16 +382,18 @@ export class Collection {
         const low = condition['$gt'] ?? condition['$gte'];
         const high = condition['$lt'] ?? condition['$lte'];
         if (low === null || high === null) continue;
-        yield* this.lookup(
+        stats.stage = 'IXSCAN';
+        stats.indexName = index.name;
+        return this.lookup(
           index.scan(low ?? undefined, high ?? undefined, {
             includeLow: !('$gt' in condition),
             includeHigh: !('$lt' in condition),
           }),
         );
-        return;
       }
     }
-    yield* this.documents.values();
+    stats.stage = 'COLLSCAN';
+    return this.documents.values();
   }
 
   private *lookup(ids: Iterable<string>): Iterable<Document> {
