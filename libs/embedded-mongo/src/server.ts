@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { CommandContext, runCommand } from './commands/commands.js';
 import { CommandError } from './errors.js';
-import { Engine } from './store/engine.js';
+import { type CompactionPolicy, Engine } from './store/engine.js';
 import {
   composeMsg,
   composeReply,
@@ -26,6 +26,8 @@ export interface StartOptions {
   /** Default 127.0.0.1. Any other address needs `allowRemote`: the server has no authentication. */
   readonly host?: string;
   readonly allowRemote?: boolean;
+  /** When the journal is compacted (default: 3× the live data, and over 8 MiB). */
+  readonly compaction?: CompactionPolicy;
 }
 
 export interface RunningServer {
@@ -130,7 +132,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
       `refusing to listen on ${host}: the embedded server has no authentication (allow it explicitly to bind another address)`,
     );
   }
-  const engine = await Engine.open(resolve(options.dbPath));
+  const engine = await Engine.open(resolve(options.dbPath), options.compaction);
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);

@@ -188,6 +188,19 @@ describe('the official driver against the server', () => {
     expect(await carts.countDocuments()).toBe(1);
   });
 
+  it('accepts the OP_MSG hello a client with serverApi opens with', async () => {
+    const versioned = await MongoClient.connect(target.uri, {
+      serverApi: { version: '1' },
+      serverSelectionTimeoutMS: 5_000,
+    });
+    try {
+      await versioned.db(db.databaseName).collection('api').insertOne({ v: 1 });
+      expect(await versioned.db(db.databaseName).collection('api').countDocuments()).toBe(1);
+    } finally {
+      await versioned.close();
+    }
+  });
+
   it('counts and lists distinct values', async () => {
     const words = db.collection('words');
     await words.insertMany([

@@ -118,6 +118,28 @@ describe('durability', () => {
     );
   });
 
+  it('compacts by itself once the journal outgrows the live data', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-auto-'));
+    const server = await start({ port: 0, dbPath, compaction: { ratio: 3, minBytes: 64 * 1024 } });
+    const client = await MongoClient.connect(server.uri);
+    try {
+      const notes = client.db('auto').collection<{ _id: string; text: string; n: number }>('notes');
+      await notes.insertOne({ _id: 'only', text: 'x'.repeat(200), n: 0 });
+      let largest = 0;
+      for (let i = 1; i <= 2_000; i += 1) {
+        await notes.updateOne({ _id: 'only' }, { $set: { n: i } });
+        largest = Math.max(largest, server.journalBytes());
+      }
+      // 2,000 versions of a 250-byte document would be ~600 KB without compaction.
+      expect(largest).toBeLessThan(80 * 1024);
+      expect(await notes.findOne({ _id: 'only' })).toMatchObject({ n: 2_000 });
+    } finally {
+      await client.close();
+      await server.stop();
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+
   it('compacts the journal to the live data and reopens with the same documents', async () => {
     const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-compact-'));
     try {

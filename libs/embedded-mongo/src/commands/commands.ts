@@ -565,7 +565,7 @@ const listDatabases: Handler = (body, _db, context) => {
   const databases = context.engine.databaseNames().map((name) => {
     let sizeOnDisk = 0;
     for (const collection of context.engine.collections(name)) {
-      for (const document of collection.all()) sizeOnDisk += BSON.calculateObjectSize(document);
+      sizeOnDisk += collection.dataBytes;
     }
     return { name, sizeOnDisk, empty: sizeOnDisk === 0 };
   });

@@ -1,4 +1,4 @@
-import { type Document, ObjectId } from 'bson';
+import { BSON, type Document, ObjectId } from 'bson';
 import { Aggregator, Query, update as applyOperators } from 'mingo';
 import { CommandError, DuplicateKeyError } from '../errors.js';
 import { type IndexSpec, SecondaryIndex } from './index-tree.js';
@@ -156,6 +156,8 @@ export interface ChangeSink {
 export class Collection {
   private readonly documents = new Map<string, Document>();
   private readonly indexes = new Map<string, SecondaryIndex>();
+  /** The BSON size of the documents held, kept as they change (for journal compaction). */
+  dataBytes = 0;
 
   constructor(
     readonly db: string,
@@ -213,6 +215,7 @@ export class Collection {
     for (const index of this.indexes.values()) index.checkUnique(document, idKey);
     this.documents.set(idKey, document);
     for (const index of this.indexes.values()) index.add(document, idKey);
+    this.dataBytes += BSON.calculateObjectSize(document);
   }
 
   /** Replaces the stored version of a document with `next` (same `_id`). */
@@ -222,6 +225,7 @@ export class Collection {
     for (const index of this.indexes.values()) index.remove(previous, idKey);
     this.documents.set(idKey, next);
     for (const index of this.indexes.values()) index.add(next, idKey);
+    this.dataBytes += BSON.calculateObjectSize(next) - BSON.calculateObjectSize(previous);
   }
 
   /** Puts a document as the journal has it: inserted, or replacing the one with its `_id`. */
@@ -235,6 +239,7 @@ export class Collection {
     const idKey = valueKey(document['_id']);
     if (!this.documents.delete(idKey)) return;
     for (const index of this.indexes.values()) index.remove(document, idKey);
+    this.dataBytes -= BSON.calculateObjectSize(document);
   }
 
   removeById(id: unknown): void {

@@ -1,12 +1,18 @@
-import { BSON, type Document } from 'bson';
+import type { Document } from 'bson';
 import { mkdirSync } from 'node:fs';
 import { Collection } from './collection.js';
 import { type IndexSpec, parseIndexSpec } from './index-tree.js';
 import { Journal, type JournalRecord, lockStore } from './journal.js';
 
-/** Compact once the journal is this many times the size of the live data, and at least this big. */
-const COMPACT_RATIO = 3;
-const COMPACT_MIN_BYTES = 8 * 1024 * 1024;
+/** When the journal is rewritten as the live data alone. */
+export interface CompactionPolicy {
+  /** …once it is this many times the size of the live data… */
+  readonly ratio: number;
+  /** …and at least this big. */
+  readonly minBytes: number;
+}
+
+export const defaultCompaction: CompactionPolicy = { ratio: 3, minBytes: 8 * 1024 * 1024 };
 
 /**
  * The databases in memory, made durable by the journal: every change is applied in memory
@@ -15,22 +21,21 @@ const COMPACT_MIN_BYTES = 8 * 1024 * 1024;
  */
 export class Engine {
   private readonly databases = new Map<string, Map<string, Collection>>();
-  private liveBytes = 0;
   private compacting: Promise<void> | undefined;
 
   private constructor(
     private readonly journal: Journal,
     private readonly unlock: () => void,
+    private readonly compaction: CompactionPolicy,
   ) {}
 
-  static async open(dbPath: string): Promise<Engine> {
+  static async open(dbPath: string, compaction = defaultCompaction): Promise<Engine> {
     mkdirSync(dbPath, { recursive: true });
     const unlock = lockStore(dbPath);
     try {
       const { journal, records } = await Journal.open(dbPath);
-      const engine = new Engine(journal, unlock);
+      const engine = new Engine(journal, unlock, compaction);
       for (const record of records) engine.apply(record);
-      engine.liveBytes = engine.measure();
       return engine;
     } catch (error) {
       unlock();
@@ -97,14 +102,11 @@ export class Engine {
 
   /** Resolves once `records` (already applied in memory) are on disk. */
   async commit(records: readonly JournalRecord[]): Promise<void> {
-    for (const record of records) {
-      if (record.op === 'put') this.liveBytes += BSON.calculateObjectSize(record.doc);
-    }
     await this.journal.append(records);
     if (
       !this.compacting &&
-      this.journal.bytes > COMPACT_MIN_BYTES &&
-      this.journal.bytes > COMPACT_RATIO * Math.max(this.liveBytes, 1)
+      this.journal.bytes > this.compaction.minBytes &&
+      this.journal.bytes > this.compaction.ratio * Math.max(this.liveBytes(), 1)
     ) {
       this.compacting = this.compact().finally(() => {
         this.compacting = undefined;
@@ -114,9 +116,7 @@ export class Engine {
 
   /** Rewrites the journal as the live state alone. */
   async compact(): Promise<void> {
-    const records = this.snapshot();
-    this.liveBytes = this.measure();
-    await this.journal.compact(records);
+    await this.journal.compact(this.snapshot());
   }
 
   get journalBytes(): number {
@@ -138,12 +138,11 @@ export class Engine {
     return records;
   }
 
-  private measure(): number {
+  /** The BSON size of every document held. */
+  liveBytes(): number {
     let bytes = 0;
     for (const collections of this.databases.values()) {
-      for (const collection of collections.values()) {
-        for (const document of collection.all()) bytes += BSON.calculateObjectSize(document);
-      }
+      for (const collection of collections.values()) bytes += collection.dataBytes;
     }
     return bytes;
   }
