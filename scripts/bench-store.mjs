@@ -1,14 +1,15 @@
 // Store benchmark: the embedded MongoDB-compatible server (and, with MONGO_URL, a real MongoDB
 // beside it) through the official driver, on the same workload:
 //   - 100,000 inserts, acknowledged only once durable (batches of 1,000 from 4 concurrent writers);
-//   - indexed equality finds (p50/p99);
+//   - indexed equality finds (p50/p99), through the driver and as bare OP_MSG round trips on one
+//     socket (the server's share of the latency, without the driver's client-side work);
 //   - a sorted, filtered page of 20 by an indexed field (p50/p99);
 //   - the embedded server's resident memory (RSS) after loading.
 //
 //   npm run bench:store                    # options: --documents 100000 --samples 2000
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,6 +32,43 @@ if (!values['no-build']) {
   buildAll();
 }
 const { MongoClient } = await import('mongodb');
+const { BSON } = await import('bson');
+
+/** A minimal wire client: one OP_MSG at a time on one socket, timed from write to full reply. */
+async function rawClient(uri) {
+  const url = new URL(uri);
+  const socket = connect(Number(url.port || 27017), url.hostname);
+  socket.setNoDelay(true);
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let buffered = Buffer.alloc(0);
+  let waiting;
+  socket.on('data', (chunk) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    if (buffered.length >= 4 && buffered.length >= buffered.readInt32LE(0)) {
+      const reply = buffered.subarray(0, buffered.readInt32LE(0));
+      buffered = buffered.subarray(reply.length);
+      waiting(BSON.deserialize(reply.subarray(21)));
+    }
+  });
+  let requestId = 0;
+  return {
+    command: (body) => {
+      const bson = BSON.serialize(body);
+      const head = Buffer.alloc(21);
+      head.writeInt32LE(21 + bson.length, 0);
+      head.writeInt32LE(++requestId, 4);
+      head.writeInt32LE(2013, 12);
+      return new Promise((resolve) => {
+        waiting = resolve;
+        socket.write(Buffer.concat([head, bson]));
+      });
+    },
+    close: () => socket.destroy(),
+  };
+}
 
 const categories = [
   'Politics',
@@ -98,6 +136,19 @@ async function measure(name, uri, rssOf) {
     const slug = `debate-${Math.floor(Math.random() * documents)}`;
     findTimes.push(await time(() => debates.findOne({ slug })));
   }
+  const raw = await rawClient(uri);
+  const rawTimes = [];
+  for (let i = 0; i < samples; i += 1) {
+    const slug = `debate-${Math.floor(Math.random() * documents)}`;
+    const filter = { slug };
+    const body = { find: 'debates', filter, limit: 1, singleBatch: true, $db: db.databaseName };
+    let reply;
+    rawTimes.push(await time(async () => (reply = await raw.command(body))));
+    if (reply.cursor?.firstBatch?.[0]?.slug !== slug)
+      throw new Error(`raw find: ${JSON.stringify(reply)}`);
+  }
+  raw.close();
+  rawTimes.sort((a, b) => a - b);
   const pageTimes = [];
   for (let i = 0; i < samples; i += 1) {
     const category = categories[i % categories.length];
@@ -115,6 +166,8 @@ async function measure(name, uri, rssOf) {
     'durable writes/s': Math.round(documents / (insertMs / 1000)),
     'find p50 ms': percentile(findTimes, 50).toFixed(2),
     'find p99 ms': percentile(findTimes, 99).toFixed(2),
+    'wire find p50 ms': percentile(rawTimes, 50).toFixed(2),
+    'wire find p99 ms': percentile(rawTimes, 99).toFixed(2),
     'page p50 ms': percentile(pageTimes, 50).toFixed(2),
     'page p99 ms': percentile(pageTimes, 99).toFixed(2),
     'RSS MiB': rss,
@@ -132,16 +185,20 @@ async function startEmbedded(dbPath) {
   const child = spawn(
     process.execPath,
     [
+      ...(process.env.STORE_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       join(root, 'libs/embedded-mongo/bin/embedded-mongo.js'),
       '--port',
       String(port),
       '--dbpath',
       dbPath,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', process.env.STORE_NODE_FLAGS ? 'inherit' : 'ignore'] },
   );
   await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => chunk.toString().includes('listening') && resolve());
+    child.stdout.on('data', (chunk) => {
+      if (process.env.STORE_NODE_FLAGS) process.stderr.write(chunk);
+      if (chunk.toString().includes('listening')) resolve();
+    });
     child.once('exit', (code) => reject(new Error(`embedded-mongo exited with ${code}`)));
   });
   const rss = () =>

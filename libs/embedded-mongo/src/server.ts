@@ -105,7 +105,7 @@ function serve(socket: Socket, context: CommandContext): void {
       }
       let request: Request;
       try {
-        request = parseMessage(Buffer.from(message));
+        request = parseMessage(message);
       } catch (error) {
         refuse(header.requestId, new CommandError('FailedToParse', (error as Error).message));
         continue;
