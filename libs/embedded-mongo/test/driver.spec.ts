@@ -183,6 +183,8 @@ describe('the official driver against the server', () => {
       { sku: 1, qty: 1 },
       { sku: 2, qty: 15 },
     ]);
+    await carts.updateOne({ user: 'b', 'items.sku': 2 }, { $set: { 'items.$.qty': 7 } });
+    expect((await carts.findOne({ user: 'b' }))?.['items']).toEqual([{ sku: 2, qty: 7 }]);
     expect((await carts.deleteMany({ items: { $size: 0 } })).deletedCount).toBe(1);
     expect((await carts.findOneAndDelete({ user: 'b' }))?.['user']).toBe('b');
     expect(await carts.countDocuments()).toBe(1);

@@ -182,7 +182,7 @@ const update: Handler = async (body, db, context) => {
       const change = statement['u'];
       const multi = statement['multi'] === true;
       const arrayFilters = statement['arrayFilters'] as Document[] | undefined;
-      const options = arrayFilters ? { arrayFilters } : {};
+      const options = arrayFilters ? { arrayFilters, filter } : { filter };
       const targets = multi
         ? collection.find(filter)
         : collection.findSorted(filter, statement['sort'] as SortSpec | undefined, 0, 1);
@@ -305,7 +305,7 @@ const findAndModify: Handler = async (body, db, context) => {
   const shape = (document: Document | undefined) =>
     document ? (project([document], fields)[0] ?? null) : null;
   const arrayFilters = body['arrayFilters'] as Document[] | undefined;
-  const options = arrayFilters ? { arrayFilters } : {};
+  const options = arrayFilters ? { arrayFilters, filter } : { filter };
   if (body['remove'] === true) {
     if (target) {
       collection.remove(target);

@@ -95,6 +95,8 @@ function seedFrom(filter: Document): Document {
 
 export interface UpdateOptions {
   readonly arrayFilters?: Document[];
+  /** The query that selected the document: it resolves the positional `$` operator. */
+  readonly filter?: Document;
   readonly insert?: boolean;
 }
 
@@ -119,7 +121,7 @@ export function applyUpdate(
     next = cloneDocument(document);
     if (Object.keys(operators).length > 0) {
       try {
-        applyOperators(next, operators, options.arrayFilters);
+        applyOperators(next, operators, options.arrayFilters, options.filter);
       } catch (error) {
         throw new CommandError('FailedToParse', (error as Error).message);
       }
