@@ -6,7 +6,7 @@
 //   - a sorted, filtered page of 20 by an indexed field (p50/p99);
 //   - the embedded server's resident memory (RSS) after loading.
 //
-//   npm run bench:store                    # options: --documents 100000 --samples 2000
+//   npm run bench:store                    # options: --documents 100000 --samples 2000 --warmup 5
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
@@ -19,13 +19,16 @@ const { values } = parseArgs({
   options: {
     documents: { type: 'string', default: '100000' },
     samples: { type: 'string', default: '2000' },
+    warmup: { type: 'string', default: '5' },
     'no-build': { type: 'boolean', default: false },
   },
 });
 const documents = Number(values.documents);
 const samples = Number(values.samples);
+const warmupMs = Number(values.warmup) * 1000;
 if (!Number.isInteger(documents) || documents < 1000) throw new Error('--documents must be ≥ 1000');
 if (!Number.isInteger(samples) || samples < 10) throw new Error('--samples must be ≥ 10');
+if (!(warmupMs >= 0)) throw new Error('--warmup must be a number of seconds');
 
 if (!values['no-build']) {
   ensureInstalled();
@@ -122,9 +125,12 @@ async function measure(name, uri, rssOf) {
   };
   const insertMs = await time(() => Promise.all(Array.from({ length: 4 }, writer)));
 
-  // Warm-up, not measured: the JIT compiles the hot paths of both ends first.
-  for (let i = 0; i < 300; i += 1) {
-    await debates.findOne({ slug: `debate-${i}` });
+  // Warm-up, not measured, for a few seconds: the JIT compiles the hot paths of both ends, and
+  // the collector finishes with the garbage of the load phase, so that the reads are timed in
+  // the steady state a running service sees.
+  const warmUntil = Date.now() + warmupMs;
+  for (let i = 0; Date.now() < warmUntil; i += 1) {
+    await debates.findOne({ slug: `debate-${i % documents}` });
     await debates
       .find({ category: categories[i % 10] })
       .sort({ score: -1 })
