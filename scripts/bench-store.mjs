@@ -1,14 +1,15 @@
 // Store benchmark: the embedded MongoDB-compatible server (and, with MONGO_URL, a real MongoDB
 // beside it) through the official driver, on the same workload:
 //   - 100,000 inserts, acknowledged only once durable (batches of 1,000 from 4 concurrent writers);
-//   - indexed equality finds (p50/p99), through the driver and as bare OP_MSG round trips on one
-//     socket (the server's share of the latency, without the driver's client-side work);
+//   - indexed equality finds (p50/p99): through the driver; as bare OP_MSG round trips from Node
+//     ('wire'); and the same messages from a Python client ('probe', scripts/bench/wire-probe.py),
+//     whose collector does not pause it, which leaves the server's own share of the latency;
 //   - a sorted, filtered page of 20 by an indexed field (p50/p99);
 //   - the embedded server's resident memory (RSS) after loading.
 //
 //   npm run bench:store                    # options: --documents 100000 --samples 2000 --warmup 5
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +38,11 @@ if (!values['no-build']) {
 const { MongoClient } = await import('mongodb');
 const { BSON } = await import('bson');
 
-/** A minimal wire client: one OP_MSG at a time on one socket, timed from write to full reply. */
+/**
+ * A minimal wire client: one OP_MSG at a time on one socket, timed from write to full reply.
+ * Messages are serialised before timing and replies decoded after, so that the client's own
+ * allocations (and its garbage collector) stay out of the figure as far as Node allows.
+ */
 async function rawClient(uri) {
   const url = new URL(uri);
   const socket = connect(Number(url.port || 27017), url.hostname);
@@ -49,26 +54,29 @@ async function rawClient(uri) {
   let buffered = Buffer.alloc(0);
   let waiting;
   socket.on('data', (chunk) => {
-    buffered = Buffer.concat([buffered, chunk]);
+    buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
     if (buffered.length >= 4 && buffered.length >= buffered.readInt32LE(0)) {
       const reply = buffered.subarray(0, buffered.readInt32LE(0));
       buffered = buffered.subarray(reply.length);
-      waiting(BSON.deserialize(reply.subarray(21)));
+      waiting(reply);
     }
   });
   let requestId = 0;
   return {
-    command: (body) => {
+    prepare: (body) => {
       const bson = BSON.serialize(body);
       const head = Buffer.alloc(21);
       head.writeInt32LE(21 + bson.length, 0);
       head.writeInt32LE(++requestId, 4);
       head.writeInt32LE(2013, 12);
-      return new Promise((resolve) => {
-        waiting = resolve;
-        socket.write(Buffer.concat([head, bson]));
-      });
+      return Buffer.concat([head, bson]);
     },
+    roundTrip: (message) =>
+      new Promise((resolve) => {
+        waiting = resolve;
+        socket.write(message);
+      }),
+    decode: (reply) => BSON.deserialize(reply.subarray(21)),
     close: () => socket.destroy(),
   };
 }
@@ -143,17 +151,48 @@ async function measure(name, uri, rssOf) {
     findTimes.push(await time(() => debates.findOne({ slug })));
   }
   const raw = await rawClient(uri);
-  const rawTimes = [];
+  const slugs = Array.from(
+    { length: samples },
+    () => `debate-${Math.floor(Math.random() * documents)}`,
+  );
+  const messages = slugs.map((slug) =>
+    raw.prepare({
+      find: 'debates',
+      filter: { slug },
+      limit: 1,
+      singleBatch: true,
+      $db: db.databaseName,
+    }),
+  );
+  const replies = new Array(samples);
+  const rawTimes = new Array(samples);
   for (let i = 0; i < samples; i += 1) {
-    const slug = `debate-${Math.floor(Math.random() * documents)}`;
-    const filter = { slug };
-    const body = { find: 'debates', filter, limit: 1, singleBatch: true, $db: db.databaseName };
-    let reply;
-    rawTimes.push(await time(async () => (reply = await raw.command(body))));
-    if (reply.cursor?.firstBatch?.[0]?.slug !== slug)
-      throw new Error(`raw find: ${JSON.stringify(reply)}`);
+    const started = process.hrtime.bigint();
+    replies[i] = await raw.roundTrip(messages[i]);
+    rawTimes[i] = Number(process.hrtime.bigint() - started) / 1e6;
   }
+  replies.forEach((reply, i) => {
+    const found = raw.decode(reply).cursor?.firstBatch?.[0]?.slug;
+    if (found !== slugs[i]) throw new Error(`raw find ${slugs[i]} returned ${found}`);
+  });
   raw.close();
+
+  // The same finds from a client with no tracing collector (Python), when python3 is there.
+  let probe = ['n/a', 'n/a'];
+  if (spawnSync('python3', ['--version']).status === 0) {
+    const file = join(tmpdir(), `bench-store-messages-${process.pid}.bin`);
+    writeFileSync(file, Buffer.concat([...messages, ...messages]));
+    const url = new URL(uri);
+    const result = spawnSync(
+      'python3',
+      [join(root, 'scripts/bench/wire-probe.py'), url.hostname, url.port || '27017', file],
+      { encoding: 'utf8' },
+    );
+    rmSync(file, { force: true });
+    if (result.status !== 0) throw new Error(`wire probe failed: ${result.stderr}`);
+    const [p50, p99] = result.stdout.trim().split(' ').map(Number);
+    probe = [p50.toFixed(2), p99.toFixed(2)];
+  }
   rawTimes.sort((a, b) => a - b);
   const pageTimes = [];
   for (let i = 0; i < samples; i += 1) {
@@ -174,6 +213,8 @@ async function measure(name, uri, rssOf) {
     'find p99 ms': percentile(findTimes, 99).toFixed(2),
     'wire find p50 ms': percentile(rawTimes, 50).toFixed(2),
     'wire find p99 ms': percentile(rawTimes, 99).toFixed(2),
+    'probe find p50 ms': probe[0],
+    'probe find p99 ms': probe[1],
     'page p50 ms': percentile(pageTimes, 50).toFixed(2),
     'page p99 ms': percentile(pageTimes, 99).toFixed(2),
     'RSS MiB': rss,
