@@ -1,0 +1,50 @@
+import mongoose, { type Connection } from 'mongoose';
+import { join } from 'node:path';
+import { EmbeddedIssuer } from './issuer.js';
+import { loadOrCreateSigningKey } from './keys.js';
+import { loadRealmSettings } from './realm.js';
+import { RealmStore } from './store.js';
+
+export { EmbeddedIssuer, OAuthError, type TokenResponse } from './issuer.js';
+export { issuerRoutes } from './issuer.routes.js';
+export { loadRealmSettings, type RealmSettings } from './realm.js';
+
+export interface EmbeddedIssuerOptions {
+  /** Where the issuer keeps its users and sessions: a database of its own, as Keycloak has. */
+  readonly mongoUrl: string;
+  readonly database?: string;
+  /** Its signing key lives in `dataDir/issuer`. */
+  readonly dataDir: string;
+  /** The realm URL the tokens name as `iss`, e.g. http://localhost:3000/auth/realms/debate. */
+  readonly issuerUrl: string;
+  /** The identity-service client's secret. */
+  readonly serviceSecret: string;
+}
+
+export interface RunningIssuer {
+  readonly issuer: EmbeddedIssuer;
+  close(): Promise<void>;
+}
+
+/** The Keycloak-compatible issuer of development and tests (single-process and cluster mode). */
+export async function createEmbeddedIssuer(options: EmbeddedIssuerOptions): Promise<RunningIssuer> {
+  const connection: Connection = await mongoose
+    .createConnection(options.mongoUrl, { dbName: options.database ?? 'keycloak' })
+    .asPromise();
+  try {
+    const store = new RealmStore(connection);
+    await store.init();
+    const key = await loadOrCreateSigningKey(join(options.dataDir, 'issuer', 'signing-key.json'));
+    const issuer = new EmbeddedIssuer(
+      loadRealmSettings(),
+      store,
+      key,
+      options.issuerUrl,
+      options.serviceSecret,
+    );
+    return { issuer, close: () => connection.close() };
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}

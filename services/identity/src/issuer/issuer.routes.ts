@@ -1,0 +1,170 @@
+import formBody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { EmbeddedIssuer, OAuthError } from './issuer.js';
+import { EmailTakenError } from './store.js';
+
+const TokenForm = z.discriminatedUnion('grant_type', [
+  z.object({
+    grant_type: z.literal('password'),
+    client_id: z.string().optional(),
+    username: z.string().min(1).max(320),
+    password: z.string().min(1).max(1024),
+    scope: z.string().optional(),
+  }),
+  z.object({
+    grant_type: z.literal('refresh_token'),
+    client_id: z.string().optional(),
+    refresh_token: z.string().min(1).max(512),
+  }),
+  z.object({
+    grant_type: z.literal('client_credentials'),
+    client_id: z.string().optional(),
+    client_secret: z.string().optional(),
+  }),
+]);
+
+const LogoutForm = z.object({
+  client_id: z.string().optional(),
+  refresh_token: z.string().min(1).max(512),
+});
+
+const NewUser = z.object({
+  email: z.email().max(320),
+  username: z.string().optional(),
+  enabled: z.boolean().optional(),
+  credentials: z
+    .array(
+      z.object({
+        type: z.literal('password'),
+        value: z.string().max(1024),
+        temporary: z.boolean().optional(),
+      }),
+    )
+    .length(1),
+});
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
+}
+
+/** client_id and client_secret from HTTP Basic, as confidential clients send them. */
+function basicCredentials(request: FastifyRequest): { id?: string; secret?: string } {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Basic ')) return {};
+  const [id, secret] = Buffer.from(header.slice(6), 'base64').toString('utf8').split(':');
+  return {
+    ...(id ? { id: decodeURIComponent(id) } : {}),
+    ...(secret ? { secret: decodeURIComponent(secret) } : {}),
+  };
+}
+
+function fail(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof OAuthError) return reply.code(error.status).send(error.toJSON());
+  if (error instanceof z.ZodError) {
+    return reply.code(400).send({
+      error: 'invalid_request',
+      error_description: error.issues[0]?.message ?? 'Invalid request',
+    });
+  }
+  throw error;
+}
+
+/**
+ * Keycloak's paths for the realm, under the prefix the plugin is registered with (e.g. /auth):
+ * discovery, JWKS, token, logout, userinfo, and the admin API's user creation.
+ */
+export async function issuerRoutes(
+  fastify: FastifyInstance,
+  issuer: EmbeddedIssuer,
+): Promise<void> {
+  await fastify.register(formBody);
+  const realm = `/realms/${issuer.settings.name}`;
+  const oidc = `${realm}/protocol/openid-connect`;
+  fastify.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  fastify.get(`${realm}/.well-known/openid-configuration`, async () => ({
+    issuer: issuer.issuerUrl,
+    authorization_endpoint: `${issuer.issuerUrl}/protocol/openid-connect/auth`,
+    token_endpoint: `${issuer.issuerUrl}/protocol/openid-connect/token`,
+    userinfo_endpoint: `${issuer.issuerUrl}/protocol/openid-connect/userinfo`,
+    end_session_endpoint: `${issuer.issuerUrl}/protocol/openid-connect/logout`,
+    jwks_uri: `${issuer.issuerUrl}/protocol/openid-connect/certs`,
+    grant_types_supported: [
+      'authorization_code',
+      'refresh_token',
+      'password',
+      'client_credentials',
+    ],
+    response_types_supported: ['code'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: ['openid', 'email', 'profile'],
+  }));
+
+  fastify.get(`${oidc}/certs`, async () => issuer.jwks());
+
+  fastify.post(`${oidc}/token`, async (request, reply) => {
+    try {
+      const form = TokenForm.parse(request.body ?? {});
+      const basic = basicCredentials(request);
+      const clientId = basic.id ?? form.client_id;
+      switch (form.grant_type) {
+        case 'password':
+          return await issuer.passwordGrant(clientId, form.username, form.password);
+        case 'refresh_token':
+          return await issuer.refreshGrant(clientId, form.refresh_token);
+        case 'client_credentials':
+          return await issuer.clientCredentialsGrant(clientId, basic.secret ?? form.client_secret);
+      }
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  fastify.post(`${oidc}/logout`, async (request, reply) => {
+    try {
+      const form = LogoutForm.parse(request.body ?? {});
+      await issuer.logout(basicCredentials(request).id ?? form.client_id, form.refresh_token);
+      return reply.code(204).send();
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  fastify.get(`${oidc}/userinfo`, async (request, reply) => {
+    try {
+      const token = bearer(request);
+      if (!token) throw new OAuthError(401, 'invalid_token', 'Token verification failed');
+      return await issuer.userinfo(token);
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  fastify.post(`/admin${realm}/users`, async (request, reply) => {
+    try {
+      const token = bearer(request);
+      if (!token) throw new OAuthError(401, 'HTTP 401 Unauthorized', 'HTTP 401 Unauthorized');
+      await issuer.verifyAccessToken(token).catch(() => {
+        throw new OAuthError(401, 'HTTP 401 Unauthorized', 'HTTP 401 Unauthorized');
+      });
+      const body = NewUser.parse(request.body ?? {});
+      const [credential] = body.credentials;
+      const id = await issuer.createUser(token, body.email, credential?.value ?? '');
+      return reply
+        .code(201)
+        .header('location', `${request.protocol}://${request.host}${request.url}/${id}`)
+        .send();
+    } catch (error) {
+      if (error instanceof EmailTakenError)
+        return reply.code(409).send({ errorMessage: error.message });
+      return fail(reply, error);
+    }
+  });
+}

@@ -1,0 +1,258 @@
+import { start } from '@debate/embedded-mongo';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmbeddedIssuer, issuerRoutes, type RunningIssuer } from './index.js';
+
+const SECRET = 'test-identity-secret';
+
+describe('the embedded Keycloak-compatible issuer', () => {
+  let dataDir: string;
+  let store: Awaited<ReturnType<typeof start>>;
+  let running: RunningIssuer;
+  let app: FastifyInstance;
+  let base: string;
+  let realmUrl: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'issuer-'));
+    store = await start({ port: 0, dbPath: join(dataDir, 'mongo') });
+    app = Fastify();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    base = `http://127.0.0.1:${port}/auth`;
+    realmUrl = `${base}/realms/debate`;
+    await app.close();
+    // Listen again on the same port, now with the issuer knowing its own URL.
+    running = await createEmbeddedIssuer({
+      mongoUrl: store.uri,
+      dataDir,
+      issuerUrl: realmUrl,
+      serviceSecret: SECRET,
+    });
+    app = Fastify();
+    await app.register(async (scope) => issuerRoutes(scope, running.issuer), { prefix: '/auth' });
+    await app.listen({ port, host: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await running?.close();
+    await store?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const form = (fields: Record<string, string>) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+
+  async function token(fields: Record<string, string>) {
+    const response = await fetch(`${realmUrl}/protocol/openid-connect/token`, form(fields));
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function serviceToken(): Promise<string> {
+    const { body } = await token({
+      grant_type: 'client_credentials',
+      client_id: 'identity-service',
+      client_secret: SECRET,
+    });
+    return body['access_token'] as string;
+  }
+
+  async function createUser(email: string, password: string, accessToken?: string) {
+    return fetch(`${base}/admin/realms/debate/users`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+      },
+      body: JSON.stringify({
+        email,
+        username: email,
+        enabled: true,
+        credentials: [{ type: 'password', value: password, temporary: false }],
+      }),
+    });
+  }
+
+  it('publishes its discovery document and keys under Keycloak paths', async () => {
+    const discovery = (await (
+      await fetch(`${realmUrl}/.well-known/openid-configuration`)
+    ).json()) as Record<string, string>;
+    expect(discovery['issuer']).toBe(realmUrl);
+    expect(discovery['jwks_uri']).toBe(`${realmUrl}/protocol/openid-connect/certs`);
+    const jwks = (await (await fetch(discovery['jwks_uri'] as string)).json()) as {
+      keys: Array<Record<string, string>>;
+    };
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+  });
+
+  it('refuses to create users without a service token, or with one signed by another key', async () => {
+    expect((await createUser('nobody@example.org', 'long enough')).status).toBe(401);
+    const forged = await new SignJWT({
+      resource_access: { 'realm-management': { roles: ['manage-users'] } },
+    })
+      .setProtectedHeader({ alg: 'RS256' })
+      .setIssuer(realmUrl)
+      .setExpirationTime('5m')
+      .sign((await generateKeyPair('RS256')).privateKey);
+    expect((await createUser('nobody@example.org', 'long enough', forged)).status).toBe(401);
+  });
+
+  it('creates a user with the service token, then signs it in with the password grant', async () => {
+    const created = await createUser('ada@example.org', 'correct horse', await serviceToken());
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toMatch(
+      /\/admin\/realms\/debate\/users\/[0-9a-f-]{36}$/,
+    );
+
+    const { status, body } = await token({
+      grant_type: 'password',
+      client_id: 'debate-web',
+      username: 'Ada@Example.org',
+      password: 'correct horse',
+    });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 300 });
+    const { payload } = await jwtVerify(
+      body['access_token'] as string,
+      createRemoteJWKSet(new URL(`${realmUrl}/protocol/openid-connect/certs`)),
+      { issuer: realmUrl },
+    );
+    expect(payload).toMatchObject({
+      email: 'ada@example.org',
+      preferred_username: 'ada@example.org',
+      azp: 'debate-web',
+      typ: 'Bearer',
+      realm_access: { roles: expect.arrayContaining(['user']) },
+    });
+
+    const userinfo = await fetch(`${realmUrl}/protocol/openid-connect/userinfo`, {
+      headers: { authorization: `Bearer ${body['access_token'] as string}` },
+    });
+    expect(await userinfo.json()).toMatchObject({ sub: payload.sub, email: 'ada@example.org' });
+  });
+
+  it('refuses a taken e-mail with 409 and a weak password with the policy message', async () => {
+    const service = await serviceToken();
+    await createUser('taken@example.org', 'first password', service);
+    const again = await createUser('TAKEN@example.org', 'second password', service);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ errorMessage: 'User exists with same email' });
+    const weak = await createUser('weak@example.org', 'short', service);
+    expect(weak.status).toBe(400);
+    expect(await weak.json()).toEqual({
+      error: 'invalidPasswordMinLengthMessage',
+      error_description: 'Invalid password: minimum length 8.',
+    });
+    const same = await createUser('same@example.org', 'same@example.org', service);
+    expect(((await same.json()) as { error: string }).error).toBe('invalidPasswordNotEmailMessage');
+  });
+
+  it('rotates refresh tokens, refuses a replayed one, and revokes on logout', async () => {
+    await createUser('grace@example.org', 'hopper hopper', await serviceToken());
+    const signIn = await token({
+      grant_type: 'password',
+      client_id: 'debate-web',
+      username: 'grace@example.org',
+      password: 'hopper hopper',
+    });
+    const first = signIn.body['refresh_token'] as string;
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      client_id: 'debate-web',
+      refresh_token: first,
+    });
+    expect(refreshed.status).toBe(200);
+    const second = refreshed.body['refresh_token'] as string;
+    expect(second).not.toBe(first);
+    expect(decodeJwt(refreshed.body['access_token'] as string).sid).toBe(
+      signIn.body['session_state'],
+    );
+
+    const replay = await token({
+      grant_type: 'refresh_token',
+      client_id: 'debate-web',
+      refresh_token: first,
+    });
+    expect(replay).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Token is not active' },
+    });
+
+    const logout = await fetch(
+      `${realmUrl}/protocol/openid-connect/logout`,
+      form({ client_id: 'debate-web', refresh_token: second }),
+    );
+    expect(logout.status).toBe(204);
+    expect(
+      (await token({ grant_type: 'refresh_token', client_id: 'debate-web', refresh_token: second }))
+        .status,
+    ).toBe(400);
+  });
+
+  it('locks an account for a while after repeated wrong passwords', async () => {
+    await createUser('lock@example.org', 'right password', await serviceToken());
+    const attempt = (password: string) =>
+      token({
+        grant_type: 'password',
+        client_id: 'debate-web',
+        username: 'lock@example.org',
+        password,
+      });
+    for (let i = 0; i < 5; i += 1) {
+      expect(await attempt('wrong password')).toEqual({
+        status: 401,
+        body: { error: 'invalid_grant', error_description: 'Invalid user credentials' },
+      });
+    }
+    const locked = await attempt('right password');
+    expect(locked.status).toBe(400);
+    expect(locked.body['error_description']).toMatch(/temporarily disabled/);
+  });
+
+  it('does not tell an unknown user from a wrong password', async () => {
+    const unknown = await token({
+      grant_type: 'password',
+      client_id: 'debate-web',
+      username: 'ghost@example.org',
+      password: 'whatever it is',
+    });
+    expect(unknown).toEqual({
+      status: 401,
+      body: { error: 'invalid_grant', error_description: 'Invalid user credentials' },
+    });
+  });
+
+  it('keeps its signing key across restarts', async () => {
+    const again = await createEmbeddedIssuer({
+      mongoUrl: store.uri,
+      dataDir,
+      issuerUrl: realmUrl,
+      serviceSecret: SECRET,
+    });
+    try {
+      expect(again.issuer.jwks()).toEqual(running.issuer.jwks());
+      const other = await exportJWK((await generateKeyPair('RS256')).publicKey);
+      expect(again.issuer.jwks().keys[0]).not.toMatchObject({ n: other.n });
+    } finally {
+      await again.close();
+    }
+  });
+});
