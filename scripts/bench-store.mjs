@@ -81,18 +81,8 @@ async function rawClient(uri) {
   };
 }
 
-const categories = [
-  'Politics',
-  'Technology',
-  'Philosophy',
-  'Science',
-  'Society',
-  'Economics',
-  'Environment',
-  'Ethics',
-  'Culture',
-  'Funny',
-];
+/** Ten values of a filtered field, as the community's ten categories are. */
+const categories = Array.from({ length: 10 }, (_, i) => `category-${i}`);
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { type Db, MongoClient, MongoServerError } from 'mongodb';
-import { freshDatabase, startTarget, type Target } from './target.js';
+import { type Connected, useDatabase } from './target.js';
 
 describe('the official driver against the server', () => {
-  let target: Target;
-  let client: MongoClient;
+  const connected = useDatabase('driver');
   let db: Db;
+  let client: MongoClient;
+  let target: Connected['target'];
 
-  beforeAll(async () => {
-    target = await startTarget();
-    client = await MongoClient.connect(target.uri, { serverSelectionTimeoutMS: 5_000 });
-    db = client.db(freshDatabase('driver'));
-  });
-
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
-    await target?.stop();
+  beforeEach(() => {
+    ({ db, client, target } = connected);
   });
 
   it('sorts with ties and mixed types in MongoDB order, and pages by cursor', async () => {
@@ -216,14 +209,7 @@ describe('the official driver against the server', () => {
 });
 
 describe('index use', () => {
-  let target: Target;
-  let client: MongoClient;
-  let db: Db;
-
-  beforeAll(async () => {
-    target = await startTarget();
-    client = await MongoClient.connect(target.uri, { serverSelectionTimeoutMS: 5_000 });
-    db = client.db(freshDatabase('indexes'));
+  const connected = useDatabase('indexes', async (db) => {
     const rows = db.collection('rows');
     await rows.createIndex({ slug: 1 }, { unique: true });
     await rows.createIndex({ score: -1 });
@@ -232,14 +218,8 @@ describe('index use', () => {
     );
   });
 
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
-    await target?.stop();
-  });
-
   async function examined(filter: object, options: { sort?: object; limit?: number } = {}) {
-    const cursor = db.collection('rows').find(filter, options);
+    const cursor = connected.db.collection('rows').find(filter, options);
     const plan = (await cursor.explain('executionStats')) as {
       executionStats: { nReturned: number; totalDocsExamined: number };
     };

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { BSON } from 'bson';
-import { type Db, MongoClient } from 'mongodb';
+import type { Db } from 'mongodb';
 import { connect, type Socket } from 'node:net';
-import { freshDatabase, startTarget, type Target } from './target.js';
+import { type Connected, useDatabase } from './target.js';
 
 const OP_MSG = 2013;
 // MongoDB itself closes a connection that sends an oversized message: only the embedded server
@@ -40,20 +40,12 @@ function nextReply(socket: Socket): Promise<{ responseTo: number; body: Record<s
 }
 
 describe('limits', () => {
-  let target: Target;
-  let client: MongoClient;
+  const connected = useDatabase('limits');
   let db: Db;
+  let target: Connected['target'];
 
-  beforeAll(async () => {
-    target = await startTarget();
-    client = await MongoClient.connect(target.uri, { serverSelectionTimeoutMS: 5_000 });
-    db = client.db(freshDatabase('limits'));
-  });
-
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
-    await target?.stop();
+  beforeEach(() => {
+    ({ db, target } = connected);
   });
 
   it('refuses a document over 16 MiB, stores nothing, and keeps the connection', async () => {
