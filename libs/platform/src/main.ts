@@ -19,6 +19,7 @@ try {
 
 const dbPath = join(env.DATA_DIR, 'mongo');
 const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_PORT, dbPath });
+const mongoUrl = store?.uri ?? env.MONGO_URL ?? '';
 
 const platform = await startPlatform({
   transport: inProcessTransport(),
@@ -29,9 +30,11 @@ const platform = await startPlatform({
   requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS,
   healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
+  issuer: { mongoUrl, dataDir: env.DATA_DIR },
 });
 process.stdout.write(
-  `Documents: ${store ? `embedded server at ${store.uri} (data in ${dbPath})` : env.MONGO_URL}\n` +
+  `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
+    `Sign-in: the embedded Keycloak-compatible issuer at ${platform.url}/auth (realm debate)\n` +
     `The debate platform is ready at ${platform.url}\n`,
 );
 closeOnSignals(async () => {

@@ -1,5 +1,6 @@
 import { serviceNames, type ServiceName } from '@debate/contracts';
 import { createGateway, type GraphqlDriverName } from '@debate/gateway';
+import { createEmbeddedIssuer, issuerRoutes } from '@debate/identity-service';
 import {
   createLogger,
   type LogLevel,
@@ -20,6 +21,11 @@ export interface PlatformOptions {
   readonly requestTimeoutMs?: number;
   readonly healthTimeoutMs?: number;
   readonly webDistDir?: string;
+  /**
+   * Serve the embedded Keycloak-compatible issuer at /auth (realm `debate`), with its users
+   * and sessions in `mongoUrl` and its keys in `dataDir`.
+   */
+  readonly issuer?: { readonly mongoUrl: string; readonly dataDir: string };
 }
 
 export interface RunningPlatform {
@@ -64,13 +70,29 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
     ...(options.webDistDir ? { webDistDir: options.webDistDir } : {}),
   });
+  let baseUrl = '';
+  const issuer = options.issuer
+    ? await createEmbeddedIssuer({
+        mongoUrl: options.issuer.mongoUrl,
+        dataDir: options.issuer.dataDir,
+        issuerUrl: () => `${baseUrl}/auth/realms/debate`,
+      })
+    : undefined;
+  if (issuer) {
+    const running = issuer;
+    await gateway
+      .getHttpAdapter()
+      .getInstance()
+      .register(async (scope) => issuerRoutes(scope, running.issuer), { prefix: '/auth' });
+  }
   await gateway.listen({ port: options.port, host: options.host });
   const address = gateway.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host === '0.0.0.0' ? 'localhost' : options.host;
+  baseUrl = `http://${host}:${port}`;
 
   return {
-    url: `http://${host}:${port}`,
+    url: baseUrl,
     gateway,
     services,
     startService: start,
@@ -78,6 +100,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     stop: async () => {
       await gateway.close();
       await Promise.all([...services.keys()].map(stopOne));
+      await issuer?.close();
     },
   };
 }

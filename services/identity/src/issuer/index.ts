@@ -1,7 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import { join } from 'node:path';
 import { EmbeddedIssuer } from './issuer.js';
-import { loadOrCreateSigningKey } from './keys.js';
+import { loadOrCreateSecret, loadOrCreateSigningKey } from './keys.js';
 import { loadRealmSettings } from './realm.js';
 import { RealmStore } from './store.js';
 
@@ -16,13 +16,15 @@ export interface EmbeddedIssuerOptions {
   /** Its signing key lives in `dataDir/issuer`. */
   readonly dataDir: string;
   /** The realm URL the tokens name as `iss`, e.g. http://localhost:3000/auth/realms/debate. */
-  readonly issuerUrl: string;
-  /** The identity-service client's secret. */
-  readonly serviceSecret: string;
+  readonly issuerUrl: string | (() => string);
+  /** The identity-service client's secret; by default one made once and kept in `dataDir`. */
+  readonly serviceSecret?: string;
 }
 
 export interface RunningIssuer {
   readonly issuer: EmbeddedIssuer;
+  /** The identity-service client's secret (the identity service signs in to the admin API with it). */
+  readonly serviceSecret: string;
   close(): Promise<void>;
 }
 
@@ -35,14 +37,11 @@ export async function createEmbeddedIssuer(options: EmbeddedIssuerOptions): Prom
     const store = new RealmStore(connection);
     await store.init();
     const key = await loadOrCreateSigningKey(join(options.dataDir, 'issuer', 'signing-key.json'));
-    const issuer = new EmbeddedIssuer(
-      loadRealmSettings(),
-      store,
-      key,
-      options.issuerUrl,
-      options.serviceSecret,
-    );
-    return { issuer, close: () => connection.close() };
+    const secret =
+      options.serviceSecret ??
+      loadOrCreateSecret(join(options.dataDir, 'issuer', 'identity-service.secret'));
+    const issuer = new EmbeddedIssuer(loadRealmSettings(), store, key, options.issuerUrl, secret);
+    return { issuer, serviceSecret: secret, close: () => connection.close() };
   } catch (error) {
     await connection.close();
     throw error;

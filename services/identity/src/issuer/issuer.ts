@@ -45,11 +45,18 @@ export class EmbeddedIssuer {
     readonly settings: RealmSettings,
     private readonly store: RealmStore,
     private readonly key: SigningKey,
-    /** The realm's URL, e.g. http://localhost:3000/auth/realms/debate: the tokens' `iss`. */
-    readonly issuerUrl: string,
+    /**
+     * The realm's URL, e.g. http://localhost:3000/auth/realms/debate: the tokens' `iss`. A
+     * function when the server's address is known only once it listens (port 0).
+     */
+    private readonly realmUrl: string | (() => string),
     private readonly serviceSecret: string,
     private readonly now: () => number = Date.now,
   ) {}
+
+  get issuerUrl(): string {
+    return typeof this.realmUrl === 'string' ? this.realmUrl : this.realmUrl();
+  }
 
   jwks(): { keys: object[] } {
     return { keys: [this.key.publicJwk] };

@@ -1,5 +1,5 @@
 import { exportJWK, generateKeyPair, importJWK, type JWK, type CryptoKey } from 'jose';
-import { createPublicKey, type JsonWebKey, randomUUID } from 'node:crypto';
+import { createPublicKey, type JsonWebKey, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -34,4 +34,13 @@ export async function loadOrCreateSigningKey(path: string): Promise<SigningKey> 
   };
   const privateKey = (await importJWK(privateJwk, 'RS256')) as CryptoKey;
   return { kid: privateJwk.kid as string, privateKey, publicJwk };
+}
+
+/** A client secret for the embedded realm: random, made once, kept (mode 0600) in `path`. */
+export function loadOrCreateSecret(path: string): string {
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, secret, { mode: 0o600 });
+  return secret;
 }
