@@ -25,16 +25,31 @@ const claims: JWTPayload = {
   realm_access: { roles: ['user'] },
 };
 
+interface TokenShape {
+  readonly alg?: string;
+  readonly issuer?: string;
+  readonly subject?: string;
+  readonly issuedAt?: number;
+  readonly expires?: number | string;
+  readonly claims?: JWTPayload;
+}
+
+/** A token as the realm would sign it, with what a test changes. */
+function signToken(key: CryptoKey | Uint8Array, shape: TokenShape = {}): Promise<string> {
+  const token = new SignJWT(shape.claims ?? claims)
+    .setProtectedHeader({ alg: shape.alg ?? 'RS256', kid: 'realm-key' })
+    .setIssuer(shape.issuer ?? ISSUER)
+    .setSubject(shape.subject ?? 'user-1')
+    .setExpirationTime(shape.expires ?? '5m');
+  if (shape.issuedAt === undefined) token.setIssuedAt();
+  else token.setIssuedAt(shape.issuedAt);
+  return token.sign(key);
+}
+
 describe('TokenVerifier', () => {
   it('accepts a realm access token and reads the user from it', async () => {
     const realm = await realmKeys();
-    const token = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'RS256', kid: 'realm-key' })
-      .setIssuer(ISSUER)
-      .setSubject('user-1')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(realm.privateKey);
+    const token = await signToken(realm.privateKey);
     const verifier = new TokenVerifier({ issuer: ISSUER, jwks: realm.jwks });
     await expect(verifier.verify(token)).resolves.toEqual({
       id: 'user-1',
@@ -47,37 +62,21 @@ describe('TokenVerifier', () => {
     [
       'expired',
       async (key: CryptoKey) =>
-        new SignJWT(claims)
-          .setProtectedHeader({ alg: 'RS256', kid: 'realm-key' })
-          .setIssuer(ISSUER)
-          .setSubject('user-1')
-          .setIssuedAt(Math.floor(Date.now() / 1000) - 600)
-          .setExpirationTime(Math.floor(Date.now() / 1000) - 300)
-          .sign(key),
+        signToken(key, {
+          issuedAt: Math.floor(Date.now() / 1000) - 600,
+          expires: Math.floor(Date.now() / 1000) - 300,
+        }),
       /expired/,
     ],
     [
       'from another issuer',
       async (key: CryptoKey) =>
-        new SignJWT(claims)
-          .setProtectedHeader({ alg: 'RS256', kid: 'realm-key' })
-          .setIssuer('http://localhost:3000/auth/realms/other')
-          .setSubject('user-1')
-          .setIssuedAt()
-          .setExpirationTime('5m')
-          .sign(key),
+        signToken(key, { issuer: 'http://localhost:3000/auth/realms/other' }),
       /not valid/,
     ],
     [
       'signed with another key',
-      async () =>
-        new SignJWT(claims)
-          .setProtectedHeader({ alg: 'RS256', kid: 'realm-key' })
-          .setIssuer(ISSUER)
-          .setSubject('user-1')
-          .setIssuedAt()
-          .setExpirationTime('5m')
-          .sign((await generateKeyPair('RS256')).privateKey),
+      async () => signToken((await generateKeyPair('RS256')).privateKey),
       /not valid/,
     ],
     [
@@ -94,13 +93,10 @@ describe('TokenVerifier', () => {
     [
       'a service account token (no e-mail)',
       async (key: CryptoKey) =>
-        new SignJWT({ typ: 'Bearer', resource_access: {} })
-          .setProtectedHeader({ alg: 'RS256', kid: 'realm-key' })
-          .setIssuer(ISSUER)
-          .setSubject('service-account-identity-service')
-          .setIssuedAt()
-          .setExpirationTime('5m')
-          .sign(key),
+        signToken(key, {
+          subject: 'service-account-identity-service',
+          claims: { typ: 'Bearer', resource_access: {} },
+        }),
       /not a user token/,
     ],
   ])('refuses a token %s', async (_name, make, message) => {
@@ -114,13 +110,7 @@ describe('TokenVerifier', () => {
 
   it('refuses a tampered token (payload changed after signing)', async () => {
     const realm = await realmKeys();
-    const token = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'RS256', kid: 'realm-key' })
-      .setIssuer(ISSUER)
-      .setSubject('user-1')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(realm.privateKey);
+    const token = await signToken(realm.privateKey);
     const [header, , signature] = token.split('.');
     const forged = Buffer.from(
       JSON.stringify({ ...claims, iss: ISSUER, sub: 'admin', exp: 9_999_999_999, iat: 1 }),
@@ -134,13 +124,7 @@ describe('TokenVerifier', () => {
   it('refuses an HS256 token keyed with the public key (algorithm confusion)', async () => {
     const realm = await realmKeys();
     const secret = new TextEncoder().encode(JSON.stringify(realm.publicJwk));
-    const token = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256', kid: 'realm-key' })
-      .setIssuer(ISSUER)
-      .setSubject('user-1')
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(secret);
+    const token = await signToken(secret, { alg: 'HS256' });
     const verifier = new TokenVerifier({ issuer: ISSUER, jwks: realm.jwks });
     await expect(verifier.verify(token)).rejects.toBeInstanceOf(InvalidTokenError);
   });
