@@ -16,6 +16,8 @@ export interface CreateGatewayOptions {
   readonly healthTimeoutMs?: number;
   /** The built web app; by default web/dist of this workspace. */
   readonly webDistDir?: string;
+  /** The realm URL whose access tokens the gateway accepts (Keycloak or the embedded issuer). */
+  readonly authIssuer?: string | (() => string);
   /** NestJS's own messages (process-wide); by default the gateway's logger. */
   readonly frameworkLogger?: LoggerService;
 }
@@ -32,6 +34,7 @@ export async function createGateway(
     driver: options.driver ?? 'mercurius',
     requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
     healthTimeoutMs: options.healthTimeoutMs ?? 2_000,
+    ...(options.authIssuer ? { authIssuer: options.authIssuer } : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     module,

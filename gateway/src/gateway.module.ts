@@ -3,6 +3,7 @@ import { LoggingModule, type LogLevel } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
+import { TokenVerifier } from './auth/token-verifier.js';
 import { CatalogResolver } from './catalog/catalog.resolver.js';
 import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
 import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
@@ -17,6 +18,8 @@ export interface GatewayOptions {
   readonly driver: GraphqlDriverName;
   readonly requestTimeoutMs: number;
   readonly healthTimeoutMs: number;
+  /** The realm whose access tokens @Authenticated() operations accept; none: nobody signs in. */
+  readonly authIssuer?: string | (() => string);
 }
 
 /** The gateway: GraphQL over the services, and nothing of their business. */
@@ -38,6 +41,14 @@ export class GatewayModule {
         HealthService,
         HealthResolver,
         CatalogResolver,
+        ...(options.authIssuer
+          ? [
+              {
+                provide: TokenVerifier,
+                useValue: new TokenVerifier({ issuer: options.authIssuer }),
+              },
+            ]
+          : []),
       ],
     };
   }

@@ -18,6 +18,7 @@ const app = await createGateway({
   requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS,
   healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
+  ...(env.AUTH_ISSUER_URL ? { authIssuer: env.AUTH_ISSUER_URL } : {}),
 });
 app.enableShutdownHooks();
 await app.listen({ port: env.PORT, host: env.HOST });

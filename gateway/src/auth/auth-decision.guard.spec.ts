@@ -36,19 +36,19 @@ function contextFor<T>(type: Type<T>, method: keyof T & string) {
 describe('AuthDecisionGuard', () => {
   const guard = new AuthDecisionGuard(new Reflector());
 
-  it('lets anyone through a @Public() operation', () => {
-    expect(guard.canActivate(contextFor(ExampleResolver, 'open'))).toBe(true);
-    expect(guard.canActivate(contextFor(PublicByClass, 'inherited'))).toBe(true);
+  it('lets anyone through a @Public() operation', async () => {
+    await expect(guard.canActivate(contextFor(ExampleResolver, 'open'))).resolves.toBe(true);
+    await expect(guard.canActivate(contextFor(PublicByClass, 'inherited'))).resolves.toBe(true);
   });
 
-  it('asks for sign-in on an @Authenticated() operation when nobody is signed in', () => {
-    expect(() => guard.canActivate(contextFor(ExampleResolver, 'mine'))).toThrow(
+  it('asks for sign-in on an @Authenticated() operation when nobody is signed in', async () => {
+    await expect(guard.canActivate(contextFor(ExampleResolver, 'mine'))).rejects.toThrow(
       UnauthorizedException,
     );
   });
 
-  it('refuses an operation that declares no decision, naming it', () => {
-    expect(() => guard.canActivate(contextFor(ExampleResolver, 'forgotten'))).toThrow(
+  it('refuses an operation that declares no decision, naming it', async () => {
+    await expect(guard.canActivate(contextFor(ExampleResolver, 'forgotten'))).rejects.toThrow(
       new ForbiddenException('ExampleResolver.forgotten declares no auth decision'),
     );
   });

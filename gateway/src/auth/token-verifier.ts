@@ -24,8 +24,11 @@ const AccessTokenClaims = z.object({
 });
 
 export interface TokenVerifierOptions {
-  /** The realm's URL, e.g. http://localhost:3000/auth/realms/debate: the `iss` tokens must carry. */
-  readonly issuer: string;
+  /**
+   * The realm's URL, e.g. http://localhost:3000/auth/realms/debate: the `iss` tokens must carry.
+   * A function when it is known only once the server listens.
+   */
+  readonly issuer: string | (() => string);
   /** Where the realm's public keys are; by default Keycloak's certs endpoint under `issuer`. */
   readonly jwks?: JWTVerifyGetKey;
   readonly clockToleranceSeconds?: number;
@@ -40,22 +43,26 @@ export interface TokenVerifierOptions {
  * Connect/Express middleware rather than a verification call a Fastify gateway can make.)
  */
 export class TokenVerifier {
-  private readonly keys: JWTVerifyGetKey;
+  private keys: JWTVerifyGetKey | undefined;
 
   constructor(private readonly options: TokenVerifierOptions) {
-    this.keys =
-      options.jwks ??
-      createRemoteJWKSet(new URL(`${options.issuer}/protocol/openid-connect/certs`), {
-        cooldownDuration: 30_000,
-        cacheMaxAge: 10 * 60_000,
-      });
+    this.keys = options.jwks;
+  }
+
+  private get issuer(): string {
+    const { issuer } = this.options;
+    return typeof issuer === 'string' ? issuer : issuer();
   }
 
   async verify(token: string): Promise<AuthenticatedUser> {
+    this.keys ??= createRemoteJWKSet(new URL(`${this.issuer}/protocol/openid-connect/certs`), {
+      cooldownDuration: 30_000,
+      cacheMaxAge: 10 * 60_000,
+    });
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, this.keys, {
-        issuer: this.options.issuer,
+        issuer: this.issuer,
         algorithms: ['RS256'],
         clockTolerance: this.options.clockToleranceSeconds ?? 5,
         requiredClaims: ['exp', 'iat', 'sub'],

@@ -11,5 +11,7 @@ export const gatewayEnvSchema = z.object({
   HEALTH_TIMEOUT_MS: timeoutMsSchema(2_000),
   GRAPHQL_DRIVER: optionalEnv(z.enum(['mercurius', 'apollo']).default('mercurius')),
   WEB_DIST_DIR: optionalEnv(z.string().min(1).optional()),
+  /** The realm URL, e.g. https://sso.example.org/realms/debate; unset: nobody can sign in. */
+  AUTH_ISSUER_URL: optionalEnv(z.url().optional()),
 });
 export type GatewayEnv = z.output<typeof gatewayEnvSchema>;

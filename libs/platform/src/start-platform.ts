@@ -61,8 +61,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   };
 
   await Promise.all(serviceNames.map(start));
+  let baseUrl = '';
+  const realmUrl = () => `${baseUrl}/auth/realms/debate`;
   const gateway = await createGateway({
     transport: options.transport,
+    ...(options.issuer ? { authIssuer: realmUrl } : {}),
     frameworkLogger,
     logLevel: options.logLevel,
     ...(options.driver ? { driver: options.driver } : {}),
@@ -70,12 +73,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
     ...(options.webDistDir ? { webDistDir: options.webDistDir } : {}),
   });
-  let baseUrl = '';
   const issuer = options.issuer
     ? await createEmbeddedIssuer({
         mongoUrl: options.issuer.mongoUrl,
         dataDir: options.issuer.dataDir,
-        issuerUrl: () => `${baseUrl}/auth/realms/debate`,
+        issuerUrl: realmUrl,
       })
     : undefined;
   if (issuer) {
