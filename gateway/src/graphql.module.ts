@@ -4,6 +4,22 @@ import { GraphQLModule } from '@nestjs/graphql';
 export type GraphqlDriverName = 'mercurius' | 'apollo';
 
 /**
+ * graphql-ws has no HTTP headers after the upgrade: a client sends its access token in the
+ * `connection_init` payload ({ authorization: 'Bearer …' }). This puts it where the auth guard
+ * reads it for every operation of the connection.
+ */
+export function subscriptionContext(data: { payload?: unknown }): {
+  req: { headers: Record<string, string | undefined> };
+} {
+  const payload = data.payload;
+  const value =
+    payload && typeof payload === 'object'
+      ? (payload as Record<string, unknown>)['authorization']
+      : undefined;
+  return { req: { headers: { authorization: typeof value === 'string' ? value : undefined } } };
+}
+
+/**
  * The GraphQL server, code-first. Mercurius is the default: on this gateway it serves about
  * twice the requests per second of Apollo (README, "GraphQL driver"). Apollo stays selectable
  * (GRAPHQL_DRIVER=apollo) so the comparison can be measured again; it is loaded only then.
@@ -27,6 +43,6 @@ export async function graphqlModule(driver: GraphqlDriverName): Promise<DynamicM
     autoSchemaFile: true,
     sortSchema: true,
     graphiql: false,
-    subscription: true,
+    subscription: { onConnect: subscriptionContext },
   });
 }

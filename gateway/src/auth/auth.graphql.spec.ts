@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type INestApplication, Module } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
-import { GraphQLModule, Query, Resolver } from '@nestjs/graphql';
+import { GraphQLModule, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { MercuriusDriver } from '@nestjs/mercurius';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { subscriptionContext } from '../graphql.module.js';
 import { AuthDecisionGuard } from './auth-decision.guard.js';
 import { Authenticated, Public } from './auth.decorators.js';
 import { CurrentUser } from './current-user.js';
@@ -24,6 +27,12 @@ class ProbeResolver {
   @Query(() => String)
   whoami(@CurrentUser() user: AuthenticatedUser): string {
     return user.email;
+  }
+
+  @Authenticated()
+  @Subscription(() => String)
+  async *greetings(@CurrentUser() user: AuthenticatedUser): AsyncGenerator<{ greetings: string }> {
+    yield { greetings: `hello ${user.email}` };
   }
 }
 
@@ -45,7 +54,13 @@ describe('@Authenticated() operations over GraphQL', () => {
       keys: [{ ...(await exportJWK(publicKey)), kid: 'k', alg: 'RS256' }],
     });
     @Module({
-      imports: [GraphQLModule.forRoot({ driver: MercuriusDriver, autoSchemaFile: true })],
+      imports: [
+        GraphQLModule.forRoot({
+          driver: MercuriusDriver,
+          autoSchemaFile: true,
+          subscription: { onConnect: subscriptionContext },
+        }),
+      ],
       providers: [
         ProbeResolver,
         { provide: APP_GUARD, useClass: AuthDecisionGuard },
@@ -104,5 +119,42 @@ describe('@Authenticated() operations over GraphQL', () => {
     const other = (await generateKeyPair('RS256')).privateKey;
     const answer = await ask('{ whoami }', `Bearer ${await userToken(other)}`);
     expect(answer.errors?.[0]?.message).toBe('The access token is not valid');
+  });
+
+  async function subscribeOnce(authorization?: string): Promise<string> {
+    const client = createClient({
+      url: url.replace(/^http/, 'ws'),
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: authorization ? { authorization } : {},
+    });
+    try {
+      return await new Promise<string>((resolve, reject) => {
+        client.subscribe<{ greetings: string }>(
+          { query: 'subscription { greetings }' },
+          {
+            next: (result) =>
+              result.errors
+                ? reject(new Error(result.errors.map((error) => error.message).join('; ')))
+                : resolve(result.data?.greetings ?? ''),
+            error: (error) =>
+              reject(error instanceof Error ? error : new Error(JSON.stringify(error))),
+            complete: () => undefined,
+          },
+        );
+      });
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  it('takes a subscription token from connection_init', async () => {
+    await expect(subscribeOnce(`Bearer ${await userToken()}`)).resolves.toBe(
+      'hello ada@example.org',
+    );
+  });
+
+  it('refuses a subscription without a token', async () => {
+    await expect(subscribeOnce()).rejects.toThrow(/Sign in required/);
   });
 });
