@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { type Db, MongoClient, MongoServerError } from 'mongodb';
+import { type Db, MongoClient, MongoServerError, ObjectId } from 'mongodb';
 import { type Connected, useDatabase } from './target.js';
 
 describe('the official driver against the server', () => {
@@ -194,6 +194,22 @@ describe('the official driver against the server', () => {
     } finally {
       await versioned.close();
     }
+  });
+
+  it('gives each upserted document its own new _id', async () => {
+    const keyed = db.collection('keyed');
+    const first = await keyed.updateOne({ k: 1 }, { $set: { v: 1 } }, { upsert: true });
+    const second = await keyed.updateOne({ k: 2 }, { $set: { v: 2 } }, { upsert: true });
+    const third = await keyed.findOneAndUpdate(
+      { k: 3 },
+      { $set: { v: 3 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    expect(first.upsertedId).toBeInstanceOf(ObjectId);
+    expect(second.upsertedId).toBeInstanceOf(ObjectId);
+    expect(second.upsertedId?.equals(first.upsertedId ?? '')).toBe(false);
+    expect(third?.['_id']).toBeInstanceOf(ObjectId);
+    expect(await keyed.countDocuments()).toBe(3);
   });
 
   it('counts and lists distinct values', async () => {

@@ -75,6 +75,15 @@ function toNumber(value: unknown, fallback: number): number {
   return Number(value);
 }
 
+/**
+ * The document with an `_id`, a new ObjectId when it has none. (An upsert's document carries the
+ * key with no value, so a spread default would be overwritten by it.)
+ */
+function withId(document: Document): Document {
+  const { _id: id, ...rest } = document;
+  return { _id: id === undefined ? new ObjectId() : id, ...rest };
+}
+
 function checkSize(document: Document): void {
   const size = BSON.calculateObjectSize(document);
   if (size > MAX_BSON_OBJECT_SIZE) {
@@ -146,7 +155,7 @@ const insert: Handler = async (body, db, context) => {
   let inserted = 0;
   for (const [index, raw] of documents.entries()) {
     try {
-      const document = raw['_id'] === undefined ? { _id: new ObjectId(), ...raw } : raw;
+      const document = withId(raw);
       checkSize(document);
       collection.insert(document);
       records.push({ op: 'put', db, coll: name, doc: document });
@@ -189,7 +198,7 @@ const update: Handler = async (body, db, context) => {
       if (targets.length === 0 && statement['upsert'] === true) {
         const seed = Collection.upsertSeed(filter);
         let document = applyUpdate(seed, change, { ...options, insert: true });
-        if (document['_id'] === undefined) document = { _id: new ObjectId(), ...document };
+        document = withId(document);
         checkSize(document);
         collection.insert(document);
         records.push({ op: 'put', db, coll: name, doc: document });
@@ -325,7 +334,7 @@ const findAndModify: Handler = async (body, db, context) => {
       ...options,
       insert: true,
     });
-    if (document['_id'] === undefined) document = { _id: new ObjectId(), ...document };
+    document = withId(document);
     checkSize(document);
     collection.insert(document);
     records.push({ op: 'put', db, coll: name, doc: document });
