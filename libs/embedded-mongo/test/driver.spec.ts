@@ -64,6 +64,21 @@ describe('the official driver against the server', () => {
     expect(await votes.countDocuments({ debate: 'd1', user: 'u1' })).toBe(1);
     const indexes = await votes.listIndexes().toArray();
     expect(indexes.map((index) => index['name'])).toEqual(['_id_', 'debate_1_user_1']);
+
+    const conflict = await db
+      .command({
+        createIndexes: 'votes',
+        indexes: [
+          { key: { value: 1 }, name: 'value_1' },
+          { key: { user: 1 }, name: 'debate_1_user_1' },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect((conflict as MongoServerError).code).toBe(86);
+    expect((await votes.listIndexes().toArray()).map((index) => index['name'])).toEqual([
+      '_id_',
+      'debate_1_user_1',
+    ]);
   });
 
   it('runs the aggregation stages the services use', async () => {

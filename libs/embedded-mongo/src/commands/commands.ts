@@ -3,7 +3,7 @@ import { Aggregator, Query } from 'mingo';
 import { CommandError, DuplicateKeyError } from '../errors.js';
 import { applyUpdate, Collection, newScanStats, type SortSpec } from '../store/collection.js';
 import type { Engine } from '../store/engine.js';
-import { parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
+import { type IndexSpec, parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
 import type { JournalRecord } from '../store/journal.js';
 import { cloneDocument } from '../store/values.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/protocol.js';
@@ -128,45 +128,89 @@ function hello(): Document {
   };
 }
 
-async function commit(context: CommandContext, records: JournalRecord[]): Promise<void> {
-  await context.engine.commit(records);
+/**
+ * The document writes of one command on one collection: each is applied in memory at once and
+ * recorded for the journal, with the collection's creation when the write creates it.
+ */
+class WriteBatch {
+  readonly records: JournalRecord[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly db: string,
+    private readonly name: string,
+  ) {}
+
+  /** The collection, created (and its creation recorded) when it does not exist yet. */
+  get collection(): Collection {
+    const existing = this.engine.collection(this.db, this.name);
+    if (existing) return existing;
+    this.records.push({ op: 'createCollection', db: this.db, coll: this.name });
+    return this.engine.ensureCollection(this.db, this.name);
+  }
+
+  /** Stores a new document (given an `_id` when it has none) and returns it as stored. */
+  insert(document: Document): Document {
+    const stored = withId(document);
+    checkSize(stored);
+    this.collection.insert(stored);
+    this.records.push({ op: 'put', db: this.db, coll: this.name, doc: stored });
+    return stored;
+  }
+
+  replace(previous: Document, next: Document): void {
+    checkSize(next);
+    this.collection.replace(previous, next);
+    this.records.push({ op: 'put', db: this.db, coll: this.name, doc: next });
+  }
+
+  remove(document: Document): void {
+    this.collection.remove(document);
+    this.records.push({ op: 'delete', db: this.db, coll: this.name, id: document['_id'] });
+  }
+
+  createIndex(spec: IndexSpec): void {
+    this.collection.createIndex(spec);
+    this.records.push({ op: 'createIndex', db: this.db, coll: this.name, spec: { ...spec } });
+  }
 }
 
-/** Creates the collection when a write needs it, recording the creation. */
-function writableCollection(
+/**
+ * Runs a command's writes and answers once they are durable. What was applied is journalled
+ * even when the command then fails, so memory and journal never disagree.
+ */
+async function write<T>(
   context: CommandContext,
   db: string,
   name: string,
-  records: JournalRecord[],
-): Collection {
-  const existing = context.engine.collection(db, name);
-  if (existing) return existing;
-  records.push({ op: 'createCollection', db, coll: name });
-  return context.engine.ensureCollection(db, name);
+  work: (batch: WriteBatch) => T,
+): Promise<T> {
+  const batch = new WriteBatch(context.engine, db, name);
+  try {
+    return work(batch);
+  } finally {
+    await context.engine.commit(batch.records);
+  }
 }
 
-const insert: Handler = async (body, db, context) => {
+const insert: Handler = (body, db, context) => {
   const name = collectionName(body, 'insert');
   const documents = (body['documents'] ?? []) as Document[];
   const ordered = body['ordered'] !== false;
-  const records: JournalRecord[] = [];
-  const collection = writableCollection(context, db, name, records);
-  const writeErrors: Document[] = [];
-  let inserted = 0;
-  for (const [index, raw] of documents.entries()) {
-    try {
-      const document = withId(raw);
-      checkSize(document);
-      collection.insert(document);
-      records.push({ op: 'put', db, coll: name, doc: document });
-      inserted += 1;
-    } catch (error) {
-      writeErrors.push(writeErrorOf(error, index));
-      if (ordered) break;
+  return write(context, db, name, (batch) => {
+    const writeErrors: Document[] = [];
+    let inserted = 0;
+    for (const [index, document] of documents.entries()) {
+      try {
+        batch.insert(document);
+        inserted += 1;
+      } catch (error) {
+        writeErrors.push(writeErrorOf(error, index));
+        if (ordered) break;
+      }
     }
-  }
-  await commit(context, records);
-  return { n: inserted, ...(writeErrors.length > 0 ? { writeErrors } : {}), ok: 1 };
+    return { n: inserted, ...(writeErrors.length > 0 ? { writeErrors } : {}), ok: 1 };
+  });
 };
 
 function writeErrorOf(error: unknown, index: number): Document {
@@ -175,81 +219,74 @@ function writeErrorOf(error: unknown, index: number): Document {
   return { index, code: 1, errmsg: (error as Error).message };
 }
 
-const update: Handler = async (body, db, context) => {
+const update: Handler = (body, db, context) => {
   const name = collectionName(body, 'update');
   const statements = (body['updates'] ?? []) as Document[];
   const ordered = body['ordered'] !== false;
-  const records: JournalRecord[] = [];
-  const collection = writableCollection(context, db, name, records);
-  const writeErrors: Document[] = [];
-  const upserted: Document[] = [];
-  let matched = 0;
-  let modified = 0;
-  for (const [index, statement] of statements.entries()) {
-    try {
-      const filter = (statement['q'] ?? {}) as Document;
-      const change = statement['u'];
-      const multi = statement['multi'] === true;
-      const arrayFilters = statement['arrayFilters'] as Document[] | undefined;
-      const options = arrayFilters ? { arrayFilters, filter } : { filter };
-      const targets = multi
-        ? collection.find(filter)
-        : collection.findSorted(filter, statement['sort'] as SortSpec | undefined, 0, 1);
-      if (targets.length === 0 && statement['upsert'] === true) {
-        const seed = Collection.upsertSeed(filter);
-        let document = applyUpdate(seed, change, { ...options, insert: true });
-        document = withId(document);
-        checkSize(document);
-        collection.insert(document);
-        records.push({ op: 'put', db, coll: name, doc: document });
-        upserted.push({ index, _id: document['_id'] });
-        continue;
+  return write(context, db, name, (batch) => {
+    const writeErrors: Document[] = [];
+    const upserted: Document[] = [];
+    let matched = 0;
+    let modified = 0;
+    for (const [index, statement] of statements.entries()) {
+      try {
+        const filter = (statement['q'] ?? {}) as Document;
+        const change = statement['u'];
+        const arrayFilters = statement['arrayFilters'] as Document[] | undefined;
+        const options = arrayFilters ? { arrayFilters, filter } : { filter };
+        const collection = batch.collection;
+        const targets =
+          statement['multi'] === true
+            ? collection.find(filter)
+            : collection.findSorted(filter, statement['sort'] as SortSpec | undefined, 0, 1);
+        if (targets.length === 0 && statement['upsert'] === true) {
+          const seed = Collection.upsertSeed(filter);
+          const stored = batch.insert(applyUpdate(seed, change, { ...options, insert: true }));
+          upserted.push({ index, _id: stored['_id'] });
+          continue;
+        }
+        for (const target of targets) {
+          const next = applyUpdate(target, change, options);
+          matched += 1;
+          if (Buffer.from(BSON.serialize(next)).equals(BSON.serialize(target))) continue;
+          batch.replace(target, next);
+          modified += 1;
+        }
+      } catch (error) {
+        writeErrors.push(writeErrorOf(error, index));
+        if (ordered) break;
       }
-      for (const target of targets) {
-        const next = applyUpdate(target, change, options);
-        matched += 1;
-        if (Buffer.from(BSON.serialize(next)).equals(BSON.serialize(target))) continue;
-        checkSize(next);
-        collection.replace(target, next);
-        records.push({ op: 'put', db, coll: name, doc: next });
-        modified += 1;
-      }
-    } catch (error) {
-      writeErrors.push(writeErrorOf(error, index));
-      if (ordered) break;
     }
-  }
-  await commit(context, records);
-  return {
-    n: matched + upserted.length,
-    nModified: modified,
-    ...(upserted.length > 0 ? { upserted } : {}),
-    ...(writeErrors.length > 0 ? { writeErrors } : {}),
-    ok: 1,
-  };
+    return {
+      n: matched + upserted.length,
+      nModified: modified,
+      ...(upserted.length > 0 ? { upserted } : {}),
+      ...(writeErrors.length > 0 ? { writeErrors } : {}),
+      ok: 1,
+    };
+  });
 };
 
-const remove: Handler = async (body, db, context) => {
+const remove: Handler = (body, db, context) => {
   const name = collectionName(body, 'delete');
   const statements = (body['deletes'] ?? []) as Document[];
   const collection = context.engine.collection(db, name);
-  const records: JournalRecord[] = [];
-  let removed = 0;
-  if (collection) {
-    for (const statement of statements) {
+  return write(context, db, name, (batch) => {
+    let removed = 0;
+    for (const statement of collection ? statements : []) {
       const filter = (statement['q'] ?? {}) as Document;
       const limit = toNumber(statement['limit'], 0);
       const targets =
-        limit === 1 ? collection.findSorted(filter, undefined, 0, 1) : collection.find(filter);
+        limit === 1
+          ? batch.collection.findSorted(filter, undefined, 0, 1)
+          : batch.collection.find(filter);
       for (const target of targets) {
-        collection.remove(target);
-        records.push({ op: 'delete', db, coll: name, id: target['_id'] });
+        batch.remove(target);
         removed += 1;
       }
     }
-  }
-  await commit(context, records);
-  return { n: removed, ok: 1 };
+    return { n: removed, ok: 1 };
+  });
 };
 
 const find: Handler = (body, db, context) => {
@@ -304,57 +341,48 @@ const killCursors: Handler = (body, _db, context) => {
   };
 };
 
-const findAndModify: Handler = async (body, db, context) => {
+const findAndModify: Handler = (body, db, context) => {
   const name = collectionName(body, 'findAndModify');
   const filter = (body['query'] ?? {}) as Document;
-  const records: JournalRecord[] = [];
-  const collection = writableCollection(context, db, name, records);
-  const [target] = collection.findSorted(filter, body['sort'] as SortSpec | undefined, 0, 1);
+  const remove = body['remove'] === true;
+  if (!remove && body['update'] === undefined)
+    throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
   const fields = body['fields'] as Document | undefined;
   const shape = (document: Document | undefined) =>
     document ? (project([document], fields)[0] ?? null) : null;
   const arrayFilters = body['arrayFilters'] as Document[] | undefined;
   const options = arrayFilters ? { arrayFilters, filter } : { filter };
-  if (body['remove'] === true) {
-    if (target) {
-      collection.remove(target);
-      records.push({ op: 'delete', db, coll: name, id: target['_id'] });
+  return write(context, db, name, (batch) => {
+    const [target] = batch.collection.findSorted(
+      filter,
+      body['sort'] as SortSpec | undefined,
+      0,
+      1,
+    );
+    if (remove) {
+      if (target) batch.remove(target);
+      return { lastErrorObject: { n: target ? 1 : 0 }, value: shape(target), ok: 1 };
     }
-    await commit(context, records);
-    return { lastErrorObject: { n: target ? 1 : 0 }, value: shape(target), ok: 1 };
-  }
-  if (body['update'] === undefined)
-    throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
-  if (!target) {
-    if (body['upsert'] !== true) {
-      await commit(context, records);
-      return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+    if (!target) {
+      if (body['upsert'] !== true) {
+        return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+      }
+      const seed = Collection.upsertSeed(filter);
+      const stored = batch.insert(applyUpdate(seed, body['update'], { ...options, insert: true }));
+      return {
+        lastErrorObject: { n: 1, updatedExisting: false, upserted: stored['_id'] },
+        value: body['new'] === true ? shape(stored) : null,
+        ok: 1,
+      };
     }
-    let document = applyUpdate(Collection.upsertSeed(filter), body['update'], {
-      ...options,
-      insert: true,
-    });
-    document = withId(document);
-    checkSize(document);
-    collection.insert(document);
-    records.push({ op: 'put', db, coll: name, doc: document });
-    await commit(context, records);
+    const next = applyUpdate(target, body['update'], options);
+    batch.replace(target, next);
     return {
-      lastErrorObject: { n: 1, updatedExisting: false, upserted: document['_id'] },
-      value: body['new'] === true ? shape(document) : null,
+      lastErrorObject: { n: 1, updatedExisting: true },
+      value: shape(body['new'] === true ? next : target),
       ok: 1,
     };
-  }
-  const next = applyUpdate(target, body['update'], options);
-  checkSize(next);
-  collection.replace(target, next);
-  records.push({ op: 'put', db, coll: name, doc: next });
-  await commit(context, records);
-  return {
-    lastErrorObject: { n: 1, updatedExisting: true },
-    value: shape(body['new'] === true ? next : target),
-    ok: 1,
-  };
+  });
 };
 
 const SUPPORTED_STAGES = new Set([
@@ -457,7 +485,7 @@ const create: Handler = async (body, db, context) => {
     throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
   }
   context.engine.ensureCollection(db, name);
-  await commit(context, [{ op: 'createCollection', db, coll: name }]);
+  await context.engine.commit([{ op: 'createCollection', db, coll: name }]);
   return { ok: 1 };
 };
 
@@ -468,45 +496,43 @@ const drop: Handler = async (body, db, context) => {
   const nIndexesWas = collection.indexSpecs().length;
   const record: JournalRecord = { op: 'dropCollection', db, coll: name };
   context.engine.apply(record);
-  await commit(context, [record]);
+  await context.engine.commit([record]);
   return { ns: `${db}.${name}`, nIndexesWas, ok: 1 };
 };
 
 const dropDatabase: Handler = async (_body, db, context) => {
   const record: JournalRecord = { op: 'dropDatabase', db };
   context.engine.apply(record);
-  await commit(context, [record]);
+  await context.engine.commit([record]);
   return { dropped: db, ok: 1 };
 };
 
-const createIndexes: Handler = async (body, db, context) => {
+const createIndexes: Handler = (body, db, context) => {
   const name = collectionName(body, 'createIndexes');
-  const records: JournalRecord[] = [];
   const createdCollectionAutomatically = !context.engine.collection(db, name);
-  const collection = writableCollection(context, db, name, records);
-  const before = collection.indexSpecs().length;
-  for (const raw of (body['indexes'] ?? []) as Document[]) {
-    const spec = parseIndexSpec(raw);
-    const existing = collection.indexSpecs().find((candidate) => candidate.name === spec.name);
-    if (existing) {
-      if (!sameIndexSpec(existing, spec) && spec.name !== '_id_') {
+  return write(context, db, name, (batch) => {
+    const collection = batch.collection;
+    const before = collection.indexSpecs().length;
+    // Every spec is checked before any is built: a conflict fails the command and builds none.
+    const specs = ((body['indexes'] ?? []) as Document[]).map(parseIndexSpec);
+    const toBuild = specs.filter((spec) => {
+      const existing = collection.indexSpecs().find((candidate) => candidate.name === spec.name);
+      if (existing && !sameIndexSpec(existing, spec) && spec.name !== '_id_') {
         throw new CommandError(
           'IndexKeySpecsConflict',
           `An existing index has the same name as the requested index but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(existing)}`,
         );
       }
-      continue;
-    }
-    collection.createIndex(spec);
-    records.push({ op: 'createIndex', db, coll: name, spec: { ...spec } });
-  }
-  await commit(context, records);
-  return {
-    createdCollectionAutomatically,
-    numIndexesBefore: before,
-    numIndexesAfter: collection.indexSpecs().length,
-    ok: 1,
-  };
+      return !existing;
+    });
+    for (const spec of toBuild) batch.createIndex(spec);
+    return {
+      createdCollectionAutomatically,
+      numIndexesBefore: before,
+      numIndexesAfter: collection.indexSpecs().length,
+      ok: 1,
+    };
+  });
 };
 
 const listIndexes: Handler = (body, db, context) => {
@@ -548,7 +574,7 @@ const dropIndexes: Handler = async (body, db, context) => {
     context.engine.apply(record);
     records.push(record);
   }
-  await commit(context, records);
+  await context.engine.commit(records);
   return { nIndexesWas, ok: 1 };
 };
 

@@ -1,7 +1,6 @@
-import type { Document } from 'bson';
 import { mkdirSync } from 'node:fs';
 import { Collection } from './collection.js';
-import { type IndexSpec, parseIndexSpec } from './index-tree.js';
+import { parseIndexSpec } from './index-tree.js';
 import { Journal, type JournalRecord, lockStore } from './journal.js';
 
 /** When the journal is rewritten as the live data alone. */
@@ -130,7 +129,7 @@ export class Engine {
         records.push({ op: 'createCollection', db, coll });
         for (const spec of collection.indexSpecs()) {
           if (spec.name === '_id_') continue;
-          records.push({ op: 'createIndex', db, coll, spec: specDocument(spec) });
+          records.push({ op: 'createIndex', db, coll, spec: { ...spec } });
         }
         for (const doc of collection.all()) records.push({ op: 'put', db, coll, doc });
       }
@@ -152,8 +151,4 @@ export class Engine {
     await this.journal.close();
     this.unlock();
   }
-}
-
-export function specDocument(spec: IndexSpec): Document {
-  return { ...spec };
 }
