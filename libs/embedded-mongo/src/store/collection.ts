@@ -46,10 +46,15 @@ export interface ScanStats {
   stage: 'IDHACK' | 'IXSCAN' | 'COLLSCAN';
   indexName?: string;
   docsExamined: number;
+  /**
+   * True when the candidates are exactly the matches, so no test is needed: the filter is one
+   * equality on `_id` or on the field of a single-field index. (Saves a query per lookup.)
+   */
+  exact: boolean;
 }
 
 export function newScanStats(): ScanStats {
-  return { stage: 'COLLSCAN', docsExamined: 0 };
+  return { stage: 'COLLSCAN', docsExamined: 0, exact: false };
 }
 
 export function compareBySort(sort: SortSpec): (a: Document, b: Document) => number {
@@ -254,34 +259,14 @@ export class Collection {
    * filter; the full filter is then tested on each candidate.
    */
   find(filter: Document = {}, stats: ScanStats = newScanStats()): Document[] {
-    if (this.servedExactly(filter)) return [...this.candidates(filter, stats)];
+    const candidates = this.candidates(filter, stats);
+    if (stats.exact) return [...candidates];
     const query = new Query(filter);
     const matches: Document[] = [];
-    for (const document of this.candidates(filter, stats)) {
+    for (const document of candidates) {
       if (query.test(document)) matches.push(document);
     }
     return matches;
-  }
-
-  /**
-   * True when the candidates of `filter` are exactly its matches, so no test is needed: one
-   * equality on `_id` or on the field of a single-field index. (Saves the allocation of a
-   * query per lookup, which shows in the latency tail as garbage collection.)
-   */
-  private servedExactly(filter: Document): boolean {
-    const fields = Object.keys(filter);
-    if (fields.length !== 1) return false;
-    const field = fields[0] as string;
-    const equality = equalityOf(filter[field]);
-    if (!equality || equality.value === null || equality.value === undefined) return false;
-    if (field === '_id') return true;
-    // The first index on this field is the one `candidates` uses.
-    for (const index of this.indexes.values()) {
-      if (index.spec.sparse || index.spec.partialFilterExpression) continue;
-      if (index.fields[0] !== field) continue;
-      return index.fields.length === 1;
-    }
-    return false;
   }
 
   /**
@@ -347,11 +332,15 @@ export class Collection {
     return stats.stage;
   }
 
-  private *candidates(filter: Document, stats: ScanStats): Iterable<Document> {
-    for (const document of this.plan(filter, stats)) {
-      stats.docsExamined += 1;
-      yield document;
-    }
+  /** The candidates of `filter`, counted in `stats` as they are read (the plan is chosen now). */
+  private candidates(filter: Document, stats: ScanStats): Iterable<Document> {
+    const planned = this.plan(filter, stats);
+    return (function* () {
+      for (const document of planned) {
+        stats.docsExamined += 1;
+        yield document;
+      }
+    })();
   }
 
   /** Chooses how to read `filter`'s candidates (recorded in `stats`), lazily. */
@@ -361,6 +350,7 @@ export class Collection {
       const equality = equalityOf(idCondition);
       if (equality) {
         stats.stage = 'IDHACK';
+        stats.exact = Object.keys(filter).length === 1;
         const document = this.documents.get(valueKey(equality.value));
         return document ? [document] : [];
       }
@@ -380,6 +370,7 @@ export class Collection {
       if (equality && equality.value !== null && equality.value !== undefined) {
         stats.stage = 'IXSCAN';
         stats.indexName = index.name;
+        stats.exact = Object.keys(filter).length === 1 && index.fields.length === 1;
         return this.lookup(index.scan(equality.value, equality.value));
       }
       if (
