@@ -10,7 +10,7 @@
 //   npm run bench:store                    # options: --documents 100000 --samples 2000 --warmup 5
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -213,28 +213,23 @@ async function measure(name, uri, rssOf) {
 
 /** The server in its own process, as `npx embedded-mongo` runs it, so that its RSS is its own. */
 async function startEmbedded(dbPath) {
-  const port = await new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address();
-      probe.close(() => resolve(free));
-    });
-  });
   const child = spawn(
     process.execPath,
     [
       ...(process.env.STORE_NODE_FLAGS ?? '').split(' ').filter(Boolean),
       join(root, 'libs/embedded-mongo/bin/embedded-mongo.js'),
       '--port',
-      String(port),
+      '0',
       '--dbpath',
       dbPath,
     ],
     { stdio: ['ignore', 'pipe', process.env.STORE_NODE_FLAGS ? 'inherit' : 'ignore'] },
   );
-  await new Promise((resolve, reject) => {
+  const uri = await new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       if (process.env.STORE_NODE_FLAGS) process.stderr.write(chunk);
-      if (chunk.toString().includes('listening')) resolve();
+      const listening = /listening at (mongodb:\/\/\S+)/.exec(chunk.toString());
+      if (listening) resolve(listening[1]);
     });
     child.once('exit', (code) => reject(new Error(`embedded-mongo exited with ${code}`)));
   });
@@ -246,7 +241,7 @@ async function startEmbedded(dbPath) {
       child.once('exit', resolve);
       child.kill('SIGTERM');
     });
-  return { uri: `mongodb://127.0.0.1:${port}`, rss, stop };
+  return { uri, rss, stop };
 }
 
 const rows = [];

@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,34 +9,23 @@ import { start, StoreLockedError } from '../src/index.js';
 
 const bin = fileURLToPath(new URL('../bin/embedded-mongo.js', import.meta.url));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        address && typeof address === 'object'
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-/** The built server in a child process, as `npx embedded-mongo` runs it. */
-async function spawnServer(port: number, dbPath: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, '--port', String(port), '--dbpath', dbPath], {
+/**
+ * The built server in a child process, as `npx embedded-mongo` runs it, on a port the system
+ * picks; its URL is the one it prints.
+ */
+async function spawnServer(dbPath: string): Promise<{ child: ChildProcess; uri: string }> {
+  const child = spawn(process.execPath, [bin, '--port', '0', '--dbpath', dbPath], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  const uri = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 10_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('listening')) {
+      const listening = /listening at (mongodb:\/\/\S+)/.exec(output);
+      if (listening?.[1]) {
         clearTimeout(timer);
-        resolve();
+        resolve(listening[1]);
       }
     });
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -46,16 +34,15 @@ async function spawnServer(port: number, dbPath: string): Promise<ChildProcess> 
       reject(new Error(`exited ${code}:\n${output}`));
     });
   });
-  return child;
+  return { child, uri };
 }
 
 describe('durability', () => {
   it('keeps every acknowledged insert across a SIGKILL mid-write, and reopens', async () => {
     const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-crash-'));
-    const port = await freePort();
     try {
-      const child = await spawnServer(port, dbPath);
-      const client = new MongoClient(`mongodb://127.0.0.1:${port}`, {
+      const { child, uri } = await spawnServer(dbPath);
+      const client = new MongoClient(uri, {
         serverSelectionTimeoutMS: 2_000,
         retryWrites: false,
       });
@@ -83,8 +70,9 @@ describe('durability', () => {
       await client.close(true);
       expect(acknowledged.length).toBeGreaterThan(50);
 
-      const restarted = await spawnServer(port, dbPath); // the stale lock is taken over
-      const again = await MongoClient.connect(`mongodb://127.0.0.1:${port}`);
+      // The stale lock is taken over.
+      const { child: restarted, uri: restartedUri } = await spawnServer(dbPath);
+      const again = await MongoClient.connect(restartedUri);
       const stored = await again
         .db('crash')
         .collection('rows')
