@@ -1,5 +1,5 @@
 import { gatewayEnvSchema } from '@debate/gateway';
-import { optionalEnv } from '@debate/nest';
+import { mongoUrl, optionalEnv } from '@debate/nest';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -9,12 +9,7 @@ export const defaultDataDir = fileURLToPath(new URL('../../../.data', import.met
 /** Single-process mode reads the gateway's variables, and where its documents live. */
 export const platformEnvSchema = gatewayEnvSchema.extend({
   /** A MongoDB to use instead of the embedded server. */
-  MONGO_URL: optionalEnv(
-    z
-      .string()
-      .regex(/^mongodb(\+srv)?:\/\/[^\s]+$/, 'must be a mongodb:// or mongodb+srv:// URL')
-      .optional(),
-  ),
+  MONGO_URL: optionalEnv(mongoUrl.optional()),
   DATA_DIR: optionalEnv(z.string().min(1).default(defaultDataDir)),
   /** The embedded server's port (loopback only). */
   MONGO_PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(27017)),

@@ -18,14 +18,12 @@ export interface StartServiceOptions {
 
 /** Creates a service as a NestJS microservice on the chosen transport and starts listening. */
 export async function startService(options: StartServiceOptions): Promise<INestMicroservice> {
-  const strategy = createServerStrategy(options.transport, options.service);
-  const app = options.frameworkLogger
-    ? await NestFactory.createMicroservice(options.module, {
-        ...strategy,
-        logger: options.frameworkLogger,
-      })
-    : await NestFactory.createMicroservice(options.module, { ...strategy, bufferLogs: true });
-  if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));
+  const { frameworkLogger } = options;
+  const app = await NestFactory.createMicroservice(options.module, {
+    ...createServerStrategy(options.transport, options.service),
+    ...(frameworkLogger ? { logger: frameworkLogger } : { bufferLogs: true }),
+  });
+  if (!frameworkLogger) app.useLogger(app.get(PinoLoggerService));
   await app.listen();
   return app;
 }

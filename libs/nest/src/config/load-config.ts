@@ -38,12 +38,12 @@ export const natsUrlSchema = optionalEnv(
     .default('nats://127.0.0.1:4222'),
 );
 
-export const mongoUrlSchema = optionalEnv(
-  z
-    .string()
-    .regex(/^mongodb(\+srv)?:\/\/[^\s]+$/, 'must be a mongodb:// or mongodb+srv:// URL')
-    .default('mongodb://127.0.0.1:27017'),
-);
+/** A MongoDB connection string. */
+export const mongoUrl = z
+  .string()
+  .regex(/^mongodb(\+srv)?:\/\/[^\s]+$/, 'must be a mongodb:// or mongodb+srv:// URL');
+
+export const mongoUrlSchema = optionalEnv(mongoUrl.default('mongodb://127.0.0.1:27017'));
 
 export const logLevelSchema = optionalEnv(
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -27,23 +27,20 @@ describe('the embedded Keycloak-compatible issuer', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'issuer-'));
     store = await start({ port: 0, dbPath: join(dataDir, 'mongo') });
+    // The issuer names its own address, known once the server listens.
+    running = await createEmbeddedIssuer({
+      mongoUrl: store.uri,
+      dataDir,
+      issuerUrl: () => realmUrl,
+      serviceSecret: SECRET,
+    });
     app = Fastify();
+    await app.register(async (scope) => issuerRoutes(scope, running.issuer), { prefix: '/auth' });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     base = `http://127.0.0.1:${port}/auth`;
     realmUrl = `${base}/realms/debate`;
-    await app.close();
-    // Listen again on the same port, now with the issuer knowing its own URL.
-    running = await createEmbeddedIssuer({
-      mongoUrl: store.uri,
-      dataDir,
-      issuerUrl: realmUrl,
-      serviceSecret: SECRET,
-    });
-    app = Fastify();
-    await app.register(async (scope) => issuerRoutes(scope, running.issuer), { prefix: '/auth' });
-    await app.listen({ port, host: '127.0.0.1' });
   });
 
   afterAll(async () => {
@@ -244,7 +241,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
     const again = await createEmbeddedIssuer({
       mongoUrl: store.uri,
       dataDir,
-      issuerUrl: realmUrl,
+      issuerUrl: () => realmUrl,
       serviceSecret: SECRET,
     });
     try {
