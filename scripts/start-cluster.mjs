@@ -76,14 +76,27 @@ if (!mongoUrl) {
   }
 }
 
-const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl };
+// Sign-in: Keycloak when KEYCLOAK_URL is set (with KEYCLOAK_CLIENT_SECRET and AUTH_ISSUER_URL);
+// otherwise the identity service serves the embedded issuer on ISSUER_PORT (8180).
+const dataDir = process.env.DATA_DIR ?? join(root, '.data');
+const issuerPort = process.env.ISSUER_PORT ?? '8180';
+const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir, ISSUER_PORT: issuerPort };
+const authIssuer =
+  process.env.AUTH_ISSUER_URL ??
+  (process.env.KEYCLOAK_URL ? undefined : `http://127.0.0.1:${issuerPort}/auth/realms/debate`);
 for (const service of services) {
   children.set(
     service,
     startChild(service, process.execPath, [`services/${service}/dist/main.js`], env),
   );
 }
-children.set('gateway', startChild('gateway', process.execPath, ['gateway/dist/main.js'], env));
+children.set(
+  'gateway',
+  startChild('gateway', process.execPath, ['gateway/dist/main.js'], {
+    ...env,
+    ...(authIssuer ? { AUTH_ISSUER_URL: authIssuer } : {}),
+  }),
+);
 
 process.stdout.write(
   `Cluster on ${natsUrl}, documents at ${mongoUrl}; gateway at http://localhost:${process.env.PORT ?? 3000}\n`,

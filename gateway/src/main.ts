@@ -1,15 +1,9 @@
 import 'reflect-metadata';
-import { closeOnSignals, loadConfig, natsTransport } from '@debate/nest';
+import { closeOnSignals, loadConfigOrExit, natsTransport } from '@debate/nest';
 import { gatewayEnvSchema } from './config/gateway.config.js';
 import { createGateway } from './create-gateway.js';
 
-let env;
-try {
-  env = loadConfig('the gateway', gatewayEnvSchema);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
+const env = loadConfigOrExit('the gateway', gatewayEnvSchema);
 
 const app = await createGateway({
   transport: natsTransport(env.NATS_URL),

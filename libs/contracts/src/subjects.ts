@@ -5,6 +5,15 @@
 export const subjects = {
   identity: {
     health: { check: 'identity.health.check' },
+    session: {
+      signIn: 'identity.session.signIn',
+      signUp: 'identity.session.signUp',
+      refresh: 'identity.session.refresh',
+      signOut: 'identity.session.signOut',
+      startProvider: 'identity.session.startProvider',
+      completeProvider: 'identity.session.completeProvider',
+    },
+    user: { get: 'identity.user.get', created: 'identity.user.created' },
   },
   usage: {
     health: { check: 'usage.health.check' },

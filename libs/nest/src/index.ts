@@ -11,3 +11,5 @@ export * from './health/health.controller.js';
 export * from './bootstrap/service-core.module.js';
 export * from './bootstrap/start-service.js';
 export * from './bootstrap/run-service.js';
+export * from './events/event-log.js';
+export * from './mongo/mongo.js';

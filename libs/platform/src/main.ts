@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { start as startStore } from '@debate/embedded-mongo';
-import { closeOnSignals, inProcessTransport, loadConfig } from '@debate/nest';
+import { closeOnSignals, inProcessTransport, loadConfigOrExit } from '@debate/nest';
 import { join } from 'node:path';
 import { platformEnvSchema } from './platform.config.js';
 import { startPlatform } from './start-platform.js';
@@ -9,13 +9,7 @@ import { startPlatform } from './start-platform.js';
  * Single-process mode: the five services and the gateway in this one Node process, and, unless
  * MONGO_URL names a MongoDB, the embedded MongoDB-compatible server with its data in DATA_DIR.
  */
-let env;
-try {
-  env = loadConfig('the platform', platformEnvSchema);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
+const env = loadConfigOrExit('the platform', platformEnvSchema);
 
 const dbPath = join(env.DATA_DIR, 'mongo');
 const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_PORT, dbPath });
@@ -30,7 +24,8 @@ const platform = await startPlatform({
   requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS,
   healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
-  issuer: { mongoUrl, dataDir: env.DATA_DIR },
+  mongoUrl,
+  dataDir: env.DATA_DIR,
 });
 process.stdout.write(
   `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +

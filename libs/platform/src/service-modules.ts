@@ -2,19 +2,22 @@ import { CommunityServiceModule } from '@debate/community-service';
 import type { ServiceName } from '@debate/contracts';
 import { DebatesServiceModule } from '@debate/debates-service';
 import { GenerationServiceModule } from '@debate/generation-service';
-import { IdentityServiceModule } from '@debate/identity-service';
-import type { ServiceRuntimeOptions } from '@debate/nest';
+import { type IdentityServiceOptions, IdentityServiceModule } from '@debate/identity-service';
 import { UsageServiceModule } from '@debate/usage-service';
 import type { DynamicModule } from '@nestjs/common';
 
-/** How each of the five services builds its root module. */
-export const serviceModules: Record<
-  ServiceName,
-  (options: ServiceRuntimeOptions) => DynamicModule
-> = {
-  identity: (options) => IdentityServiceModule.register(options),
-  usage: (options) => UsageServiceModule.register(options),
-  generation: (options) => GenerationServiceModule.register(options),
-  debates: (options) => DebatesServiceModule.register(options),
-  community: (options) => CommunityServiceModule.register(options),
-};
+/** What the services of one process are started with (the identity service also needs its realm). */
+export type PlatformServiceOptions = IdentityServiceOptions;
+
+/** The root module of each of the five services. */
+export function serviceModules(
+  options: PlatformServiceOptions,
+): Record<ServiceName, DynamicModule> {
+  return {
+    identity: IdentityServiceModule.register(options),
+    usage: UsageServiceModule.register(options),
+    generation: GenerationServiceModule.register(options),
+    debates: DebatesServiceModule.register(options),
+    community: CommunityServiceModule.register(options),
+  };
+}

@@ -21,11 +21,10 @@ export interface PlatformOptions {
   readonly requestTimeoutMs?: number;
   readonly healthTimeoutMs?: number;
   readonly webDistDir?: string;
-  /**
-   * Serve the embedded Keycloak-compatible issuer at /auth (realm `debate`), with its users
-   * and sessions in `mongoUrl` and its keys in `dataDir`.
-   */
-  readonly issuer?: { readonly mongoUrl: string; readonly dataDir: string };
+  /** The MongoDB server: each service's database, and the embedded issuer's. */
+  readonly mongoUrl: string;
+  /** Where the embedded issuer keeps its signing key and client secret. */
+  readonly dataDir: string;
 }
 
 export interface RunningPlatform {
@@ -39,16 +38,39 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-/** Starts the five services and the gateway on one transport, in this process. */
+/**
+ * Starts the five services and the gateway on one transport, in this process, with the embedded
+ * Keycloak-compatible issuer served by the gateway at /auth (realm `debate`).
+ */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const services = new Map<ServiceName, INestMicroservice>();
   // NestJS's own messages are process-wide: one logger, labelled 'platform', for all six apps.
   // What the services and the gateway log themselves still carries their own name.
   const frameworkLogger = new PinoLoggerService(createLogger('platform', options.logLevel));
+  // The address is known once the gateway listens (PORT=0): everything that names it asks late.
+  let baseUrl = '';
+  const realmUrl = () => `${baseUrl}/auth/realms/debate`;
+  const issuer = await createEmbeddedIssuer({
+    mongoUrl: options.mongoUrl,
+    dataDir: options.dataDir,
+    issuerUrl: realmUrl,
+  });
+  const modules = serviceModules({
+    logLevel: options.logLevel,
+    transport: options.transport,
+    mongoUrl: options.mongoUrl,
+    keycloak: {
+      baseUrl: () => `${baseUrl}/auth`,
+      realm: issuer.issuer.settings.name,
+      webClientId: issuer.issuer.settings.webClientId,
+      serviceClientId: issuer.issuer.settings.serviceClientId,
+      serviceSecret: issuer.serviceSecret,
+    },
+  });
   const start = async (service: ServiceName) => {
     const app = await startService({
       service,
-      module: serviceModules[service]({ logLevel: options.logLevel }),
+      module: modules[service],
       transport: options.transport,
       frameworkLogger,
     });
@@ -61,11 +83,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   };
 
   await Promise.all(serviceNames.map(start));
-  let baseUrl = '';
-  const realmUrl = () => `${baseUrl}/auth/realms/debate`;
   const gateway = await createGateway({
     transport: options.transport,
-    ...(options.issuer ? { authIssuer: realmUrl } : {}),
+    authIssuer: realmUrl,
     frameworkLogger,
     logLevel: options.logLevel,
     ...(options.driver ? { driver: options.driver } : {}),
@@ -73,20 +93,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
     ...(options.webDistDir ? { webDistDir: options.webDistDir } : {}),
   });
-  const issuer = options.issuer
-    ? await createEmbeddedIssuer({
-        mongoUrl: options.issuer.mongoUrl,
-        dataDir: options.issuer.dataDir,
-        issuerUrl: realmUrl,
-      })
-    : undefined;
-  if (issuer) {
-    const running = issuer;
-    await gateway
-      .getHttpAdapter()
-      .getInstance()
-      .register(async (scope) => issuerRoutes(scope, running.issuer), { prefix: '/auth' });
-  }
+  await gateway
+    .getHttpAdapter()
+    .getInstance()
+    .register(async (scope) => issuerRoutes(scope, issuer.issuer), { prefix: '/auth' });
   await gateway.listen({ port: options.port, host: options.host });
   const address = gateway.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : options.port;
@@ -102,7 +112,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     stop: async () => {
       await gateway.close();
       await Promise.all([...services.keys()].map(stopOne));
-      await issuer?.close();
+      await issuer.close();
     },
   };
 }

@@ -1,21 +1,16 @@
 import { natsTransport } from '@debate/nest';
 import { startNatsServer } from '@debate/nest/testing';
-import { startPlatform } from '../src/start-platform.js';
 import { describeGateway } from './gateway-suite.js';
+import { startTestPlatform } from './test-platform.js';
 
 // Each service and the gateway is its own NestJS application with its own NATS connection.
 describeGateway('NATS', async () => {
   const nats = await startNatsServer();
-  const platform = await startPlatform({
-    transport: natsTransport(nats.url),
-    port: 0,
-    host: '127.0.0.1',
-    logLevel: 'silent',
-  });
+  const { platform, teardown } = await startTestPlatform(natsTransport(nats.url));
   return {
     platform,
     teardown: async () => {
-      await platform.stop();
+      await teardown();
       await nats.stop();
     },
   };

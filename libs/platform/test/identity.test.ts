@@ -23,7 +23,8 @@ describe('sign-in in single-process mode', () => {
       port: 0,
       host: '127.0.0.1',
       logLevel: 'silent',
-      issuer: { mongoUrl: store.uri, dataDir },
+      mongoUrl: store.uri,
+      dataDir,
     });
     realm = `${platform.url}/auth/realms/debate`;
   });

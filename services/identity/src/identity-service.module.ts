@@ -1,13 +1,29 @@
-import { ServiceCoreModule, type ServiceRuntimeOptions } from '@debate/nest';
+import { ServiceCoreModule, ServiceDataModule, type ServiceRuntimeOptions } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { KeycloakClient, type KeycloakSettings } from './keycloak/keycloak.client.js';
+import { SessionsController } from './sessions/sessions.controller.js';
+import { UsersRepository } from './users/users.repository.js';
 
-/** The identity service. Its features arrive with their issues; today it answers its health check. */
+export interface IdentityServiceOptions extends ServiceRuntimeOptions {
+  /** The realm: Keycloak in production, the embedded issuer otherwise (the same client). */
+  readonly keycloak: KeycloakSettings;
+}
+
+/** The identity service: users, and sign-in through the realm. */
 @Module({})
 export class IdentityServiceModule {
-  static register(options: ServiceRuntimeOptions): DynamicModule {
+  static register(options: IdentityServiceOptions): DynamicModule {
     return {
       module: IdentityServiceModule,
-      imports: [ServiceCoreModule.forService('identity', options)],
+      imports: [
+        ServiceCoreModule.forService('identity', options),
+        ServiceDataModule.forService('identity', options),
+      ],
+      controllers: [SessionsController],
+      providers: [
+        { provide: KeycloakClient, useValue: new KeycloakClient(options.keycloak) },
+        UsersRepository,
+      ],
     };
   }
 }

@@ -1,5 +1,41 @@
 import 'reflect-metadata';
-import { runServiceProcess } from '@debate/nest';
+import { closeOnSignals, loadConfigOrExit, natsTransport, startService } from '@debate/nest';
+import { resolve } from 'node:path';
+import { identityEnvSchema, keycloakSettings } from './identity.config.js';
 import { IdentityServiceModule } from './identity-service.module.js';
+import { serveEmbeddedIssuer } from './issuer/index.js';
 
-await runServiceProcess('identity', (options) => IdentityServiceModule.register(options));
+const env = loadConfigOrExit('the identity service', identityEnvSchema);
+
+// Without KEYCLOAK_URL the service serves the embedded issuer at http://host:ISSUER_PORT/auth,
+// and signs in against it over HTTP exactly as it would against Keycloak.
+let realm: { baseUrl: string; serviceSecret: string };
+let stopIssuer = async () => {};
+if (env.KEYCLOAK_URL && env.KEYCLOAK_CLIENT_SECRET) {
+  realm = { baseUrl: env.KEYCLOAK_URL, serviceSecret: env.KEYCLOAK_CLIENT_SECRET };
+} else {
+  const issuer = await serveEmbeddedIssuer({
+    mongoUrl: env.MONGO_URL,
+    dataDir: resolve(env.DATA_DIR),
+    port: env.ISSUER_PORT,
+    host: env.ISSUER_HOST,
+  });
+  realm = { baseUrl: issuer.baseUrl, serviceSecret: issuer.serviceSecret };
+  stopIssuer = () => issuer.close();
+}
+
+const transport = natsTransport(env.NATS_URL);
+const app = await startService({
+  service: 'identity',
+  module: IdentityServiceModule.register({
+    logLevel: env.LOG_LEVEL,
+    transport,
+    mongoUrl: env.MONGO_URL,
+    keycloak: keycloakSettings(env, realm),
+  }),
+  transport,
+});
+closeOnSignals(async () => {
+  await app.close();
+  await stopIssuer();
+});

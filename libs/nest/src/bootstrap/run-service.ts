@@ -1,6 +1,6 @@
 import type { ServiceName } from '@debate/contracts';
 import type { DynamicModule } from '@nestjs/common';
-import { loadConfig, serviceEnvSchema } from '../config/load-config.js';
+import { loadConfigOrExit, serviceEnvSchema } from '../config/load-config.js';
 import { natsTransport } from '../transport/transport.factory.js';
 import type { ServiceRuntimeOptions } from './service-core.module.js';
 import { closeOnSignals, startService } from './start-service.js';
@@ -14,17 +14,12 @@ export async function runServiceProcess(
   service: ServiceName,
   register: (options: ServiceRuntimeOptions) => DynamicModule,
 ): Promise<void> {
-  let env;
-  try {
-    env = loadConfig(`the ${service} service`, serviceEnvSchema);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    process.exit(1);
-  }
+  const env = loadConfigOrExit(`the ${service} service`, serviceEnvSchema);
+  const transport = natsTransport(env.NATS_URL);
   const app = await startService({
     service,
-    module: register({ logLevel: env.LOG_LEVEL }),
-    transport: natsTransport(env.NATS_URL),
+    module: register({ logLevel: env.LOG_LEVEL, transport, mongoUrl: env.MONGO_URL }),
+    transport,
   });
   closeOnSignals(() => app.close());
 }

@@ -1,21 +1,67 @@
 import type { ServiceName } from '@debate/contracts';
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Connection } from 'mongoose';
+import { createEventLog, EventLog } from '../events/event-log.js';
 import { createHealthController } from '../health/health.controller.js';
 import { type LogLevel, LoggingModule } from '../logging/logging.module.js';
+import { MONGO_CONNECTION, openServiceDatabase } from '../mongo/mongo.js';
+import type { TransportConfig } from '../transport/transport.factory.js';
 
 export interface ServiceRuntimeOptions {
   readonly logLevel: LogLevel;
+  /** What the service talks over; its event log follows (JetStream on NATS). */
+  readonly transport: TransportConfig;
+  /** The MongoDB server; a service that keeps documents uses a database of its own there. */
+  readonly mongoUrl: string;
 }
 
 /** What every service has: JSON logging and an answer to its health check. */
 @Module({})
 export class ServiceCoreModule {
-  static forService(service: ServiceName, options: ServiceRuntimeOptions): DynamicModule {
+  static forService(
+    service: ServiceName,
+    options: Pick<ServiceRuntimeOptions, 'logLevel'>,
+  ): DynamicModule {
     return {
       module: ServiceCoreModule,
       imports: [LoggingModule.forDeployable(service, options.logLevel)],
       controllers: [createHealthController(service)],
       exports: [LoggingModule],
     };
+  }
+}
+
+/**
+ * What a service that keeps documents and publishes facts has: its own database
+ * (MONGO_CONNECTION, named after the service) and its event log, both closed when it stops.
+ */
+@Module({})
+export class ServiceDataModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(MONGO_CONNECTION) private readonly connection: Connection,
+    @Inject(EventLog) private readonly events: EventLog,
+  ) {}
+
+  static forService(
+    service: ServiceName,
+    options: Pick<ServiceRuntimeOptions, 'transport' | 'mongoUrl'>,
+  ): DynamicModule {
+    return {
+      module: ServiceDataModule,
+      global: true,
+      providers: [
+        {
+          provide: MONGO_CONNECTION,
+          useFactory: () => openServiceDatabase(options.mongoUrl, service),
+        },
+        { provide: EventLog, useFactory: () => createEventLog(options.transport, service) },
+      ],
+      exports: [MONGO_CONNECTION, EventLog],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.events.close();
+    await this.connection.close();
   }
 }

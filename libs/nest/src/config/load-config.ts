@@ -26,6 +26,16 @@ export function loadConfig<S extends z.ZodType>(
   return result.data;
 }
 
+/** loadConfig for an entry point: a bad environment ends the process with its one message. */
+export function loadConfigOrExit<S extends z.ZodType>(deployable: string, schema: S): z.output<S> {
+  try {
+    return loadConfig(deployable, schema);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
 /** An optional variable: unset and empty both mean "use the default". */
 export function optionalEnv<S extends z.ZodType>(schema: S) {
   return z.preprocess((value) => (value === '' ? undefined : value), schema);

@@ -15,6 +15,7 @@ interface Subscription {
 export class InProcessBus {
   private readonly subscriptions = new Map<string, Subscription[]>();
   private readonly turns = new Map<string, number>();
+  private readonly remembered = new Map<string, number>();
 
   subscribe(subject: string, queue: string | undefined, deliver: Delivery): () => void {
     const entry: Subscription = { queue, deliver };
@@ -39,6 +40,22 @@ export class InProcessBus {
       setImmediate(() => receiver.deliver(data, reply));
     }
     return receivers.length;
+  }
+
+  /**
+   * Records `key` for `windowMs`; true when it was not already recorded (the duplicate window
+   * of the in-process event log).
+   */
+  remember(key: string, windowMs: number, now = Date.now()): boolean {
+    for (const [known, expiry] of this.remembered) {
+      if (expiry > now) break; // insertion order is expiry order for one window
+      this.remembered.delete(known);
+    }
+    const expiry = this.remembered.get(key);
+    if (expiry !== undefined && expiry > now) return false;
+    this.remembered.delete(key);
+    this.remembered.set(key, now + windowMs);
+    return true;
   }
 
   hasSubscribers(subject: string): boolean {

@@ -1,6 +1,8 @@
+import Fastify from 'fastify';
 import mongoose, { type Connection } from 'mongoose';
 import { join } from 'node:path';
 import { EmbeddedIssuer } from './issuer.js';
+import { issuerRoutes } from './issuer.routes.js';
 import { loadOrCreateSecret, loadOrCreateSigningKey } from './keys.js';
 import { loadRealmSettings } from './realm.js';
 import { RealmStore } from './store.js';
@@ -46,4 +48,44 @@ export async function createEmbeddedIssuer(options: EmbeddedIssuerOptions): Prom
     await connection.close();
     throw error;
   }
+}
+
+export interface ServedIssuer extends RunningIssuer {
+  /** Keycloak's base URL of the issuer, e.g. http://127.0.0.1:8180/auth */
+  readonly baseUrl: string;
+  /** The realm's URL: the tokens' `iss`. */
+  readonly realmUrl: string;
+}
+
+/**
+ * The embedded issuer on an HTTP server of its own, under Keycloak's paths (/auth/realms/…):
+ * how the identity service serves it in cluster mode, and how tests reach it.
+ */
+export async function serveEmbeddedIssuer(
+  options: Omit<EmbeddedIssuerOptions, 'issuerUrl'> & { port: number; host: string },
+): Promise<ServedIssuer> {
+  let realmUrl = '';
+  const running = await createEmbeddedIssuer({ ...options, issuerUrl: () => realmUrl });
+  const http = Fastify();
+  try {
+    await http.register(async (scope) => issuerRoutes(scope, running.issuer), { prefix: '/auth' });
+    await http.listen({ port: options.port, host: options.host });
+  } catch (error) {
+    await running.close();
+    throw error;
+  }
+  const address = http.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host === '0.0.0.0' ? 'localhost' : options.host;
+  const baseUrl = `http://${host}:${port}/auth`;
+  realmUrl = `${baseUrl}/realms/${running.issuer.settings.name}`;
+  return {
+    ...running,
+    baseUrl,
+    realmUrl,
+    close: async () => {
+      await http.close();
+      await running.close();
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import { start } from '@debate/embedded-mongo';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import Fastify, { type FastifyInstance } from 'fastify';
 import {
   createRemoteJWKSet,
   decodeJwt,
@@ -12,39 +11,31 @@ import {
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmbeddedIssuer, issuerRoutes, type RunningIssuer } from './index.js';
+import { createEmbeddedIssuer, serveEmbeddedIssuer, type ServedIssuer } from './index.js';
 
 const SECRET = 'test-identity-secret';
 
 describe('the embedded Keycloak-compatible issuer', () => {
   let dataDir: string;
   let store: Awaited<ReturnType<typeof start>>;
-  let running: RunningIssuer;
-  let app: FastifyInstance;
+  let running: ServedIssuer;
   let base: string;
   let realmUrl: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'issuer-'));
     store = await start({ port: 0, dbPath: join(dataDir, 'mongo') });
-    // The issuer names its own address, known once the server listens.
-    running = await createEmbeddedIssuer({
+    running = await serveEmbeddedIssuer({
       mongoUrl: store.uri,
       dataDir,
-      issuerUrl: () => realmUrl,
       serviceSecret: SECRET,
+      port: 0,
+      host: '127.0.0.1',
     });
-    app = Fastify();
-    await app.register(async (scope) => issuerRoutes(scope, running.issuer), { prefix: '/auth' });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
-    base = `http://127.0.0.1:${port}/auth`;
-    realmUrl = `${base}/realms/debate`;
+    ({ baseUrl: base, realmUrl } = running);
   });
 
   afterAll(async () => {
-    await app?.close();
     await running?.close();
     await store?.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,0 +1,146 @@
+import { type User, userCreatedEvent } from '@debate/contracts';
+import { EventLog, MONGO_CONNECTION, PinoLoggerService, withTransientRetry } from '@debate/nest';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { type Connection, type Model, Schema } from 'mongoose';
+import type { TokenIdentity } from '../keycloak/keycloak.client.js';
+
+/** A user document (spec §3 users), keyed by the realm's user id. */
+export interface UserDocument {
+  _id: string;
+  email: string;
+  displayName: string | null;
+  photoURL: string | null;
+  isPro: boolean;
+  starredDebates: string[];
+  createdAt: Date;
+  updatedAt: Date;
+  /** When `identity.user.created` reached the event log; null until then (the outbox flag). */
+  announcedAt: Date | null;
+}
+
+const userSchema = new Schema<UserDocument>(
+  {
+    _id: { type: String, required: true },
+    email: { type: String, required: true },
+    displayName: { type: String, default: null },
+    photoURL: { type: String, default: null },
+    isPro: { type: Boolean, default: false },
+    starredDebates: { type: [String], default: [] },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    announcedAt: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+userSchema.index({ announcedAt: 1 }, { partialFilterExpression: { announcedAt: null } });
+
+export function toUser(document: UserDocument): User {
+  return {
+    id: document._id,
+    email: document.email,
+    displayName: document.displayName ?? null,
+    photoURL: document.photoURL ?? null,
+    isPro: document.isPro === true,
+    createdAt: document.createdAt.toISOString(),
+  };
+}
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * The `users` collection and the sign-in bookkeeping of spec §4: the first sign-in creates the
+ * document and announces the user (`identity.user.created`, once per user id), later sign-ins
+ * merge email, displayName, photoURL and updatedAt.
+ */
+@Injectable()
+export class UsersRepository implements OnApplicationBootstrap {
+  private readonly users: Model<UserDocument>;
+
+  constructor(
+    @Inject(MONGO_CONNECTION) connection: Connection,
+    private readonly events: EventLog,
+    private readonly logger: PinoLoggerService,
+  ) {
+    this.users = connection.model<UserDocument>('User', userSchema, 'users');
+  }
+
+  /** Announces users whose announcement did not reach the log before the service last stopped. */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.users.init();
+    void this.announcePending().catch((error: unknown) =>
+      this.logger.warn(`Could not announce pending users yet: ${String(error)}`),
+    );
+  }
+
+  async find(id: string): Promise<UserDocument | null> {
+    return this.users.findById(id).lean<UserDocument>().exec();
+  }
+
+  /** Records a sign-in of the user a token names and returns the merged document. */
+  async recordSignIn(identity: TokenIdentity): Promise<UserDocument> {
+    const now = new Date();
+    const merged: Partial<UserDocument> = { email: identity.email, updatedAt: now };
+    const created: Partial<UserDocument> = {
+      isPro: false,
+      starredDebates: [],
+      createdAt: now,
+      announcedAt: null,
+    };
+    if (identity.displayName !== undefined) merged.displayName = identity.displayName;
+    else created.displayName = null;
+    if (identity.photoURL !== undefined) merged.photoURL = identity.photoURL;
+    else created.photoURL = null;
+
+    const upsert = () =>
+      this.users
+        .findOneAndUpdate(
+          { _id: identity.id },
+          { $set: merged, $setOnInsert: created },
+          { upsert: true, returnDocument: 'after' },
+        )
+        .lean<UserDocument>()
+        .exec();
+    const document = await withTransientRetry(async () => {
+      try {
+        return await upsert();
+      } catch (error) {
+        // Two first sign-ins raced to insert: the loser's retry finds the winner's document.
+        if ((error as { code?: number }).code === DUPLICATE_KEY) return upsert();
+        throw error;
+      }
+    });
+    if (!document) throw new Error(`The sign-in of ${identity.id} stored no user document`);
+    if (document.announcedAt === null) await this.announce(document);
+    return document;
+  }
+
+  /**
+   * Publishes `identity.user.created` with the user id as event id, then marks the document.
+   * Concurrent sign-ins may both publish; the log keeps one (its duplicate window). If the log
+   * is unreachable the sign-in still succeeds and the next sign-in, or the next start, retries.
+   */
+  private async announce(document: UserDocument): Promise<void> {
+    try {
+      await this.events.publish(
+        userCreatedEvent,
+        {
+          userId: document._id,
+          email: document.email,
+          createdAt: document.createdAt.toISOString(),
+        },
+        document._id,
+      );
+      await this.users
+        .updateOne({ _id: document._id, announcedAt: null }, { $set: { announcedAt: new Date() } })
+        .exec();
+    } catch (error) {
+      this.logger.error(`Could not announce user ${document._id}: ${String(error)}`);
+    }
+  }
+
+  async announcePending(): Promise<number> {
+    const pending = await this.users.find({ announcedAt: null }).limit(1000).lean<UserDocument[]>();
+    for (const document of pending) await this.announce(document);
+    return pending.length;
+  }
+}
