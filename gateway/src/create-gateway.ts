@@ -1,5 +1,6 @@
 import { type LogLevel, PinoLoggerService, type TransportConfig } from '@debate/nest';
 import type { LoggerService } from '@nestjs/common';
+import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { dirname, join } from 'node:path';
@@ -42,6 +43,8 @@ export async function createGateway(
     options.frameworkLogger ? { logger: options.frameworkLogger } : { bufferLogs: true },
   );
   if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));
+  // Before the GraphQL route exists (it is added at init): the session cookie is read there.
+  await app.register(fastifyCookie);
   const webServed = await registerWebApp(
     app.getHttpAdapter().getInstance(),
     options.webDistDir ?? defaultWebDistDir,

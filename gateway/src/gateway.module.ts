@@ -10,6 +10,7 @@ import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
 import { HealthController } from './health/health.controller.js';
 import { HealthResolver } from './health/health.resolver.js';
 import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
+import { SessionResolver } from './session/session.resolver.js';
 import { serviceClientProvider } from './services/service-client.provider.js';
 
 export interface GatewayOptions {
@@ -41,6 +42,7 @@ export class GatewayModule {
         HealthService,
         HealthResolver,
         CatalogResolver,
+        SessionResolver,
         ...(options.authIssuer
           ? [
               {

@@ -1,5 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type GraphqlDriverName = 'mercurius' | 'apollo';
 
@@ -43,6 +44,8 @@ export async function graphqlModule(driver: GraphqlDriverName): Promise<DynamicM
     autoSchemaFile: true,
     sortSchema: true,
     graphiql: false,
+    // The reply is there so that the session resolver can set and clear its cookie.
+    context: (req: FastifyRequest, reply: FastifyReply) => ({ req, reply }),
     subscription: { onConnect: subscriptionContext },
   });
 }

@@ -7,15 +7,25 @@ export interface GraphqlResult<T> {
   readonly errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
 }
 
+export interface GraphqlOptions {
+  readonly variables?: Record<string, unknown>;
+  /** Extra request headers (authorization, cookie). */
+  readonly headers?: Record<string, string>;
+}
+
 /** POSTs one GraphQL operation to the gateway, as a browser or a load tester would. */
-export async function graphql<T>(baseUrl: string, query: string): Promise<GraphqlResult<T>> {
+export async function graphql<T>(
+  baseUrl: string,
+  query: string,
+  options: GraphqlOptions = {},
+): Promise<GraphqlResult<T> & { readonly setCookie: string[] }> {
   const response = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query }),
+    headers: { 'content-type': 'application/json', ...options.headers },
+    body: JSON.stringify({ query, variables: options.variables }),
   });
   const body = (await response.json()) as Omit<GraphqlResult<T>, 'status'>;
-  return { status: response.status, ...body };
+  return { status: response.status, ...body, setCookie: response.headers.getSetCookie() };
 }
 
 /** Subscribes over graphql-ws and collects the first `count` payloads. */

@@ -1,0 +1,49 @@
+import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+
+export enum SignInProviderValue {
+  GOOGLE = 'google',
+  GITHUB = 'github',
+}
+registerEnumType(SignInProviderValue, {
+  name: 'SignInProvider',
+  description: 'The accounts a user can sign in with besides e-mail and password.',
+});
+
+@ObjectType('Me', { description: 'The signed-in user.' })
+export class MeModel {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String, { nullable: true })
+  displayName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  photoURL!: string | null;
+
+  @Field(() => Boolean, { description: 'Whether the user has the PRO plan.' })
+  isPro!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'When the user first signed in (ISO 8601); null if never through the platform.',
+  })
+  createdAt!: string | null;
+}
+
+@ObjectType('AuthSession', {
+  description:
+    'A signed-in session. The refresh token is not here: the gateway keeps it in an httpOnly cookie.',
+})
+export class AuthSessionModel {
+  @Field(() => String, { description: 'The access token; keep it in memory only.' })
+  accessToken!: string;
+
+  @Field(() => Int, { description: 'Seconds until the access token expires.' })
+  expiresIn!: number;
+
+  @Field(() => MeModel)
+  user!: MeModel;
+}

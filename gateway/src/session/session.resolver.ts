@@ -1,0 +1,236 @@
+import {
+  Credentials,
+  identityContracts,
+  isRefusal,
+  type Session,
+  type SignInRefusal,
+  type User,
+} from '@debate/contracts';
+import { ServiceClient } from '@debate/nest';
+import { Args, Context, Mutation, Query, Resolver } from '@nestjs/graphql';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
+import { timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { Authenticated, Public } from '../auth/auth.decorators.js';
+import { CurrentUser } from '../auth/current-user.js';
+import type { AuthenticatedUser } from '../auth/token-verifier.js';
+import { AuthSessionModel, MeModel, SignInProviderValue } from './session.models.js';
+import {
+  clearProviderCookie,
+  clearSessionCookie,
+  cookieOf,
+  PROVIDER_COOKIE,
+  SESSION_COOKIE,
+  setProviderCookie,
+  setSessionCookie,
+} from './session.cookies.js';
+
+/** The HTTP exchange behind a GraphQL operation (Mercurius: reply; Apollo on Fastify: res). */
+interface HttpContext {
+  req: FastifyRequest;
+  reply?: FastifyReply;
+  res?: FastifyReply;
+}
+
+function replyOf(context: HttpContext): FastifyReply {
+  const reply = context.reply ?? context.res;
+  if (!reply) throw new Error('No HTTP reply in the GraphQL context (a subscription?)');
+  return reply;
+}
+
+const REFUSAL_CODES: Record<SignInRefusal['refused'], string> = {
+  invalid_credentials: 'UNAUTHENTICATED',
+  account_locked: 'ACCOUNT_LOCKED',
+  session_expired: 'UNAUTHENTICATED',
+  email_taken: 'EMAIL_TAKEN',
+  password_policy: 'PASSWORD_POLICY',
+  provider_failed: 'PROVIDER_FAILED',
+};
+
+function refused(refusal: SignInRefusal): GraphQLError {
+  return new GraphQLError(refusal.message, {
+    extensions: { code: REFUSAL_CODES[refusal.refused], reason: refusal.refused },
+  });
+}
+
+function badInput(error: z.ZodError): GraphQLError {
+  const first = error.issues[0];
+  const field = first?.path.join('.') ?? 'input';
+  const message = field === 'email' ? 'Enter a valid e-mail address' : `Invalid ${field}`;
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field } });
+}
+
+export function toMe(user: User): MeModel {
+  return { ...user };
+}
+
+const ProviderCookie = z.object({
+  provider: z.enum(['google', 'github']),
+  state: z.string().min(16),
+  codeVerifier: z.string().min(43),
+  redirectUri: z.url(),
+});
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Sign-up, sign-in (e-mail or provider), refresh and sign-out. The refresh token never reaches
+ * the browser's scripts: it travels in an httpOnly, Secure, SameSite=Strict cookie; the access
+ * token is returned for the app to keep in memory.
+ */
+@Resolver()
+export class SessionResolver {
+  constructor(private readonly services: ServiceClient) {}
+
+  private open(context: HttpContext, outcome: Session | SignInRefusal): AuthSessionModel {
+    if (isRefusal(outcome)) throw refused(outcome);
+    setSessionCookie(replyOf(context), outcome.refreshToken, outcome.refreshExpiresIn);
+    return {
+      accessToken: outcome.accessToken,
+      expiresIn: outcome.expiresIn,
+      user: toMe(outcome.user),
+    };
+  }
+
+  private credentials(email: string, password: string) {
+    const parsed = Credentials.safeParse({ email: email.trim(), password });
+    if (!parsed.success) throw badInput(parsed.error);
+    return parsed.data;
+  }
+
+  @Public()
+  @Mutation(() => AuthSessionModel, { description: 'Creates an account, then signs in.' })
+  async signUp(
+    @Args('email') email: string,
+    @Args('password') password: string,
+    @Context() context: HttpContext,
+  ): Promise<AuthSessionModel> {
+    const outcome = await this.services.request(
+      identityContracts.signUp,
+      this.credentials(email, password),
+    );
+    return this.open(context, outcome);
+  }
+
+  @Public()
+  @Mutation(() => AuthSessionModel)
+  async signIn(
+    @Args('email') email: string,
+    @Args('password') password: string,
+    @Context() context: HttpContext,
+  ): Promise<AuthSessionModel> {
+    const outcome = await this.services.request(
+      identityContracts.signIn,
+      this.credentials(email, password),
+    );
+    return this.open(context, outcome);
+  }
+
+  @Public()
+  @Mutation(() => String, {
+    description:
+      'Starts a sign-in with Google or GitHub; returns the URL to send the browser to. It comes back to /login with a code and state for completeProviderSignIn.',
+  })
+  async signInWithProvider(
+    @Args('provider', { type: () => SignInProviderValue }) provider: SignInProviderValue,
+    @Context() context: HttpContext,
+  ): Promise<string> {
+    const redirectUri = `${context.req.protocol}://${context.req.host}/login`;
+    const started = await this.services.request(identityContracts.startProvider, {
+      provider,
+      redirectUri,
+    });
+    setProviderCookie(
+      replyOf(context),
+      JSON.stringify({
+        provider,
+        state: started.state,
+        codeVerifier: started.codeVerifier,
+        redirectUri,
+      }),
+    );
+    return started.url;
+  }
+
+  @Public()
+  @Mutation(() => AuthSessionModel)
+  async completeProviderSignIn(
+    @Args('code') code: string,
+    @Args('state') state: string,
+    @Context() context: HttpContext,
+  ): Promise<AuthSessionModel> {
+    const reply = replyOf(context);
+    const raw = cookieOf(context.req, PROVIDER_COOKIE);
+    clearProviderCookie(reply);
+    let started: z.output<typeof ProviderCookie> | undefined;
+    try {
+      started = raw ? ProviderCookie.parse(JSON.parse(raw)) : undefined;
+    } catch {
+      started = undefined;
+    }
+    if (!started || !sameSecret(started.state, state)) {
+      throw new GraphQLError('The sign-in took too long or was started elsewhere; try again', {
+        extensions: { code: 'PROVIDER_FAILED', reason: 'state_mismatch' },
+      });
+    }
+    if (code.length === 0 || code.length > 4096) {
+      throw new GraphQLError('Invalid code', { extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    const outcome = await this.services.request(identityContracts.completeProvider, {
+      provider: started.provider,
+      code,
+      codeVerifier: started.codeVerifier,
+      redirectUri: started.redirectUri,
+    });
+    return this.open(context, outcome);
+  }
+
+  @Public()
+  @Mutation(() => AuthSessionModel, {
+    nullable: true,
+    description:
+      'Renews the session from the refresh cookie (rotating it); null when there is no session.',
+  })
+  async refreshSession(@Context() context: HttpContext): Promise<AuthSessionModel | null> {
+    const refreshToken = cookieOf(context.req, SESSION_COOKIE);
+    if (!refreshToken) return null;
+    const outcome = await this.services.request(identityContracts.refresh, { refreshToken });
+    if (isRefusal(outcome)) {
+      clearSessionCookie(replyOf(context));
+      return null;
+    }
+    return this.open(context, outcome);
+  }
+
+  @Public()
+  @Mutation(() => Boolean, { description: 'Ends the session and clears its cookie.' })
+  async signOut(@Context() context: HttpContext): Promise<boolean> {
+    const refreshToken = cookieOf(context.req, SESSION_COOKIE);
+    clearSessionCookie(replyOf(context));
+    if (!refreshToken) return true;
+    await this.services.request(identityContracts.signOut, { refreshToken });
+    return true;
+  }
+
+  @Authenticated()
+  @Query(() => MeModel, { description: 'The signed-in user.' })
+  async me(@CurrentUser() user: AuthenticatedUser): Promise<MeModel> {
+    const { user: found } = await this.services.request(identityContracts.getUser, { id: user.id });
+    // A token of the realm whose user never signed in through the platform: no document yet.
+    return found
+      ? toMe(found)
+      : {
+          id: user.id,
+          email: user.email,
+          displayName: null,
+          photoURL: null,
+          isPro: false,
+          createdAt: null,
+        };
+  }
+}
