@@ -54,4 +54,35 @@ describe('accessibility', () => {
     await check('open menu');
     expect(found).toEqual([]);
   });
+
+  it('checks the signed-in account page, its upgrade dialog, and a sign-in failure', async () => {
+    const page = await session.open(desktop);
+    const found: string[] = [];
+    const check = async (label: string) => {
+      const results = await new AxeBuilder({ page }).analyze();
+      for (const violation of results.violations) {
+        if (violation.impact === 'serious' || violation.impact === 'critical') {
+          found.push(`${label}: ${violation.id} ${violation.help}`);
+        }
+      }
+    };
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('nobody@example.org');
+    await page.getByLabel('Password').fill('not a password');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    await page.getByRole('alert').waitFor();
+    await check('/login with an error');
+
+    await page.getByRole('button', { name: 'Create one' }).click();
+    await page.getByLabel('Email').fill('axe@example.org');
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+    await page.waitForURL('**/account');
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    await check('/account');
+    await page.getByRole('button', { name: 'Upgrade to Pro' }).click();
+    await page.getByRole('dialog').waitFor();
+    await check('upgrade dialog');
+    expect(found).toEqual([]);
+  });
 });

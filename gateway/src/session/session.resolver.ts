@@ -140,7 +140,9 @@ export class SessionResolver {
     @Args('provider', { type: () => SignInProviderValue }) provider: SignInProviderValue,
     @Context() context: HttpContext,
   ): Promise<string> {
-    const redirectUri = `${context.req.protocol}://${context.req.host}/login`;
+    // Back to the web app's /login, which completes the sign-in; the provider is named there
+    // so that a failure can say which one failed.
+    const redirectUri = `${context.req.protocol}://${context.req.host}/login?provider=${provider}`;
     const started = await this.services.request(identityContracts.startProvider, {
       provider,
       redirectUri,

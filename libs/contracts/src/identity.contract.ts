@@ -77,7 +77,7 @@ export const identityContracts = {
     z.object({ signedOut: z.boolean() }).strict(),
   ),
   startProvider: defineRequest(
-    subjects.identity.session.startProvider,
+    subjects.identity.provider.start,
     z.object({ provider: SignInProvider, redirectUri }).strict(),
     z
       .object({
@@ -90,7 +90,7 @@ export const identityContracts = {
       .strict(),
   ),
   completeProvider: defineRequest(
-    subjects.identity.session.completeProvider,
+    subjects.identity.provider.complete,
     z
       .object({
         provider: SignInProvider,

@@ -6,12 +6,14 @@ export const subjects = {
   identity: {
     health: { check: 'identity.health.check' },
     session: {
-      signIn: 'identity.session.signIn',
-      signUp: 'identity.session.signUp',
+      signIn: 'identity.session.signin',
+      signUp: 'identity.session.signup',
       refresh: 'identity.session.refresh',
-      signOut: 'identity.session.signOut',
-      startProvider: 'identity.session.startProvider',
-      completeProvider: 'identity.session.completeProvider',
+      signOut: 'identity.session.signout',
+    },
+    provider: {
+      start: 'identity.provider.start',
+      complete: 'identity.provider.complete',
     },
     user: { get: 'identity.user.get', created: 'identity.user.created' },
   },

@@ -1,7 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { AboutPage } from '../features/about/AboutPage';
 import { AccountPage } from '../features/account/AccountPage';
-import { useSessionBootstrap } from '../features/auth/use-session';
+import { AuthProvider } from '../features/auth/AuthProvider';
 import { CommunityHub, RankingTab } from '../features/community/CommunityHub';
 import { EnginePage } from '../features/engine/EnginePage';
 import { HistoryPage } from '../features/history/HistoryPage';
@@ -39,9 +39,8 @@ export function AppRoutes() {
 }
 
 export function App() {
-  useSessionBootstrap();
   return (
-    <>
+    <AuthProvider>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -49,6 +48,6 @@ export function App() {
       <main id="main">
         <AppRoutes />
       </main>
-    </>
+    </AuthProvider>
   );
 }

@@ -15,17 +15,36 @@ interface GraphqlResponse {
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
 }
 
-/** Sends one GraphQL operation to the gateway and turns its errors into one message. */
-export const graphqlBaseQuery: BaseQueryFn<GraphqlRequest, unknown, GraphqlFailure> = async (
-  request,
-  { signal },
-) => {
+/** The signed-in user's access token, held in memory only (never in storage). */
+let accessToken: string | null = null;
+
+export function setAccessToken(token: string | null): void {
+  accessToken = token;
+}
+
+export function currentAccessToken(): string | null {
+  return accessToken;
+}
+
+/**
+ * Sends one GraphQL operation to the gateway, with the access token when there is one (the
+ * refresh cookie goes along by itself: same origin, httpOnly), and turns its errors into one
+ * message.
+ */
+export async function graphqlRequest(
+  request: GraphqlRequest,
+  signal?: AbortSignal,
+): Promise<{ data: unknown } | { error: GraphqlFailure }> {
   try {
     const response = await fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+      },
       body: JSON.stringify(request),
-      signal,
+      credentials: 'same-origin',
+      ...(signal ? { signal } : {}),
     });
     const body = (await response.json()) as GraphqlResponse;
     const first = body.errors?.[0];
@@ -42,7 +61,12 @@ export const graphqlBaseQuery: BaseQueryFn<GraphqlRequest, unknown, GraphqlFailu
   } catch (error) {
     return { error: { message: error instanceof Error ? error.message : 'Network error' } };
   }
-};
+}
+
+export const graphqlBaseQuery: BaseQueryFn<GraphqlRequest, unknown, GraphqlFailure> = (
+  request,
+  { signal },
+) => graphqlRequest(request, signal);
 
 /** The one API slice for the gateway; each feature injects its own endpoints. */
 export const api = createApi({

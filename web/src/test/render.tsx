@@ -3,6 +3,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { type RootState, setupStore } from '../app/store';
+import { AuthProvider } from '../features/auth/AuthProvider';
 
 interface ExtendedRenderOptions extends Omit<RenderOptions, 'queries'> {
   preloadedState?: Partial<RootState>;
@@ -17,7 +18,9 @@ export function renderWithProviders(
   const store = setupStore(preloadedState);
   const Wrapper = ({ children }: { children: ReactNode }) => (
     <Provider store={store}>
-      <MemoryRouter initialEntries={[route]}>{children}</MemoryRouter>
+      <MemoryRouter initialEntries={[route]}>
+        <AuthProvider>{children}</AuthProvider>
+      </MemoryRouter>
     </Provider>
   );
   return { store, ...render(ui, { wrapper: Wrapper, ...options }) };

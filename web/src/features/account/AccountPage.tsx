@@ -1,15 +1,110 @@
-import { Navigate } from 'react-router';
-import { useAppSelector } from '../../app/hooks';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useAuth } from '../auth/AuthProvider';
+import { RequireAuth } from '../auth/RequireAuth';
 
-/** /account: profile, usage statistics and subscription, for signed-in users (issue #4, #5). */
+/** The plan names of the Account Type row. */
+export const FREE_PLAN = 'Free Plan';
+export const PRO_PLAN = 'PRO';
+
+function formatDate(iso: string | null): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+  });
+}
+
+/** PRO cannot be bought yet: the dialog says so, and nothing pretends to take a payment. */
+function UpgradeDialog({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="upgrade-heading"
+        onClick={(event) => event.stopPropagation()}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onClose();
+        }}
+      >
+        <h2 id="upgrade-heading">Upgrade to Pro</h2>
+        <p>
+          PRO accounts are not on sale yet. When they are, you will be able to upgrade here. Nothing
+          has been charged.
+        </p>
+        <button type="button" className="button" autoFocus onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Account() {
+  const { user, signOut } = useAuth();
+  const navigate = useNavigate();
+  const [upgrading, setUpgrading] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  if (!user) return null;
+
+  const leave = async () => {
+    setSigningOut(true);
+    try {
+      await signOut();
+    } catch {
+      // Recorded in the auth state ('Failed to sign out'); the session is gone either way.
+    }
+    navigate('/login', { replace: true });
+  };
+
+  return (
+    <>
+      <section className="card" aria-labelledby="profile-heading">
+        <h2 id="profile-heading">Profile</h2>
+        <dl className="facts">
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+          <dt>Account Type</dt>
+          <dd>{user.isPro ? PRO_PLAN : FREE_PLAN}</dd>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="usage-heading">
+        <h2 id="usage-heading">Usage Statistics</h2>
+        <dl className="facts">
+          <dt>Member Since</dt>
+          <dd>{formatDate(user.creationTime)}</dd>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="subscription-heading">
+        <h2 id="subscription-heading">Subscription</h2>
+        <button type="button" className="button" onClick={() => setUpgrading(true)}>
+          Upgrade to Pro
+        </button>
+      </section>
+      <button
+        type="button"
+        className="button secondary"
+        disabled={signingOut}
+        onClick={() => void leave()}
+      >
+        Sign Out
+      </button>
+      {upgrading && <UpgradeDialog onClose={() => setUpgrading(false)} />}
+    </>
+  );
+}
+
+/** /account: profile, usage statistics and subscription, for signed-in users. */
 export function AccountPage() {
-  const auth = useAppSelector((state) => state.auth);
-  if (auth.status === 'signedOut' || auth.status === 'error')
-    return <Navigate to="/login" replace />;
   return (
     <section className="page" aria-labelledby="account-heading">
       <h1 id="account-heading">Account</h1>
-      {auth.status === 'loading' ? <p>Checking your sign-in…</p> : <p>{auth.user?.email}</p>}
+      <RequireAuth pending={<p>Checking your sign-in…</p>}>
+        <Account />
+      </RequireAuth>
     </section>
   );
 }
