@@ -15,6 +15,19 @@ const SUBJECT_LITERAL = `^${SUBJECT_OWNERS}\\.[a-zA-Z-]+\\.[a-zA-Z-]+`;
 /** A template that builds a subject, e.g. `community.debate.${verb}`. */
 const SUBJECT_TEMPLATE = `^${SUBJECT_OWNERS}\\.[a-zA-Z-]+\\.`;
 
+/** Which kinds of project may import which (Nx tags). */
+const depConstraints = [
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
+  { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
+  { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+  {
+    sourceTag: 'type:launcher',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:lib', 'type:service', 'type:gateway'],
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**'] },
   js.configs.recommended,
@@ -37,22 +50,22 @@ export default tseslint.config(
         {
           enforceBuildableLibDependency: false,
           allow: [],
-          depConstraints: [
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
-            { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
-            { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
-            {
-              sourceTag: 'type:launcher',
-              onlyDependOnLibsWithTags: [
-                'type:contracts',
-                'type:lib',
-                'type:service',
-                'type:gateway',
-              ],
-            },
-          ],
+          depConstraints,
+        },
+      ],
+    },
+  },
+  {
+    // The browser tests are a harness on the server side: besides what the web app may import,
+    // they use the identity service's fakes of Google and GitHub (the edge of the world).
+    files: ['web/e2e/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: ['@debate/identity-service/testing'],
+          depConstraints,
         },
       ],
     },

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { start as startStore } from '@debate/embedded-mongo';
+import { brokersFrom } from '@debate/identity-service';
 import { closeOnSignals, inProcessTransport, loadConfigOrExit } from '@debate/nest';
 import { join } from 'node:path';
 import { platformEnvSchema } from './platform.config.js';
@@ -26,6 +27,7 @@ const platform = await startPlatform({
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
   mongoUrl,
   dataDir: env.DATA_DIR,
+  brokers: brokersFrom(env),
 });
 process.stdout.write(
   `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +

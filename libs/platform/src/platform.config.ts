@@ -1,4 +1,5 @@
 import { gatewayEnvSchema } from '@debate/gateway';
+import { brokerEnvSchema } from '@debate/identity-service';
 import { mongoUrl, optionalEnv } from '@debate/nest';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -7,7 +8,7 @@ import { z } from 'zod';
 export const defaultDataDir = fileURLToPath(new URL('../../../.data', import.meta.url));
 
 /** Single-process mode reads the gateway's variables, and where its documents live. */
-export const platformEnvSchema = gatewayEnvSchema.extend({
+export const platformEnvSchema = gatewayEnvSchema.extend(brokerEnvSchema.shape).extend({
   /** A MongoDB to use instead of the embedded server. */
   MONGO_URL: optionalEnv(mongoUrl.optional()),
   DATA_DIR: optionalEnv(z.string().min(1).default(defaultDataDir)),

@@ -1,6 +1,11 @@
 import { serviceNames, type ServiceName } from '@debate/contracts';
 import { createGateway, type GraphqlDriverName } from '@debate/gateway';
-import { createEmbeddedIssuer, issuerRoutes } from '@debate/identity-service';
+import {
+  type Broker,
+  type BrokerAlias,
+  createEmbeddedIssuer,
+  issuerRoutes,
+} from '@debate/identity-service';
 import {
   createLogger,
   type LogLevel,
@@ -25,6 +30,8 @@ export interface PlatformOptions {
   readonly mongoUrl: string;
   /** Where the embedded issuer keeps its signing key and client secret. */
   readonly dataDir: string;
+  /** Google and GitHub, where their OAuth app credentials are configured. */
+  readonly brokers?: Partial<Record<BrokerAlias, Broker>>;
 }
 
 export interface RunningPlatform {
@@ -54,6 +61,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     mongoUrl: options.mongoUrl,
     dataDir: options.dataDir,
     issuerUrl: realmUrl,
+    ...(options.brokers ? { brokers: options.brokers } : {}),
   });
   const modules = serviceModules({
     logLevel: options.logLevel,

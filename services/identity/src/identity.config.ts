@@ -1,9 +1,11 @@
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
+import { brokerEnvSchema } from './issuer/brokers.js';
 import type { KeycloakSettings } from './keycloak/keycloak.client.js';
 
 /** The identity service's environment: the service's own, and where its realm is. */
 export const identityEnvSchema = serviceEnvSchema
+  .extend(brokerEnvSchema.shape)
   .extend({
     /**
      * Keycloak's base URL as the service reaches it (e.g. http://keycloak:8080). Unset: the
@@ -22,6 +24,14 @@ export const identityEnvSchema = serviceEnvSchema
     ISSUER_PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(8180)),
     ISSUER_HOST: optionalEnv(z.string().min(1).default('127.0.0.1')),
     DATA_DIR: optionalEnv(z.string().min(1).default('.data')),
+    /** The web app's origins the embedded issuer may send the browser back to (comma-separated). */
+    WEB_ORIGIN: optionalEnv(
+      z
+        .string()
+        .default('http://localhost:3000,http://127.0.0.1:3000')
+        .transform((value) => value.split(',').map((origin) => origin.trim()))
+        .pipe(z.array(z.url()).min(1)),
+    ),
   })
   .superRefine((env, context) => {
     if (env.KEYCLOAK_URL && !env.KEYCLOAK_CLIENT_SECRET) {

@@ -6,6 +6,10 @@ export {
   type KeycloakSettings,
 } from './keycloak/keycloak.client.js';
 export {
+  type Broker,
+  type BrokerAlias,
+  brokerEnvSchema,
+  brokersFrom,
   createEmbeddedIssuer,
   type EmbeddedIssuerOptions,
   issuerRoutes,

@@ -3,7 +3,7 @@ import { closeOnSignals, loadConfigOrExit, natsTransport, startService } from '@
 import { resolve } from 'node:path';
 import { identityEnvSchema, keycloakSettings } from './identity.config.js';
 import { IdentityServiceModule } from './identity-service.module.js';
-import { serveEmbeddedIssuer } from './issuer/index.js';
+import { brokersFrom, serveEmbeddedIssuer } from './issuer/index.js';
 
 const env = loadConfigOrExit('the identity service', identityEnvSchema);
 
@@ -19,6 +19,8 @@ if (env.KEYCLOAK_URL && env.KEYCLOAK_CLIENT_SECRET) {
     dataDir: resolve(env.DATA_DIR),
     port: env.ISSUER_PORT,
     host: env.ISSUER_HOST,
+    brokers: brokersFrom(env),
+    webOrigins: env.WEB_ORIGIN,
   });
   realm = { baseUrl: issuer.baseUrl, serviceSecret: issuer.serviceSecret };
   stopIssuer = () => issuer.close();

@@ -29,7 +29,7 @@ export interface BrowserSession {
 /**
  * Starts the built platform and Chromium once per file, and gives each test a page of its own.
  */
-export function useBrowser(): BrowserSession {
+export function useBrowser(options: { env?: () => Record<string, string> } = {}): BrowserSession {
   let app: RunningApp;
   let browser: Browser;
   let context: BrowserContext | undefined;
@@ -52,7 +52,7 @@ export function useBrowser(): BrowserSession {
   };
 
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp(options.env?.() ?? {});
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   });
 

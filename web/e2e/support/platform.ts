@@ -16,7 +16,7 @@ export interface RunningApp {
  * The platform as `npm start` runs it (built, one process, in-process transport, the built web
  * app), on a port the system picks: the browser tests drive exactly what a user gets.
  */
-export async function startApp(): Promise<RunningApp> {
+export async function startApp(extraEnv: Record<string, string> = {}): Promise<RunningApp> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: build the workspace first`);
   const dataDir = mkdtempSync(join(tmpdir(), 'debate-e2e-'));
   const child: ChildProcess = spawn(process.execPath, [entry], {
@@ -29,6 +29,7 @@ export async function startApp(): Promise<RunningApp> {
       // A store of its own: a free port and a fresh directory, whatever else runs here.
       MONGO_PORT: '0',
       DATA_DIR: dataDir,
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

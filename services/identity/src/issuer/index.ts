@@ -1,12 +1,22 @@
 import Fastify from 'fastify';
 import mongoose, { type Connection } from 'mongoose';
 import { join } from 'node:path';
+import type { Broker, BrokerAlias } from './brokers.js';
 import { EmbeddedIssuer } from './issuer.js';
 import { issuerRoutes } from './issuer.routes.js';
 import { loadOrCreateSecret, loadOrCreateSigningKey } from './keys.js';
 import { loadRealmSettings } from './realm.js';
 import { RealmStore } from './store.js';
 
+export {
+  type Broker,
+  type BrokerAlias,
+  type BrokerEnv,
+  brokerEnvSchema,
+  brokersFrom,
+  GithubBroker,
+  GoogleBroker,
+} from './brokers.js';
 export { EmbeddedIssuer, OAuthError, type TokenResponse } from './issuer.js';
 export { issuerRoutes } from './issuer.routes.js';
 export { loadRealmSettings, type RealmSettings } from './realm.js';
@@ -21,6 +31,10 @@ export interface EmbeddedIssuerOptions {
   readonly issuerUrl: string | (() => string);
   /** The identity-service client's secret; by default one made once and kept in `dataDir`. */
   readonly serviceSecret?: string;
+  /** Google and GitHub, where their OAuth app credentials are configured. */
+  readonly brokers?: Partial<Record<BrokerAlias, Broker>>;
+  /** Web origins besides the issuer's own that the web client may be sent back to. */
+  readonly webOrigins?: readonly string[];
 }
 
 export interface RunningIssuer {
@@ -42,7 +56,15 @@ export async function createEmbeddedIssuer(options: EmbeddedIssuerOptions): Prom
     const secret =
       options.serviceSecret ??
       loadOrCreateSecret(join(options.dataDir, 'issuer', 'identity-service.secret'));
-    const issuer = new EmbeddedIssuer(loadRealmSettings(), store, key, options.issuerUrl, secret);
+    const issuer = new EmbeddedIssuer(
+      loadRealmSettings(),
+      store,
+      key,
+      options.issuerUrl,
+      secret,
+      Date.now,
+      { brokers: options.brokers ?? {}, webOrigins: options.webOrigins ?? [] },
+    );
     return { issuer, serviceSecret: secret, close: () => connection.close() };
   } catch (error) {
     await connection.close();

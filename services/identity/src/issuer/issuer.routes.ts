@@ -18,11 +18,33 @@ const TokenForm = z.discriminatedUnion('grant_type', [
     refresh_token: z.string().min(1).max(512),
   }),
   z.object({
+    grant_type: z.literal('authorization_code'),
+    client_id: z.string().optional(),
+    code: z.string().min(1).max(512),
+    code_verifier: z.string().min(43).max(128).optional(),
+    redirect_uri: z.string().max(2048).optional(),
+  }),
+  z.object({
     grant_type: z.literal('client_credentials'),
     client_id: z.string().optional(),
     client_secret: z.string().optional(),
   }),
 ]);
+
+const text = z.string().max(2048).optional();
+const AuthorizationQuery = z.object({
+  client_id: text,
+  response_type: text,
+  redirect_uri: text,
+  state: text,
+  code_challenge: text,
+  code_challenge_method: text,
+  kc_idp_hint: text,
+  scope: text,
+  nonce: text,
+});
+const BrokerQuery = z.object({ code: text, state: text, error: text, error_description: text });
+const BrokerAliasParam = z.object({ alias: z.enum(['google', 'github']) });
 
 const LogoutForm = z.object({
   client_id: z.string().optional(),
@@ -119,9 +141,32 @@ export async function issuerRoutes(
           return await issuer.passwordGrant(clientId, form.username, form.password);
         case 'refresh_token':
           return await issuer.refreshGrant(clientId, form.refresh_token);
+        case 'authorization_code':
+          return await issuer.codeGrant(clientId, form.code, form.code_verifier, form.redirect_uri);
         case 'client_credentials':
           return await issuer.clientCredentialsGrant(clientId, basic.secret ?? form.client_secret);
       }
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  // The browser's way in: to the provider, or back to the client with an error.
+  fastify.get(`${oidc}/auth`, async (request, reply) => {
+    try {
+      const query = AuthorizationQuery.parse(request.query ?? {});
+      return reply.redirect(await issuer.authorize(query), 302);
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  // The provider's way back (Keycloak's broker endpoint).
+  fastify.get(`${realm}/broker/:alias/endpoint`, async (request, reply) => {
+    try {
+      const { alias } = BrokerAliasParam.parse(request.params);
+      const query = BrokerQuery.parse(request.query ?? {});
+      return reply.redirect(await issuer.brokerCallback(alias, query), 302);
     } catch (error) {
       return fail(reply, error);
     }

@@ -1,9 +1,16 @@
 import { hash, verify } from '@node-rs/argon2';
 import { jwtVerify, SignJWT, createLocalJWKSet, type JWTPayload } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  type Broker,
+  type BrokerAlias,
+  type BrokeredIdentity,
+  BrokerError,
+  brokerNames,
+} from './brokers.js';
 import type { SigningKey } from './keys.js';
 import { passwordPolicyError, type RealmSettings } from './realm.js';
-import { newRefreshToken, type RealmStore, type RealmUser } from './store.js';
+import { EmailTakenError, newRefreshToken, type RealmStore, type RealmUser } from './store.js';
 
 /** An OAuth error as Keycloak's token endpoint answers it. */
 export class OAuthError extends Error {
@@ -32,6 +39,39 @@ export interface TokenResponse {
 }
 
 const SCOPE = 'openid email profile';
+const FLOW_SECONDS = 600;
+const CODE_SECONDS = 60;
+
+/** The brokered providers that are configured, and the web origins clients may return to. */
+export interface Federation {
+  readonly brokers: Partial<Record<BrokerAlias, Broker>>;
+  /** Origins (besides the issuer's own) that redirect URIs may point at, as `${WEB_ORIGIN}/*`. */
+  readonly webOrigins: readonly string[];
+}
+
+/** What the authorization endpoint receives. */
+export interface AuthorizationRequest {
+  readonly client_id?: string | undefined;
+  readonly response_type?: string | undefined;
+  readonly redirect_uri?: string | undefined;
+  readonly state?: string | undefined;
+  readonly code_challenge?: string | undefined;
+  readonly code_challenge_method?: string | undefined;
+  readonly kc_idp_hint?: string | undefined;
+}
+
+function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+/** The client's redirect URI with the answer (code or error) and its state in the query. */
+function answer(redirectUri: string, fields: Record<string, string | null | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(fields)) {
+    if (value !== null && value !== undefined) url.searchParams.set(name, value);
+  }
+  return url.toString();
+}
 const SERVICE_ROLES = ['manage-users', 'view-users'];
 
 /**
@@ -52,6 +92,7 @@ export class EmbeddedIssuer {
     private readonly realmUrl: string | (() => string),
     private readonly serviceSecret: string,
     private readonly now: () => number = Date.now,
+    private readonly federation: Federation = { brokers: {}, webOrigins: [] },
   ) {}
 
   get issuerUrl(): string {
@@ -83,6 +124,8 @@ export class EmbeddedIssuer {
       email: user.email,
       email_verified: false,
       preferred_username: user.email,
+      ...(user.displayName ? { name: user.displayName } : {}),
+      ...(user.photoURL ? { picture: user.photoURL } : {}),
       realm_access: { roles: ['user', `default-roles-${this.settings.name}`] },
     };
   }
@@ -120,7 +163,7 @@ export class EmbeddedIssuer {
     const client = this.checkPublicClient(clientId);
     const user = await this.store.findUserByEmail(email);
     const invalid = new OAuthError(401, 'invalid_grant', 'Invalid user credentials');
-    if (!user || !user.enabled) {
+    if (!user || !user.enabled || user.passwordHash === null) {
       await verify(await this.dummyHash, password); // the same cost as for a real user
       throw invalid;
     }
@@ -234,6 +277,202 @@ export class EmbeddedIssuer {
       email_verified: claims['email_verified'],
       preferred_username: claims['preferred_username'],
     };
+  }
+
+  /** Whether a client may be sent back to `redirectUri` (Keycloak's `${WEB_ORIGIN}/*`). */
+  private allowedRedirect(redirectUri: string | undefined): redirectUri is string {
+    if (!redirectUri) return false;
+    let origin: string;
+    try {
+      origin = new URL(redirectUri).origin;
+    } catch {
+      return false;
+    }
+    return origin === new URL(this.issuerUrl).origin || this.federation.webOrigins.includes(origin);
+  }
+
+  /**
+   * GET …/protocol/openid-connect/auth: the authorization-code flow with PKCE, for brokered
+   * sign-in (kc_idp_hint names the provider). Returns where to send the browser: the provider,
+   * or the client with an error. A bad client or redirect URI is never redirected to (an
+   * OAuthError, shown as a page).
+   */
+  async authorize(request: AuthorizationRequest): Promise<string> {
+    const client = this.checkPublicClient(request.client_id);
+    if (!this.allowedRedirect(request.redirect_uri)) {
+      throw new OAuthError(400, 'invalid_request', 'Invalid parameter: redirect_uri');
+    }
+    const redirectUri = request.redirect_uri;
+    const fail = (error: string, description: string) =>
+      answer(redirectUri, { error, error_description: description, state: request.state });
+    if (request.response_type !== 'code') {
+      return fail('unsupported_response_type', 'Only the authorization-code flow is supported');
+    }
+    if (!request.code_challenge || request.code_challenge_method !== 'S256') {
+      return fail('invalid_request', 'Missing parameter: code_challenge_method (S256)');
+    }
+    const alias = request.kc_idp_hint;
+    if (alias !== 'google' && alias !== 'github') {
+      return fail(
+        'invalid_request',
+        'This realm signs in through Google or GitHub here (kc_idp_hint)',
+      );
+    }
+    const broker = this.federation.brokers[alias];
+    if (!broker) {
+      return fail(
+        'temporarily_unavailable',
+        `${brokerNames[alias]} sign-in is not configured on this server (its OAuth app credentials are not set)`,
+      );
+    }
+    const state = randomBytes(24).toString('base64url');
+    const nonce = randomBytes(16).toString('base64url');
+    const brokerVerifier = randomBytes(32).toString('base64url');
+    await this.store.saveFlow({
+      _id: state,
+      alias,
+      clientId: client,
+      clientRedirectUri: redirectUri,
+      clientState: request.state ?? null,
+      codeChallenge: request.code_challenge,
+      brokerVerifier,
+      nonce,
+      createdAt: new Date(this.now()),
+    });
+    try {
+      return await broker.authorizationUrl({
+        state,
+        nonce,
+        codeChallenge: s256(brokerVerifier),
+        redirectUri: this.brokerEndpoint(alias),
+      });
+    } catch (error) {
+      return fail(
+        'temporarily_unavailable',
+        `${brokerNames[alias]} cannot be reached: ${(error as Error).message}`,
+      );
+    }
+  }
+
+  /** Where a provider sends the browser back: Keycloak's broker endpoint. */
+  brokerEndpoint(alias: BrokerAlias): string {
+    return `${this.issuerUrl}/broker/${alias}/endpoint`;
+  }
+
+  /**
+   * GET …/broker/{alias}/endpoint: the provider's answer. Finds or creates the realm user the
+   * provider account belongs to, then sends the browser back to the client with a code.
+   */
+  async brokerCallback(
+    alias: BrokerAlias,
+    query: {
+      code?: string | undefined;
+      state?: string | undefined;
+      error?: string | undefined;
+      error_description?: string | undefined;
+    },
+  ): Promise<string> {
+    const flow = query.state
+      ? await this.store.takeFlow(query.state, new Date(this.now() - FLOW_SECONDS * 1000))
+      : null;
+    if (!flow || flow.alias !== alias) {
+      throw new OAuthError(400, 'invalid_request', 'The sign-in expired or was not started here');
+    }
+    const name = brokerNames[alias];
+    const back = (fields: Record<string, string>) =>
+      answer(flow.clientRedirectUri, { ...fields, state: flow.clientState });
+    if (query.error || !query.code) {
+      return back({
+        error: 'access_denied',
+        error_description: `${name} did not sign you in${query.error_description ? `: ${query.error_description}` : query.error ? ` (${query.error})` : ''}`,
+      });
+    }
+    const broker = this.federation.brokers[alias];
+    if (!broker) {
+      return back({
+        error: 'temporarily_unavailable',
+        error_description: `${name} sign-in is not configured on this server`,
+      });
+    }
+    let user: RealmUser;
+    try {
+      const identity = await broker.identify(
+        query.code,
+        flow.brokerVerifier,
+        flow.nonce,
+        this.brokerEndpoint(alias),
+      );
+      user = await this.federatedUser(alias, identity);
+    } catch (error) {
+      if (!(error instanceof BrokerError || error instanceof OAuthError)) throw error;
+      return back({ error: 'access_denied', error_description: error.message });
+    }
+    const code = randomBytes(32).toString('base64url');
+    await this.store.saveCode(code, {
+      userId: user._id,
+      clientId: flow.clientId,
+      redirectUri: flow.clientRedirectUri,
+      codeChallenge: flow.codeChallenge,
+    });
+    return back({ code, iss: this.issuerUrl });
+  }
+
+  /**
+   * The realm user of a provider account: the one linked before; else the user with the same
+   * e-mail when the provider vouches for it (the realm trusts their e-mail); else a new user.
+   */
+  private async federatedUser(alias: BrokerAlias, identity: BrokeredIdentity): Promise<RealmUser> {
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const linked = await this.store.findLinkedUser(alias, identity.subject);
+      if (linked) {
+        if (!linked.enabled) throw new OAuthError(400, 'access_denied', 'Account is disabled');
+        return linked;
+      }
+      const profile = { displayName: identity.displayName, photoURL: identity.photoURL };
+      let user = await this.store.findUserByEmail(identity.email);
+      if (user && !identity.emailVerified) {
+        throw new OAuthError(
+          400,
+          'access_denied',
+          `An account with ${identity.email} exists; sign in with its password`,
+        );
+      }
+      if (user) await this.store.fillProfile(user._id, profile);
+      else {
+        try {
+          user = await this.store.createUser(identity.email, null, profile);
+        } catch (error) {
+          if (error instanceof EmailTakenError) continue; // a concurrent first sign-in won
+          throw error;
+        }
+      }
+      if (await this.store.link(alias, identity.subject, user._id)) {
+        return (await this.store.findUser(user._id)) ?? user;
+      }
+    }
+    throw new OAuthError(409, 'conflict', 'The sign-in raced another one; try again');
+  }
+
+  /** The authorization_code grant: single use, same client and redirect URI, PKCE S256. */
+  async codeGrant(
+    clientId: string | undefined,
+    code: string,
+    verifier: string | undefined,
+    redirectUri: string | undefined,
+  ): Promise<TokenResponse> {
+    const client = this.checkPublicClient(clientId);
+    const invalid = new OAuthError(400, 'invalid_grant', 'Code not valid');
+    const grant = await this.store.takeCode(code, new Date(this.now() - CODE_SECONDS * 1000));
+    if (!grant || grant.clientId !== client) throw invalid;
+    if (grant.redirectUri !== redirectUri) {
+      throw new OAuthError(400, 'invalid_grant', 'Incorrect redirect_uri');
+    }
+    if (!verifier || s256(verifier) !== grant.codeChallenge) {
+      throw new OAuthError(400, 'invalid_grant', 'PKCE verification failed: Invalid code verifier');
+    }
+    const user = await this.store.findUser(grant.userId);
+    if (!user || !user.enabled) throw invalid;
+    return this.openSession(user, client);
   }
 
   /** POST /admin/realms/{realm}/users: only a token with realm-management's manage-users. */

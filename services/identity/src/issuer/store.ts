@@ -5,7 +5,10 @@ import { type Connection, Schema } from 'mongoose';
 export interface RealmUser {
   _id: string;
   email: string;
-  passwordHash: string;
+  /** Null for a user who signs in only through Google or GitHub. */
+  passwordHash: string | null;
+  displayName: string | null;
+  photoURL: string | null;
   enabled: boolean;
   failures: number;
   lockedUntil: Date | null;
@@ -27,7 +30,9 @@ const userSchema = new Schema<RealmUser>(
   {
     _id: { type: String, required: true },
     email: { type: String, required: true, unique: true, lowercase: true, trim: true },
-    passwordHash: { type: String, required: true },
+    passwordHash: { type: String, default: null },
+    displayName: { type: String, default: null },
+    photoURL: { type: String, default: null },
     enabled: { type: Boolean, default: true },
     failures: { type: Number, default: 0 },
     lockedUntil: { type: Date, default: null },
@@ -45,6 +50,75 @@ const sessionSchema = new Schema<RealmSession>(
     startedAt: { type: Date, required: true },
     lastUsedAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+
+/** A user's link to an account at a brokered provider (Keycloak's federated identity). */
+interface FederatedLink {
+  /** `<alias>:<subject at the provider>` */
+  _id: string;
+  userId: string;
+  createdAt: Date;
+}
+
+/** A sign-in through a provider in progress: what to send back to the client once it returns. */
+export interface BrokerFlow {
+  /** The state sent to the provider. */
+  _id: string;
+  alias: string;
+  clientId: string;
+  clientRedirectUri: string;
+  clientState: string | null;
+  codeChallenge: string;
+  brokerVerifier: string;
+  nonce: string;
+  createdAt: Date;
+}
+
+/** An authorization code: single use, bound to its client, redirect URI and PKCE challenge. */
+export interface AuthorizationCode {
+  /** The code's hash. */
+  _id: string;
+  userId: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  createdAt: Date;
+}
+
+const linkSchema = new Schema<FederatedLink>(
+  {
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+const flowSchema = new Schema<BrokerFlow>(
+  {
+    _id: { type: String, required: true },
+    alias: { type: String, required: true },
+    clientId: { type: String, required: true },
+    clientRedirectUri: { type: String, required: true },
+    clientState: { type: String, default: null },
+    codeChallenge: { type: String, required: true },
+    brokerVerifier: { type: String, required: true },
+    nonce: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+const codeSchema = new Schema<AuthorizationCode>(
+  {
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
+    clientId: { type: String, required: true },
+    redirectUri: { type: String, required: true },
+    codeChallenge: { type: String, required: true },
+    createdAt: { type: Date, required: true },
   },
   { versionKey: false },
 );
@@ -68,24 +142,91 @@ export class EmailTakenError extends Error {
 export class RealmStore {
   private readonly users;
   private readonly sessions;
+  private readonly links;
+  private readonly flows;
+  private readonly codes;
 
   constructor(connection: Connection) {
     this.users = connection.model<RealmUser>('RealmUser', userSchema, 'realm_users');
     this.sessions = connection.model<RealmSession>('RealmSession', sessionSchema, 'realm_sessions');
+    this.links = connection.model<FederatedLink>('RealmLink', linkSchema, 'realm_links');
+    this.flows = connection.model<BrokerFlow>('RealmBrokerFlow', flowSchema, 'realm_broker_flows');
+    this.codes = connection.model<AuthorizationCode>('RealmCode', codeSchema, 'realm_codes');
   }
 
   async init(): Promise<void> {
     await Promise.all([this.users.init(), this.sessions.init()]);
   }
 
-  async createUser(email: string, passwordHash: string): Promise<RealmUser> {
+  async createUser(
+    email: string,
+    passwordHash: string | null,
+    profile: { displayName?: string | null; photoURL?: string | null } = {},
+  ): Promise<RealmUser> {
     try {
-      const created = await this.users.create({ _id: randomUUID(), email, passwordHash });
+      const created = await this.users.create({
+        _id: randomUUID(),
+        email,
+        passwordHash,
+        displayName: profile.displayName ?? null,
+        photoURL: profile.photoURL ?? null,
+      });
       return created.toObject();
     } catch (error) {
       if ((error as { code?: number }).code === 11000) throw new EmailTakenError();
       throw error;
     }
+  }
+
+  async findLinkedUser(alias: string, subject: string): Promise<RealmUser | null> {
+    const link = await this.links.findById(`${alias}:${subject}`).lean<FederatedLink>().exec();
+    return link ? this.findUser(link.userId) : null;
+  }
+
+  /** Links a provider account to a user; false when it is already linked (to anyone). */
+  async link(alias: string, subject: string, userId: string): Promise<boolean> {
+    try {
+      await this.links.create({ _id: `${alias}:${subject}`, userId, createdAt: new Date() });
+      return true;
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return false;
+      throw error;
+    }
+  }
+
+  async fillProfile(
+    id: string,
+    profile: { displayName: string | null; photoURL: string | null },
+  ): Promise<void> {
+    for (const field of ['displayName', 'photoURL'] as const) {
+      const value = profile[field];
+      if (value === null) continue;
+      await this.users.updateOne({ _id: id, [field]: null }, { $set: { [field]: value } }).exec();
+    }
+  }
+
+  async saveFlow(flow: BrokerFlow): Promise<void> {
+    await this.flows.create(flow);
+  }
+
+  /** Takes a provider sign-in in progress, once, if it started after `since`. */
+  takeFlow(state: string, since: Date): Promise<BrokerFlow | null> {
+    return this.flows
+      .findOneAndDelete({ _id: state, createdAt: { $gte: since } })
+      .lean<BrokerFlow>()
+      .exec();
+  }
+
+  async saveCode(code: string, grant: Omit<AuthorizationCode, '_id' | 'createdAt'>): Promise<void> {
+    await this.codes.create({ _id: hashToken(code), ...grant, createdAt: new Date() });
+  }
+
+  /** Redeems an authorization code, once, if it was issued after `since`. */
+  takeCode(code: string, since: Date): Promise<AuthorizationCode | null> {
+    return this.codes
+      .findOneAndDelete({ _id: hashToken(code), createdAt: { $gte: since } })
+      .lean<AuthorizationCode>()
+      .exec();
   }
 
   findUserByEmail(email: string): Promise<RealmUser | null> {

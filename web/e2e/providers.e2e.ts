@@ -1,0 +1,63 @@
+import { type FakeProviders, startFakeProviders } from '@debate/identity-service/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { useBrowser } from './support/browser.js';
+
+// Sign-in with Google and GitHub through the realm's authorization-code flow, the browser
+// going to the provider (a local fake of Google's OpenID Connect and GitHub's OAuth) and back.
+describe('signing in with Google or GitHub', () => {
+  let providers: FakeProviders;
+  beforeAll(async () => {
+    providers = await startFakeProviders();
+  });
+  // Google's OAuth app is configured; GitHub's is not.
+  const session = useBrowser({
+    env: () => ({ ...providers.env(), GITHUB_CLIENT_ID: '', GITHUB_CLIENT_SECRET: '' }),
+  });
+  afterAll(async () => {
+    await providers?.close();
+  });
+
+  it('goes to Google and comes back signed in, on /account', async () => {
+    const { page } = session;
+    await page.goto('/login');
+    const visited: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+    });
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await page.waitForURL('**/account');
+    await page.getByRole('region', { name: 'Profile' }).getByText('grace@gmail.example').waitFor();
+    // Through the realm's /auth endpoint and the provider, back to /login with a code.
+    expect(visited).toContain('/login');
+    expect(providers.google.redeemed.length).toBeGreaterThanOrEqual(1);
+    expect(new URL(page.url()).search).toBe('');
+    await page.reload();
+    await page.getByRole('region', { name: 'Profile' }).getByText('grace@gmail.example').waitFor();
+  });
+
+  it("says 'Failed to sign in with GitHub' and why, when GitHub is not configured", async () => {
+    const { page } = session;
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in with GitHub' }).click();
+    const alert = page.getByRole('alert');
+    await alert.getByText('Failed to sign in with GitHub', { exact: true }).waitFor();
+    expect(await alert.textContent()).toMatch(/GitHub sign-in is not configured on this server/);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.getByRole('button', { name: 'Sign in with GitHub' }).isEnabled()).toBe(true);
+  });
+
+  it("says 'Failed to sign in with Google' when the person declines at Google", async () => {
+    const { page } = session;
+    const account = providers.google.account;
+    providers.google.account = null;
+    try {
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign in with Google' }).click();
+      const alert = page.getByRole('alert');
+      await alert.getByText('Failed to sign in with Google', { exact: true }).waitFor();
+      expect(await alert.textContent()).toMatch(/Google did not sign you in/);
+    } finally {
+      providers.google.account = account;
+    }
+  });
+});
