@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { desktop, phone, useBrowser } from './support/browser.js';
 
 const pages = [
@@ -11,6 +12,14 @@ const pages = [
   '/login',
   '/account',
 ];
+
+/** The serious and critical axe-core violations on the page as it is now, labelled. */
+async function violations(page: Page, label: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${label}: ${violation.id} (${violation.impact}) ${violation.help}`);
+}
 
 describe('accessibility', () => {
   const session = useBrowser();
@@ -24,12 +33,7 @@ describe('accessibility', () => {
     for (const path of pages) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      const results = await new AxeBuilder({ page }).analyze();
-      for (const violation of results.violations) {
-        if (violation.impact === 'serious' || violation.impact === 'critical') {
-          found.push(`${path}: ${violation.id} (${violation.impact}) ${violation.help}`);
-        }
-      }
+      found.push(...(await violations(page, path)));
     }
     expect(found).toEqual([]);
   });
@@ -39,12 +43,7 @@ describe('accessibility', () => {
     await page.goto('/about');
     const found: string[] = [];
     const check = async (label: string) => {
-      const results = await new AxeBuilder({ page }).analyze();
-      for (const violation of results.violations) {
-        if (violation.impact === 'serious' || violation.impact === 'critical') {
-          found.push(`${label}: ${violation.id} ${violation.help}`);
-        }
-      }
+      found.push(...(await violations(page, label)));
     };
     for (const tab of ['The Science', 'The Backers']) {
       await page.getByRole('tab', { name: tab }).click();
@@ -59,12 +58,7 @@ describe('accessibility', () => {
     const page = await session.open(desktop);
     const found: string[] = [];
     const check = async (label: string) => {
-      const results = await new AxeBuilder({ page }).analyze();
-      for (const violation of results.violations) {
-        if (violation.impact === 'serious' || violation.impact === 'critical') {
-          found.push(`${label}: ${violation.id} ${violation.help}`);
-        }
-      }
+      found.push(...(await violations(page, label)));
     };
     await page.goto('/login');
     await page.getByLabel('Email').fill('nobody@example.org');

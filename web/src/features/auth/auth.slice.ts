@@ -154,38 +154,37 @@ export const restoreSession = createAsyncThunk<
   }
 });
 
-export const signInWithEmail = createAsyncThunk<
-  SignedIn,
-  { email: string; password: string },
-  { rejectValue: AuthFailure }
->('auth/signInWithEmail', async (credentials, { rejectWithValue }) => {
-  try {
-    const data = await call<{ signIn: SessionPayload }>(
-      `mutation ($email: String!, $password: String!) { signIn(email: $email, password: $password) { ${SESSION} } }`,
-      credentials,
-    );
-    return adopt(data.signIn);
-  } catch (error) {
-    return rejectWithValue(failure(error, 'Failed to sign in with email'));
-  }
-});
+/** A thunk that sends e-mail and password to `mutation` and adopts the session it returns. */
+function emailThunk(type: string, mutation: 'signIn' | 'signUp', stateError: string) {
+  return createAsyncThunk<
+    SignedIn,
+    { email: string; password: string },
+    { rejectValue: AuthFailure }
+  >(type, async (credentials, { rejectWithValue }) => {
+    try {
+      const data = await call<Record<typeof mutation, SessionPayload>>(
+        `mutation ($email: String!, $password: String!) { ${mutation}(email: $email, password: $password) { ${SESSION} } }`,
+        credentials,
+      );
+      return adopt(data[mutation]);
+    } catch (error) {
+      return rejectWithValue(failure(error, stateError));
+    }
+  });
+}
+
+export const signInWithEmail = emailThunk(
+  'auth/signInWithEmail',
+  'signIn',
+  'Failed to sign in with email',
+);
 
 /** Creates the account (the realm's password policy applies), then signs in. */
-export const signUpWithEmail = createAsyncThunk<
-  SignedIn,
-  { email: string; password: string },
-  { rejectValue: AuthFailure }
->('auth/signUpWithEmail', async (credentials, { rejectWithValue }) => {
-  try {
-    const data = await call<{ signUp: SessionPayload }>(
-      `mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { ${SESSION} } }`,
-      credentials,
-    );
-    return adopt(data.signUp);
-  } catch (error) {
-    return rejectWithValue(failure(error, 'Failed to sign up with email'));
-  }
-});
+export const signUpWithEmail = emailThunk(
+  'auth/signUpWithEmail',
+  'signUp',
+  'Failed to sign up with email',
+);
 
 /** Asks the gateway where to send the browser to sign in with `provider`, and goes there. */
 export const startProviderSignIn = createAsyncThunk<

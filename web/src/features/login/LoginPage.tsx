@@ -147,22 +147,17 @@ export function LoginPage() {
         </button>
       </form>
       <div className="providers">
-        <button
-          type="button"
-          className="button secondary"
-          disabled={busy}
-          onClick={() => void withProvider('google')}
-        >
-          Sign in with Google
-        </button>
-        <button
-          type="button"
-          className="button secondary"
-          disabled={busy}
-          onClick={() => void withProvider('github')}
-        >
-          Sign in with GitHub
-        </button>
+        {(['google', 'github'] as const).map((provider) => (
+          <button
+            key={provider}
+            type="button"
+            className="button secondary"
+            disabled={busy}
+            onClick={() => void withProvider(provider)}
+          >
+            Sign in with {providerNames[provider]}
+          </button>
+        ))}
       </div>
     </section>
   );
