@@ -4,3 +4,4 @@ export * from './health.contract.js';
 export * from './catalog.contract.js';
 export * from './identity.contract.js';
 export * from './streams.js';
+export * from './usage.contract.js';

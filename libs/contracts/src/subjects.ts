@@ -19,6 +19,12 @@ export const subjects = {
   },
   usage: {
     health: { check: 'usage.health.check' },
+    stats: { get: 'usage.stats.get' },
+    allowance: {
+      consume: 'usage.allowance.consume',
+      refund: 'usage.allowance.refund',
+      settle: 'usage.allowance.settle',
+    },
   },
   generation: {
     health: { check: 'generation.health.check' },

@@ -28,6 +28,7 @@ const platform = await startPlatform({
   mongoUrl,
   dataDir: env.DATA_DIR,
   brokers: brokersFrom(env),
+  testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
 });
 process.stdout.write(
   `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +

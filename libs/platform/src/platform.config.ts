@@ -14,5 +14,7 @@ export const platformEnvSchema = gatewayEnvSchema.extend(brokerEnvSchema.shape).
   DATA_DIR: optionalEnv(z.string().min(1).default(defaultDataDir)),
   /** The embedded server's port (loopback only). */
   MONGO_PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(27017)),
+  /** The designated test account with a daily allowance of 100. */
+  USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(z.email().optional()),
 });
 export type PlatformEnv = z.output<typeof platformEnvSchema>;

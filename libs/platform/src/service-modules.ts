@@ -3,11 +3,11 @@ import type { ServiceName } from '@debate/contracts';
 import { DebatesServiceModule } from '@debate/debates-service';
 import { GenerationServiceModule } from '@debate/generation-service';
 import { type IdentityServiceOptions, IdentityServiceModule } from '@debate/identity-service';
-import { UsageServiceModule } from '@debate/usage-service';
+import { type UsageServiceOptions, UsageServiceModule } from '@debate/usage-service';
 import type { DynamicModule } from '@nestjs/common';
 
 /** What the services of one process are started with (the identity service also needs its realm). */
-export type PlatformServiceOptions = IdentityServiceOptions;
+export type PlatformServiceOptions = IdentityServiceOptions & UsageServiceOptions;
 
 /** The root module of each of the five services. */
 export function serviceModules(

@@ -32,6 +32,8 @@ export interface PlatformOptions {
   readonly dataDir: string;
   /** Google and GitHub, where their OAuth app credentials are configured. */
   readonly brokers?: Partial<Record<BrokerAlias, Broker>>;
+  /** The designated test account with a daily allowance of 100. */
+  readonly testAccountEmail?: string | undefined;
 }
 
 export interface RunningPlatform {
@@ -67,6 +69,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     logLevel: options.logLevel,
     transport: options.transport,
     mongoUrl: options.mongoUrl,
+    testAccountEmail: options.testAccountEmail,
     keycloak: {
       baseUrl: () => `${baseUrl}/auth`,
       realm: issuer.issuer.settings.name,

@@ -1,1 +1,3 @@
-export { UsageServiceModule } from './usage-service.module.js';
+export { type UsageServiceOptions, UsageServiceModule } from './usage-service.module.js';
+export { usageEnvSchema } from './usage.config.js';
+export { type Clock, UsageLedger, usageRules } from './allowance/ledger.js';

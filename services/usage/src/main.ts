@@ -1,5 +1,9 @@
 import 'reflect-metadata';
-import { runServiceProcess } from '@debate/nest';
+import { loadConfigOrExit, runServiceProcess } from '@debate/nest';
+import { usageEnvSchema } from './usage.config.js';
 import { UsageServiceModule } from './usage-service.module.js';
 
-await runServiceProcess('usage', (options) => UsageServiceModule.register(options));
+const env = loadConfigOrExit('the usage service', usageEnvSchema);
+await runServiceProcess('usage', (options) =>
+  UsageServiceModule.register({ ...options, testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL }),
+);

@@ -5,11 +5,42 @@ import {
   parsePayload,
   streamOf,
 } from '@debate/contracts';
-import { jetstream, type JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  type ConsumerMessages,
+  DeliverPolicy,
+  jetstream,
+  type JetStreamClient,
+  jetstreamManager,
+} from '@nats-io/jetstream';
+import type { z } from 'zod';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { InProcessBus } from '../transport/in-process-bus.js';
 import { natsConnectionOptions } from '../transport/nats.transport.js';
 import type { TransportConfig } from '../transport/transport.factory.js';
+
+export interface SubscribeOptions {
+  /** How long to wait before an event whose handler failed is delivered again. */
+  readonly retryMs?: number;
+  /** Where a dropped (invalid) event or a failed handler is reported. */
+  readonly onProblem?: (message: string) => void;
+}
+
+/** Parses an event for its handler; undefined (reported) when it breaks the contract. */
+function decode<C extends EventContract>(
+  contract: C,
+  data: string,
+  onProblem: (message: string) => void,
+): z.output<C['payload']> | undefined {
+  try {
+    return parsePayload(contract.subject, 'event', contract.payload, JSON.parse(data)) as z.output<
+      C['payload']
+    >;
+  } catch (error) {
+    onProblem(`Dropped an invalid event on ${contract.subject}: ${String(error)}`);
+    return undefined;
+  }
+}
 
 export interface PublishResult {
   /** The log already held an event with this id (within the stream's duplicate window). */
@@ -27,6 +58,19 @@ export abstract class EventLog {
     payload: EventPayloadOf<C>,
     eventId: string,
   ): Promise<PublishResult>;
+
+  /**
+   * Hands every event of `contract` to `handler`, once per `durable` name however many
+   * instances subscribe, from the start of the stream and across restarts (a JetStream durable
+   * consumer). An event counts as handled only when `handler` resolves; a failure is retried
+   * after `retryMs`, so handlers must be idempotent. Invalid payloads are logged and dropped.
+   */
+  abstract subscribe<C extends EventContract>(
+    contract: C,
+    durable: string,
+    handler: (payload: z.output<C['payload']>) => Promise<void>,
+    options?: SubscribeOptions,
+  ): Promise<void>;
 
   abstract close(): Promise<void>;
 
@@ -49,6 +93,7 @@ export abstract class EventLog {
 export class JetStreamEventLog extends EventLog {
   private connection: Promise<{ nc: NatsConnection; js: JetStreamClient }> | undefined;
   private readonly ensured = new Map<string, Promise<void>>();
+  private readonly consumers: ConsumerMessages[] = [];
 
   constructor(
     private readonly url: string,
@@ -86,7 +131,49 @@ export class JetStreamEventLog extends EventLog {
     return { duplicate: ack.duplicate };
   }
 
+  async subscribe<C extends EventContract>(
+    contract: C,
+    durable: string,
+    handler: (payload: z.output<C['payload']>) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<void> {
+    const stream = streamOf(contract.subject);
+    if (!stream) throw new Error(`${contract.subject} belongs to no event stream`);
+    const onProblem = options.onProblem ?? (() => undefined);
+    const { nc, js } = await this.connect();
+    await this.ensureStream(nc, stream);
+    const name = `${durable}-${contract.subject.replaceAll('.', '_')}`;
+    const jsm = await jetstreamManager(nc);
+    await jsm.consumers.add(stream.name, {
+      durable_name: name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: contract.subject,
+      ack_wait: nanos(30_000),
+    });
+    const consumer = await js.consumers.get(stream.name, name);
+    const messages = await consumer.consume({ max_messages: 64 });
+    this.consumers.push(messages);
+    void (async () => {
+      for await (const message of messages) {
+        const payload = decode(contract, message.string(), onProblem);
+        if (payload === undefined) {
+          message.term();
+          continue;
+        }
+        try {
+          await handler(payload);
+          message.ack();
+        } catch (error) {
+          onProblem(`Handling ${contract.subject} failed, retrying: ${String(error)}`);
+          message.nak(options.retryMs ?? 1_000);
+        }
+      }
+    })();
+  }
+
   async close(): Promise<void> {
+    for (const messages of this.consumers.splice(0)) await messages.close();
     const connection = this.connection;
     this.connection = undefined;
     if (!connection) return;
@@ -116,6 +203,8 @@ export async function ensureStream(nc: NatsConnection, stream: EventStream): Pro
  * the stream (kept in memory: in this mode publisher and subscribers live and die together).
  */
 export class InProcessEventLog extends EventLog {
+  private readonly unsubscribers: Array<() => void> = [];
+
   constructor(private readonly bus: InProcessBus) {
     super();
   }
@@ -131,7 +220,29 @@ export class InProcessEventLog extends EventLog {
     return { duplicate: !fresh };
   }
 
-  async close(): Promise<void> {}
+  async subscribe<C extends EventContract>(
+    contract: C,
+    durable: string,
+    handler: (payload: z.output<C['payload']>) => Promise<void>,
+    options: SubscribeOptions = {},
+  ): Promise<void> {
+    const onProblem = options.onProblem ?? (() => undefined);
+    const deliver = (data: string) => {
+      const payload = decode(contract, data, onProblem);
+      if (payload === undefined) return;
+      handler(payload).catch((error: unknown) => {
+        onProblem(`Handling ${contract.subject} failed, retrying: ${String(error)}`);
+        const timer = setTimeout(() => deliver(data), options.retryMs ?? 1_000);
+        timer.unref();
+      });
+    };
+    // The durable name is the queue group: one subscriber of each service handles each event.
+    this.unsubscribers.push(this.bus.subscribe(contract.subject, `events:${durable}`, deliver));
+  }
+
+  async close(): Promise<void> {
+    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+  }
 }
 
 export function createEventLog(transport: TransportConfig, name: string): EventLog {

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineRequest } from './contract.js';
+import { subjects } from './subjects.js';
+
+const userId = z.string().min(1).max(128);
+const email = z.email().max(320);
+const runId = z.string().min(1).max(128);
+const count = z.number().int().nonnegative();
+
+/** A user's free-debate allowance and history (spec §3 debateUsage, §4 Free-debate usage). */
+export const UsageStats = z
+  .object({
+    freeDebatesRemaining: count,
+    lastDebateStarted: z.iso.datetime().nullable(),
+    totalDebates: count,
+    /** When the usage record was created: the user's first sign-in. */
+    createdAt: z.iso.datetime(),
+  })
+  .strict();
+export type UsageStats = z.output<typeof UsageStats>;
+
+const RunOfUser = z.object({ userId, runId }).strict();
+
+export const usageContracts = {
+  /** Reads the allowance, applying the read rules (the 6-day refill, the test account's 100). */
+  stats: defineRequest(subjects.usage.stats.get, z.object({ userId, email }).strict(), UsageStats),
+  /**
+   * Takes one free debate for run `runId`, before the run starts: one conditional update, so
+   * concurrent calls can never take more than there is.
+   */
+  consume: defineRequest(
+    subjects.usage.allowance.consume,
+    z.object({ userId, email, runId }).strict(),
+    z.object({ granted: z.boolean(), freeDebatesRemaining: count }).strict(),
+  ),
+  /** Gives the debate of a run that failed as a whole back (once). */
+  refund: defineRequest(
+    subjects.usage.allowance.refund,
+    RunOfUser,
+    z.object({ refunded: z.boolean() }).strict(),
+  ),
+  /** Records that a run ended normally: its debate can no longer be given back. */
+  settle: defineRequest(
+    subjects.usage.allowance.settle,
+    RunOfUser,
+    z.object({ settled: z.boolean() }).strict(),
+  ),
+} as const;

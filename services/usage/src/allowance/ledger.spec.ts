@@ -1,0 +1,136 @@
+import { start } from '@debate/embedded-mongo';
+import { createLogger, PinoLoggerService } from '@debate/nest';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import mongoose, { type Connection } from 'mongoose';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageLedger } from './ledger.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+const TEST_ACCOUNT = 'tester@example.org';
+
+// The rules of spec §4 'Free-debate usage', against the store, with a clock the test moves.
+describe('the free-debate allowance', () => {
+  let dataDir: string;
+  let store: Awaited<ReturnType<typeof start>>;
+  let connection: Connection;
+  let now: Date;
+  let ledger: UsageLedger;
+  let users = 0;
+  const newUser = () => `user-${(users += 1)}`;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'usage-'));
+    store = await start({ port: 0, dbPath: join(dataDir, 'mongo') });
+    connection = await mongoose.createConnection(store.uri, { dbName: 'usage' }).asPromise();
+    ledger = new UsageLedger(
+      connection,
+      () => now,
+      TEST_ACCOUNT,
+      new PinoLoggerService(createLogger('usage', 'silent')),
+    );
+  });
+
+  afterAll(async () => {
+    await connection?.close();
+    await store?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('gives a new user 2, counts each debate, and refuses the third', async () => {
+    now = new Date('2026-03-02T10:00:00Z');
+    const user = newUser();
+    await ledger.initialise(user, 'a@example.org');
+    expect(await ledger.stats(user, 'a@example.org')).toEqual({
+      freeDebatesRemaining: 2,
+      lastDebateStarted: null,
+      totalDebates: 0,
+      createdAt: '2026-03-02T10:00:00.000Z',
+    });
+    expect(await ledger.consume(user, 'a@example.org', 'r1')).toEqual({
+      granted: true,
+      freeDebatesRemaining: 1,
+    });
+    now = new Date('2026-03-02T11:00:00Z');
+    expect(await ledger.consume(user, 'a@example.org', 'r2')).toEqual({
+      granted: true,
+      freeDebatesRemaining: 0,
+    });
+    expect(await ledger.consume(user, 'a@example.org', 'r3')).toEqual({
+      granted: false,
+      freeDebatesRemaining: 0,
+    });
+    expect(await ledger.stats(user, 'a@example.org')).toMatchObject({
+      freeDebatesRemaining: 0,
+      totalDebates: 2,
+      lastDebateStarted: '2026-03-02T11:00:00.000Z',
+    });
+  });
+
+  it('gives 1 back after more than six days without a debate, not before', async () => {
+    now = new Date('2026-03-02T11:00:00Z');
+    const user = newUser();
+    await ledger.consume(user, 'b@example.org', 'r1');
+    await ledger.consume(user, 'b@example.org', 'r2');
+    now = new Date(now.getTime() + 6 * DAY);
+    expect((await ledger.stats(user, 'b@example.org')).freeDebatesRemaining).toBe(0);
+    expect((await ledger.consume(user, 'b@example.org', 'r3')).granted).toBe(false);
+    now = new Date(now.getTime() + 1000);
+    expect((await ledger.stats(user, 'b@example.org')).freeDebatesRemaining).toBe(1);
+    expect(await ledger.consume(user, 'b@example.org', 'r4')).toEqual({
+      granted: true,
+      freeDebatesRemaining: 0,
+    });
+    // Reading again the same day gives nothing more.
+    expect((await ledger.stats(user, 'b@example.org')).freeDebatesRemaining).toBe(0);
+  });
+
+  it('creates the record of a user it has not heard of with the free 2, then counts', async () => {
+    now = new Date('2026-04-01T00:00:00Z');
+    const user = newUser();
+    expect(await ledger.consume(user, 'c@example.org', 'r1')).toEqual({
+      granted: true,
+      freeDebatesRemaining: 1,
+    });
+    // A late identity.user.created changes nothing.
+    await ledger.initialise(user, 'c@example.org');
+    expect((await ledger.stats(user, 'c@example.org')).freeDebatesRemaining).toBe(1);
+  });
+
+  it('resets the test account to 100 once per calendar day (UTC)', async () => {
+    const user = newUser();
+    now = new Date('2026-05-10T23:58:00Z');
+    expect((await ledger.stats(user, TEST_ACCOUNT)).freeDebatesRemaining).toBe(100);
+    await ledger.consume(user, TEST_ACCOUNT, 'r1');
+    await ledger.consume(user, TEST_ACCOUNT, 'r2');
+    now = new Date('2026-05-10T23:59:59Z');
+    expect((await ledger.stats(user, TEST_ACCOUNT)).freeDebatesRemaining).toBe(98);
+    now = new Date('2026-05-11T00:00:01Z');
+    expect((await ledger.stats(user, TEST_ACCOUNT)).freeDebatesRemaining).toBe(100);
+    expect((await ledger.stats('someone-else', 'other@example.org')).freeDebatesRemaining).toBe(2);
+  });
+
+  it('gives a failed run its debate back once, and never a settled one', async () => {
+    now = new Date('2026-06-01T08:00:00Z');
+    const user = newUser();
+    await ledger.consume(user, 'd@example.org', 'failed');
+    await ledger.consume(user, 'd@example.org', 'finished');
+    expect(await ledger.refund(user, 'failed')).toBe(true);
+    expect(await ledger.refund(user, 'failed')).toBe(false);
+    expect(await ledger.settle(user, 'finished')).toBe(true);
+    expect(await ledger.refund(user, 'finished')).toBe(false);
+    expect(await ledger.stats(user, 'd@example.org')).toMatchObject({
+      freeDebatesRemaining: 1,
+      totalDebates: 1,
+    });
+  });
+
+  it('takes one debate per run id, however often the run asks', async () => {
+    now = new Date('2026-06-02T08:00:00Z');
+    const user = newUser();
+    expect((await ledger.consume(user, 'e@example.org', 'same')).granted).toBe(true);
+    expect((await ledger.consume(user, 'e@example.org', 'same')).granted).toBe(false);
+    expect((await ledger.stats(user, 'e@example.org')).freeDebatesRemaining).toBe(1);
+  });
+});

@@ -1,0 +1,221 @@
+import type { UsageStats } from '@debate/contracts';
+import { MONGO_CONNECTION, PinoLoggerService, withTransientRetry } from '@debate/nest';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Connection, type Model, Schema } from 'mongoose';
+
+/** The usage record of one user (spec §3 debateUsage), keyed by user id. */
+export interface UsageDocument {
+  _id: string;
+  userId: string;
+  email: string;
+  totalDebates: number;
+  freeDebatesRemaining: number;
+  lastDebateStarted: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  /** The UTC day (YYYY-MM-DD) the test account was last reset to its daily 100. */
+  testResetOn: string | null;
+  /** Runs whose debate was taken and may still be given back. */
+  openRuns: string[];
+}
+
+const usageSchema = new Schema<UsageDocument>(
+  {
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
+    email: { type: String, required: true },
+    totalDebates: { type: Number, required: true },
+    freeDebatesRemaining: { type: Number, required: true },
+    lastDebateStarted: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    testResetOn: { type: String, default: null },
+    openRuns: { type: [String], default: [] },
+  },
+  { versionKey: false },
+);
+
+/** The rules' numbers (spec §4), named once. */
+export const usageRules = {
+  freeOnCreation: 2,
+  refillAfterMs: 6 * 24 * 60 * 60 * 1000,
+  refillTo: 1,
+  testAccountDaily: 100,
+} as const;
+
+/** Where the ledger reads the time: the server's clock, or a test's. */
+export const CLOCK = Symbol('CLOCK');
+export type Clock = () => Date;
+
+/** Which account gets the daily 100 (USAGE_TEST_ACCOUNT_EMAIL); none when unset. */
+export const TEST_ACCOUNT_EMAIL = Symbol('TEST_ACCOUNT_EMAIL');
+
+const DUPLICATE_KEY = 11000;
+
+function toStats(document: UsageDocument): UsageStats {
+  return {
+    freeDebatesRemaining: document.freeDebatesRemaining,
+    lastDebateStarted: document.lastDebateStarted?.toISOString() ?? null,
+    totalDebates: document.totalDebates,
+    createdAt: document.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The free-debate allowance. Every change is one conditional update whose guard is in the
+ * filter, so concurrent requests cannot overdraw it and no multi-document transaction is needed;
+ * transient errors are retried (5 attempts in all), then logged and rethrown.
+ */
+@Injectable()
+export class UsageLedger {
+  private readonly usage: Model<UsageDocument>;
+
+  constructor(
+    @Inject(MONGO_CONNECTION) connection: Connection,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(TEST_ACCOUNT_EMAIL) private readonly testAccount: string | null,
+    private readonly logger: PinoLoggerService,
+  ) {
+    this.usage = connection.model<UsageDocument>('Usage', usageSchema, 'debateUsage');
+  }
+
+  private async step<T>(what: string, operation: () => Promise<T>): Promise<T> {
+    try {
+      return await withTransientRetry(operation, 5);
+    } catch (error) {
+      this.logger.error(`Usage ${what} failed: ${String(error)}`);
+      throw error;
+    }
+  }
+
+  /** Creates the record of a new user with the free allowance; does nothing if it exists. */
+  async initialise(userId: string, email: string, createdAt: Date = this.clock()): Promise<void> {
+    await this.step('initialisation', async () => {
+      try {
+        await this.usage
+          .updateOne(
+            { _id: userId },
+            {
+              $setOnInsert: {
+                userId,
+                email,
+                totalDebates: 0,
+                freeDebatesRemaining: usageRules.freeOnCreation,
+                lastDebateStarted: null,
+                createdAt,
+                updatedAt: createdAt,
+                testResetOn: null,
+                openRuns: [],
+              },
+            },
+            { upsert: true },
+          )
+          .exec();
+      } catch (error) {
+        // Two initialisations raced: the other one created it.
+        if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+      }
+    });
+  }
+
+  /** The read rules: the test account's daily 100, and 1 after six days without a debate. */
+  private async applyReadRules(userId: string, email: string, now: Date): Promise<void> {
+    if (this.testAccount && email.toLowerCase() === this.testAccount) {
+      const today = now.toISOString().slice(0, 10);
+      await this.usage
+        .updateOne(
+          {
+            _id: userId,
+            freeDebatesRemaining: { $lt: usageRules.testAccountDaily },
+            testResetOn: { $ne: today },
+          },
+          {
+            $set: {
+              freeDebatesRemaining: usageRules.testAccountDaily,
+              testResetOn: today,
+              updatedAt: now,
+            },
+          },
+        )
+        .exec();
+    }
+    await this.usage
+      .updateOne(
+        {
+          _id: userId,
+          freeDebatesRemaining: 0,
+          lastDebateStarted: { $lt: new Date(now.getTime() - usageRules.refillAfterMs) },
+        },
+        { $set: { freeDebatesRemaining: usageRules.refillTo, updatedAt: now } },
+      )
+      .exec();
+  }
+
+  /** The user's allowance, with the read rules applied (a missing record is created). */
+  async stats(userId: string, email: string): Promise<UsageStats> {
+    const now = this.clock();
+    await this.initialise(userId, email, now);
+    return this.step('read', async () => {
+      await this.applyReadRules(userId, email, now);
+      const document = await this.usage.findById(userId).lean<UsageDocument>().exec();
+      if (!document) throw new Error(`No usage record for ${userId}`);
+      return toStats(document);
+    });
+  }
+
+  /** Takes one free debate for `runId` if one is left (once per run). */
+  async consume(
+    userId: string,
+    email: string,
+    runId: string,
+  ): Promise<{ granted: boolean; freeDebatesRemaining: number }> {
+    const now = this.clock();
+    await this.initialise(userId, email, now);
+    return this.step('count', async () => {
+      await this.applyReadRules(userId, email, now);
+      const taken = await this.usage
+        .findOneAndUpdate(
+          { _id: userId, freeDebatesRemaining: { $gt: 0 }, openRuns: { $ne: runId } },
+          {
+            $inc: { freeDebatesRemaining: -1, totalDebates: 1 },
+            $set: { lastDebateStarted: now, updatedAt: now },
+            $push: { openRuns: runId },
+          },
+          { returnDocument: 'after' },
+        )
+        .lean<UsageDocument>()
+        .exec();
+      if (taken) return { granted: true, freeDebatesRemaining: taken.freeDebatesRemaining };
+      const current = await this.usage.findById(userId).lean<UsageDocument>().exec();
+      return { granted: false, freeDebatesRemaining: current?.freeDebatesRemaining ?? 0 };
+    });
+  }
+
+  /** Gives back the debate taken for `runId`, if it is still open (once). */
+  async refund(userId: string, runId: string): Promise<boolean> {
+    const now = this.clock();
+    return this.step('refund', async () => {
+      const result = await this.usage
+        .updateOne(
+          { _id: userId, openRuns: runId },
+          {
+            $pull: { openRuns: runId },
+            $inc: { freeDebatesRemaining: 1, totalDebates: -1 },
+            $set: { updatedAt: now },
+          },
+        )
+        .exec();
+      return result.modifiedCount === 1;
+    });
+  }
+
+  /** Closes `runId`: it ended normally, and its debate stays counted. */
+  async settle(userId: string, runId: string): Promise<boolean> {
+    return this.step('settlement', async () => {
+      const result = await this.usage
+        .updateOne({ _id: userId, openRuns: runId }, { $pull: { openRuns: runId } })
+        .exec();
+      return result.modifiedCount === 1;
+    });
+  }
+}
