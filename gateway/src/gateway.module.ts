@@ -10,6 +10,8 @@ import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
 import { HealthController } from './health/health.controller.js';
 import { HealthResolver } from './health/health.resolver.js';
 import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
+import { DebateResolver, START_LIMITER } from './debates/debate.resolver.js';
+import { RateLimiter } from './debates/rate-limiter.js';
 import { SessionResolver } from './session/session.resolver.js';
 import { serviceClientProvider } from './services/service-client.provider.js';
 
@@ -21,6 +23,8 @@ export interface GatewayOptions {
   readonly healthTimeoutMs: number;
   /** The realm whose access tokens @Authenticated() operations accept; none: nobody signs in. */
   readonly authIssuer?: string | (() => string);
+  /** How many debates one user may start per minute (5 by default). */
+  readonly startDebateLimit?: number;
 }
 
 /** The gateway: GraphQL over the services, and nothing of their business. */
@@ -43,6 +47,11 @@ export class GatewayModule {
         HealthResolver,
         CatalogResolver,
         SessionResolver,
+        DebateResolver,
+        {
+          provide: START_LIMITER,
+          useValue: new RateLimiter(options.startDebateLimit ?? 5, 60_000),
+        },
         ...(options.authIssuer
           ? [
               {

@@ -5,3 +5,4 @@ export * from './catalog.contract.js';
 export * from './identity.contract.js';
 export * from './streams.js';
 export * from './usage.contract.js';
+export * from './generation.contract.js';

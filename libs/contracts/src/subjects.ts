@@ -29,6 +29,7 @@ export const subjects = {
   generation: {
     health: { check: 'generation.health.check' },
     catalog: { get: 'generation.catalog.get' },
+    run: { start: 'generation.run.start', watch: 'generation.run.watch' },
   },
   debates: {
     health: { check: 'debates.health.check' },

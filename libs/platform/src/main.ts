@@ -29,6 +29,7 @@ const platform = await startPlatform({
   dataDir: env.DATA_DIR,
   brokers: brokersFrom(env),
   testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
+  speakers: env,
 });
 process.stdout.write(
   `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +

@@ -1,4 +1,5 @@
 import { gatewayEnvSchema } from '@debate/gateway';
+import { speakerEnvSchema } from '@debate/generation-service';
 import { brokerEnvSchema } from '@debate/identity-service';
 import { mongoUrl, optionalEnv } from '@debate/nest';
 import { fileURLToPath } from 'node:url';
@@ -8,13 +9,16 @@ import { z } from 'zod';
 export const defaultDataDir = fileURLToPath(new URL('../../../.data', import.meta.url));
 
 /** Single-process mode reads the gateway's variables, and where its documents live. */
-export const platformEnvSchema = gatewayEnvSchema.extend(brokerEnvSchema.shape).extend({
-  /** A MongoDB to use instead of the embedded server. */
-  MONGO_URL: optionalEnv(mongoUrl.optional()),
-  DATA_DIR: optionalEnv(z.string().min(1).default(defaultDataDir)),
-  /** The embedded server's port (loopback only). */
-  MONGO_PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(27017)),
-  /** The designated test account with a daily allowance of 100. */
-  USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(z.email().optional()),
-});
+export const platformEnvSchema = gatewayEnvSchema
+  .extend(brokerEnvSchema.shape)
+  .extend(speakerEnvSchema.shape)
+  .extend({
+    /** A MongoDB to use instead of the embedded server. */
+    MONGO_URL: optionalEnv(mongoUrl.optional()),
+    DATA_DIR: optionalEnv(z.string().min(1).default(defaultDataDir)),
+    /** The embedded server's port (loopback only). */
+    MONGO_PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(27017)),
+    /** The designated test account with a daily allowance of 100. */
+    USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(z.email().optional()),
+  });
 export type PlatformEnv = z.output<typeof platformEnvSchema>;

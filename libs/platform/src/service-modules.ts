@@ -1,13 +1,15 @@
 import { CommunityServiceModule } from '@debate/community-service';
 import type { ServiceName } from '@debate/contracts';
 import { DebatesServiceModule } from '@debate/debates-service';
-import { GenerationServiceModule } from '@debate/generation-service';
+import { type GenerationServiceOptions, GenerationServiceModule } from '@debate/generation-service';
 import { type IdentityServiceOptions, IdentityServiceModule } from '@debate/identity-service';
 import { type UsageServiceOptions, UsageServiceModule } from '@debate/usage-service';
 import type { DynamicModule } from '@nestjs/common';
 
 /** What the services of one process are started with (the identity service also needs its realm). */
-export type PlatformServiceOptions = IdentityServiceOptions & UsageServiceOptions;
+export type PlatformServiceOptions = IdentityServiceOptions &
+  UsageServiceOptions &
+  GenerationServiceOptions;
 
 /** The root module of each of the five services. */
 export function serviceModules(

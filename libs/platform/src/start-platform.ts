@@ -1,5 +1,6 @@
 import { serviceNames, type ServiceName } from '@debate/contracts';
 import { createGateway, type GraphqlDriverName } from '@debate/gateway';
+import type { SpeakerEnv } from '@debate/generation-service';
 import {
   type Broker,
   type BrokerAlias,
@@ -34,6 +35,8 @@ export interface PlatformOptions {
   readonly brokers?: Partial<Record<BrokerAlias, Broker>>;
   /** The designated test account with a daily allowance of 100. */
   readonly testAccountEmail?: string | undefined;
+  /** The speaker and the pace of debates (the generation service's variables). */
+  readonly speakers?: Partial<SpeakerEnv>;
 }
 
 export interface RunningPlatform {
@@ -70,6 +73,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     transport: options.transport,
     mongoUrl: options.mongoUrl,
     testAccountEmail: options.testAccountEmail,
+    ...(options.speakers ? { speakers: options.speakers } : {}),
     keycloak: {
       baseUrl: () => `${baseUrl}/auth`,
       realm: issuer.issuer.settings.name,

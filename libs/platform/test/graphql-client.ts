@@ -33,17 +33,21 @@ export async function collectSubscription<T>(
   baseUrl: string,
   query: string,
   count: number,
+  options: { accessToken?: string; variables?: Record<string, unknown> } = {},
 ): Promise<T[]> {
   const client = createClient({
     url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
     retryAttempts: 0,
+    ...(options.accessToken
+      ? { connectionParams: { authorization: `Bearer ${options.accessToken}` } }
+      : {}),
   });
   const received: T[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       const dispose = client.subscribe<T>(
-        { query },
+        { query, ...(options.variables ? { variables: options.variables } : {}) },
         {
           next: (result) => {
             if (result.errors) {

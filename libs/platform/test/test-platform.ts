@@ -3,7 +3,11 @@ import type { TransportConfig } from '@debate/nest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type RunningPlatform, startPlatform } from '../src/start-platform.js';
+import {
+  type PlatformOptions,
+  type RunningPlatform,
+  startPlatform,
+} from '../src/start-platform.js';
 
 export interface TestPlatform {
   readonly platform: RunningPlatform;
@@ -15,7 +19,10 @@ export interface TestPlatform {
  * The platform as `npm start` runs it, on `transport`, with a fresh embedded store and data
  * directory (or the MongoDB of MONGO_URL).
  */
-export async function startTestPlatform(transport: TransportConfig): Promise<TestPlatform> {
+export async function startTestPlatform(
+  transport: TransportConfig,
+  extra: Partial<Pick<PlatformOptions, 'speakers' | 'testAccountEmail'>> = {},
+): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-test-'));
   const store = process.env['MONGO_URL']
     ? undefined
@@ -29,6 +36,7 @@ export async function startTestPlatform(transport: TransportConfig): Promise<Tes
       logLevel: 'silent',
       mongoUrl,
       dataDir,
+      ...extra,
     });
     return {
       platform,

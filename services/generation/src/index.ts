@@ -1,1 +1,5 @@
-export { GenerationServiceModule } from './generation-service.module.js';
+export {
+  type GenerationServiceOptions,
+  GenerationServiceModule,
+} from './generation-service.module.js';
+export { generationEnvSchema, type SpeakerEnv, speakerEnvSchema } from './generation.config.js';

@@ -1,5 +1,9 @@
 import 'reflect-metadata';
-import { runServiceProcess } from '@debate/nest';
+import { loadConfigOrExit, runServiceProcess } from '@debate/nest';
+import { generationEnvSchema } from './generation.config.js';
 import { GenerationServiceModule } from './generation-service.module.js';
 
-await runServiceProcess('generation', (options) => GenerationServiceModule.register(options));
+const env = loadConfigOrExit('the generation service', generationEnvSchema);
+await runServiceProcess('generation', (options) =>
+  GenerationServiceModule.register({ ...options, speakers: env }),
+);

@@ -1,26 +1,6 @@
 import type { DebateCategory } from '@debate/contracts';
-/** The settings a debate is generated with, as the engine page offers them (spec §3). */
-export const rhetoricStyles = [
-  'standard',
-  'formal',
-  'casual',
-  'emotional',
-  'factual',
-  'adversarial',
-] as const;
-
-export const debateFormats = [
-  'structured',
-  'oxford',
-  'crossfire',
-  'parliamentary',
-  'comment_section',
-] as const;
-
-export const speakerModels = ['gpt-4', 'gpt-3.5-turbo'] as const;
-
-/** Round 1, 2 and 3, in order. */
-export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as const;
+/** The settings a debate is generated with (spec §3): declared in the contracts, which check them. */
+export { debateFormats, rhetoricStyles, roundTitles, speakerModels } from '@debate/contracts';
 
 /**
  * The built-in topics the random-topic button draws from: eight for each of the ten

@@ -1,0 +1,119 @@
+import {
+  DebateSettings,
+  generationContracts,
+  type RunEvent,
+  usageContracts,
+} from '@debate/contracts';
+import { ServiceClient } from '@debate/nest';
+import { Inject, type OnModuleDestroy } from '@nestjs/common';
+import { Args, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { GraphQLError } from 'graphql';
+import { Authenticated } from '../auth/auth.decorators.js';
+import { CurrentUser } from '../auth/current-user.js';
+import type { AuthenticatedUser } from '../auth/token-verifier.js';
+import { observableIterator } from '../common/observable-iterator.js';
+import { DebateRunEventModel, DebateSettingsInput, UsageModel } from './debate.models.js';
+import { RateLimiter } from './rate-limiter.js';
+
+export const START_LIMITER = Symbol('START_LIMITER');
+
+function toModel(event: RunEvent): DebateRunEventModel {
+  const empty: DebateRunEventModel = {
+    type: event.type,
+    seq: event.seq,
+    runId: null,
+    topic: null,
+    speakerKind: null,
+    firstStance: null,
+    secondStance: null,
+    turn: null,
+    speaker: null,
+    round: null,
+    roundTitle: null,
+    text: null,
+    summary: null,
+    failed: null,
+    message: null,
+  };
+  return { ...empty, ...event };
+}
+
+/** Starting a debate, watching it being written, and the allowance it draws on. */
+@Resolver()
+export class DebateResolver implements OnModuleDestroy {
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    private readonly services: ServiceClient,
+    @Inject(START_LIMITER) private readonly limiter: RateLimiter,
+  ) {}
+
+  onModuleDestroy(): void {
+    this.shutdown.abort();
+  }
+
+  @Authenticated()
+  @Mutation(() => String, {
+    description:
+      'Takes one free debate and starts generating it; returns the run id to watch with debateRun.',
+  })
+  async startDebate(
+    @Args('settings', { type: () => DebateSettingsInput }) input: DebateSettingsInput,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<string> {
+    const settings = DebateSettings.safeParse(input);
+    if (!settings.success) {
+      const issue = settings.error.issues[0];
+      throw new GraphQLError(
+        `${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}`,
+        { extensions: { code: 'BAD_USER_INPUT' } },
+      );
+    }
+    // Only debates that start count: a refusal for lack of free debates costs no allowance.
+    if (!this.limiter.allows(user.id)) {
+      throw new GraphQLError('Too many debates started in a short time; try again in a minute', {
+        extensions: { code: 'RATE_LIMITED' },
+      });
+    }
+    const started = await this.services.request(
+      generationContracts.start,
+      { userId: user.id, email: user.email, settings: settings.data },
+      { timeoutMs: 10_000 },
+    );
+    if (!started.started) {
+      throw new GraphQLError(started.message, { extensions: { code: 'NO_FREE_DEBATES' } });
+    }
+    this.limiter.record(user.id);
+    return started.runId;
+  }
+
+  @Authenticated()
+  @Subscription(() => DebateRunEventModel, {
+    description: "A run's events from its start, then live until it ends (its owner only).",
+  })
+  debateRun(
+    @Args('id') id: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ): AsyncIterableIterator<{ debateRun: DebateRunEventModel }> {
+    return observableIterator(
+      this.services.stream(generationContracts.watch, { runId: id, userId: user.id }),
+      (event) => ({ debateRun: toModel(event) }),
+      this.shutdown.signal,
+    );
+  }
+
+  @Authenticated()
+  @Query(() => UsageModel, { description: "The signed-in user's free-debate allowance." })
+  async usage(@CurrentUser() user: AuthenticatedUser): Promise<UsageModel> {
+    const stats = await this.services.request(usageContracts.stats, {
+      userId: user.id,
+      email: user.email,
+    });
+    return {
+      freeDebatesRemaining: stats.freeDebatesRemaining,
+      lastDebateStarted: stats.lastDebateStarted,
+      totalDebates: stats.totalDebates,
+      memberSince: stats.createdAt,
+    };
+  }
+}

@@ -1,0 +1,165 @@
+import {
+  type DebateSettings,
+  generationTexts,
+  roundTitles,
+  type RunEvent,
+  type SpeakerSettings,
+  type TurnSpeaker,
+} from '@debate/contracts';
+import { Observable } from 'rxjs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Speaker, SpokenTurn, TurnRequest } from '../speakers/speaker.js';
+
+type Unsequenced<E> = E extends RunEvent ? Omit<E, 'seq'> : never;
+
+interface PlannedTurn {
+  readonly speaker: TurnSpeaker;
+  readonly round: number;
+  readonly roundTitle: string;
+}
+
+const MODERATOR: SpeakerSettings = {
+  model: 'gpt-4',
+  stance: 0,
+  rhetoricStyle: 'formal',
+  personality: 'a neutral moderator',
+};
+
+/** The turns of a debate in order: both speakers for rounds 1 to 3, framed by a moderator. */
+export function planTurns(moderatorEnabled: boolean): PlannedTurn[] {
+  const turns: PlannedTurn[] = [];
+  if (moderatorEnabled) turns.push({ speaker: 'Moderator', round: 0, roundTitle: 'Opening' });
+  roundTitles.forEach((roundTitle, index) => {
+    turns.push({ speaker: 'First Speaker', round: index + 1, roundTitle });
+    turns.push({ speaker: 'Second Speaker', round: index + 1, roundTitle });
+  });
+  if (moderatorEnabled) turns.push({ speaker: 'Moderator', round: 4, roundTitle: 'Closing' });
+  return turns;
+}
+
+/**
+ * One debate being generated: it records every event it reports for its whole life, so that a
+ * watcher who arrives (or comes back) mid-run gets everything from the start, then the rest live.
+ */
+export class DebateRun {
+  private readonly events: RunEvent[] = [];
+  private readonly watchers = new Set<(event: RunEvent) => void>();
+  private finished = false;
+  readonly abort = new AbortController();
+
+  constructor(
+    readonly runId: string,
+    readonly userId: string,
+  ) {}
+
+  get ended(): boolean {
+    return this.finished;
+  }
+
+  get history(): readonly RunEvent[] {
+    return this.events;
+  }
+
+  emit(event: Unsequenced<RunEvent>): void {
+    if (this.finished) return;
+    const sequenced = { ...event, seq: this.events.length } as RunEvent;
+    this.events.push(sequenced);
+    if (sequenced.type === 'runCompleted' || sequenced.type === 'runFailed') this.finished = true;
+    for (const watcher of this.watchers) watcher(sequenced);
+    if (this.finished) this.watchers.clear();
+  }
+
+  /** Everything so far, then each new event, completing after the last. */
+  watch(): Observable<RunEvent> {
+    return new Observable<RunEvent>((subscriber) => {
+      for (const event of this.events) subscriber.next(event);
+      if (this.finished) {
+        subscriber.complete();
+        return undefined;
+      }
+      const watcher = (event: RunEvent) => {
+        subscriber.next(event);
+        if (event.type === 'runCompleted' || event.type === 'runFailed') subscriber.complete();
+      };
+      this.watchers.add(watcher);
+      return () => this.watchers.delete(watcher);
+    });
+  }
+}
+
+export interface RunOptions {
+  /** The pause between turns (the spec's 1 s). */
+  readonly pauseMs: number;
+}
+
+/**
+ * Generates the debate: each turn sees every earlier one; a turn whose speaker fails gets the
+ * spec's error texts and the debate goes on. Resolves 'completed', or 'failed' when no turn
+ * could be written at all (or the run broke), after reporting it.
+ */
+export async function generateDebate(
+  run: DebateRun,
+  settings: DebateSettings,
+  speaker: Speaker,
+  options: RunOptions,
+): Promise<'completed' | 'failed'> {
+  const { signal } = run.abort;
+  run.emit({
+    type: 'runStarted',
+    runId: run.runId,
+    topic: settings.topic,
+    speakerKind: speaker.kind,
+    firstStance: settings.first.stance,
+    secondStance: settings.second.stance,
+  });
+  const earlier: SpokenTurn[] = [];
+  let written = 0;
+  try {
+    for (const [turn, planned] of planTurns(settings.moderatorEnabled).entries()) {
+      if (turn > 0 && options.pauseMs > 0) await sleep(options.pauseMs, undefined, { signal });
+      const request: TurnRequest = {
+        topic: settings.topic,
+        debateFormat: settings.debateFormat,
+        moderatorEnabled: settings.moderatorEnabled,
+        speaker: planned.speaker,
+        settings:
+          planned.speaker === 'First Speaker'
+            ? settings.first
+            : planned.speaker === 'Second Speaker'
+              ? settings.second
+              : MODERATOR,
+        round: planned.round,
+        roundTitle: planned.roundTitle,
+        earlier: [...earlier],
+      };
+      run.emit({ type: 'turnStarted', turn, ...planned });
+      let result: { text: string; summary: string } | undefined;
+      try {
+        for await (const chunk of speaker.speak(request, signal)) {
+          if (chunk.type === 'delta') run.emit({ type: 'textDelta', turn, text: chunk.text });
+          else result = { text: chunk.text, summary: chunk.summary };
+        }
+      } catch (error) {
+        if (signal.aborted) throw error;
+        result = undefined;
+      }
+      const failed = result === undefined;
+      if (!failed) written += 1;
+      const spoken = result ?? {
+        text: generationTexts.turnFailedText,
+        summary: generationTexts.turnFailedSummary,
+      };
+      earlier.push({ ...planned, ...spoken });
+      run.emit({ type: 'turnCompleted', turn, ...planned, ...spoken, failed });
+    }
+  } catch {
+    run.emit({ type: 'runFailed', message: generationTexts.runFailed });
+    return 'failed';
+  }
+  if (written === 0) {
+    run.emit({ type: 'runFailed', message: generationTexts.runFailed });
+    return 'failed';
+  }
+  run.emit({ type: 'runCompleted' });
+  return 'completed';
+}

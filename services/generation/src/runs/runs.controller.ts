@@ -1,0 +1,70 @@
+import {
+  generationContracts,
+  generationTexts,
+  type ParsedRequestOf,
+  type ResponseOf,
+  type RunEvent,
+  usageContracts,
+} from '@debate/contracts';
+import { HandleRequest, PinoLoggerService, ServiceClient } from '@debate/nest';
+import { Controller, Inject } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
+import { randomUUID } from 'node:crypto';
+import type { Observable } from 'rxjs';
+import type { Speaker } from '../speakers/speaker.js';
+import { generateDebate, type RunOptions } from './debate-run.js';
+import { RunRegistry } from './run-registry.js';
+
+export const SPEAKER = Symbol('SPEAKER');
+export const RUN_OPTIONS = Symbol('RUN_OPTIONS');
+
+type Contracts = typeof generationContracts;
+
+/**
+ * Starts debates and lets their owners watch them. A debate is taken from the user's allowance
+ * before its run starts, given back if the run fails as a whole, and settled when it completes.
+ */
+@Controller()
+export class RunsController {
+  constructor(
+    private readonly registry: RunRegistry,
+    private readonly services: ServiceClient,
+    @Inject(SPEAKER) private readonly speaker: Speaker,
+    @Inject(RUN_OPTIONS) private readonly options: RunOptions,
+    private readonly logger: PinoLoggerService,
+  ) {}
+
+  @HandleRequest(generationContracts.start)
+  async start(
+    request: ParsedRequestOf<Contracts['start']>,
+  ): Promise<ResponseOf<Contracts['start']>> {
+    const runId = randomUUID();
+    const { userId, email } = request;
+    const taken = await this.services.request(usageContracts.consume, { userId, email, runId });
+    if (!taken.granted) {
+      return { started: false, reason: 'no_free_debates', message: generationTexts.noFreeDebates };
+    }
+    const run = this.registry.create(runId, userId);
+    void generateDebate(run, request.settings, this.speaker, this.options)
+      .then(async (outcome) => {
+        const contract = outcome === 'completed' ? usageContracts.settle : usageContracts.refund;
+        await this.services.request(contract, { userId, runId });
+        if (outcome === 'failed')
+          this.logger.warn(`Run ${runId} failed; its debate was given back`);
+      })
+      .catch((error: unknown) =>
+        this.logger.error(
+          `Run ${runId} could not be settled with the usage service: ${String(error)}`,
+        ),
+      )
+      .finally(() => this.registry.ended(run));
+    return { started: true, runId };
+  }
+
+  @HandleRequest(generationContracts.watch)
+  watch(request: ParsedRequestOf<Contracts['watch']>): Observable<RunEvent> {
+    const run = this.registry.find(request.runId, request.userId);
+    if (!run) throw new RpcException({ status: 'error', message: 'No such debate run' });
+    return run.watch();
+  }
+}

@@ -1,0 +1,70 @@
+import { generatorStanceLabel, type DebateFormat, type RhetoricStyle } from '@debate/contracts';
+import type { TurnRequest } from './speaker.js';
+
+const roundInstructions: Record<number, string> = {
+  0: 'Open the debate as a neutral moderator: introduce the motion and the format. Take no side.',
+  1: 'Round 1, Constructive Arguments: present your strongest case for your position, with clear reasons and evidence.',
+  2: "Round 2, Rebuttal: answer your opponent's arguments directly, point by point, and defend your own.",
+  3: 'Round 3, Summary: sum up the debate from your side, restating your strongest points and why they outweigh the opposition.',
+  4: 'Close the debate as a neutral moderator: a fair wrap-up of both sides. Take no side and declare no winner.',
+};
+
+const styleHints: Record<RhetoricStyle, string> = {
+  standard: 'Speak in a clear, balanced, persuasive register.',
+  formal: 'Speak formally, with measured and precise language.',
+  casual: 'Speak casually and conversationally, as to a friend.',
+  emotional: 'Appeal to emotion and to the people affected.',
+  factual: 'Lean on facts, figures and evidence; avoid emotional appeals.',
+  adversarial: 'Be combative: press hard on the weaknesses of the other side.',
+};
+
+const formatHints: Record<DebateFormat, string> = {
+  structured: 'The debate is structured: keep to the round and its purpose.',
+  oxford: 'The debate follows Oxford rules: address the motion and the audience formally.',
+  crossfire: 'The debate is a crossfire: be direct and quick to engage the opponent.',
+  parliamentary: 'The debate is parliamentary: address the house, as government or opposition.',
+  comment_section: 'The debate reads like an online comment section: short, pointed and informal.',
+};
+
+/** The system message: the round's instruction, asking for a full argument and a short summary. */
+export function systemMessage(request: TurnRequest): string {
+  const moderator = request.speaker === 'Moderator';
+  return [
+    moderator
+      ? 'You are the moderator of a debate between two speakers.'
+      : `You are the ${request.speaker} in a debate.`,
+    roundInstructions[request.round] ?? roundInstructions[1],
+    formatHints[request.debateFormat],
+    moderator ? '' : styleHints[request.settings.rhetoricStyle],
+    'Write a full argument, and a summary of it in at most 3 sentences.',
+    'Answer only by calling the function submit_argument with { text, summary }.',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The user message: topic, stance, style, personality, format, and every earlier turn. */
+export function userMessage(request: TurnRequest): string {
+  const { settings } = request;
+  const lines = [`Topic: ${request.topic}`];
+  if (request.speaker !== 'Moderator') {
+    lines.push(
+      `Your stance: ${generatorStanceLabel(settings.stance)} (${settings.stance.toFixed(1)} on a scale from -1, against, to 1, for)`,
+      `Rhetoric style: ${settings.rhetoricStyle}`,
+    );
+    if (settings.personality.trim())
+      lines.push(`Personality hints: ${settings.personality.trim()}`);
+  }
+  lines.push(
+    `Debate format: ${request.debateFormat}`,
+    `Moderator: ${request.moderatorEnabled ? 'on' : 'off'}`,
+  );
+  if (request.earlier.length === 0) lines.push('Earlier turns: none; you speak first.');
+  else {
+    lines.push('Earlier turns:');
+    for (const turn of request.earlier) {
+      lines.push(`--- ${turn.speaker}, ${turn.roundTitle} ---`, turn.text);
+    }
+  }
+  return lines.join('\n');
+}
