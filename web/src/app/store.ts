@@ -1,10 +1,12 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { authSlice, initialAuthState, LAST_USER_LOGGED_IN_KEY } from '../features/auth/auth.slice';
+import { engineSlice } from '../features/engine/engine.slice';
 import { api } from './api';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,
   [authSlice.name]: authSlice.reducer,
+  [engineSlice.name]: engineSlice.reducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

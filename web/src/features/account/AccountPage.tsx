@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../auth/AuthProvider';
 import { RequireAuth } from '../auth/RequireAuth';
+import { useUsageQuery } from './usage.api';
 
 /** The plan names of the Account Type row. */
 export const FREE_PLAN = 'Free Plan';
@@ -43,6 +44,55 @@ function UpgradeDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** Member Since, Free Debates Remaining (with its tooltip and refresh note), Last Debate, Total. */
+function UsageStatistics({ memberSince }: { memberSince: string | null }) {
+  const { data: usage, error } = useUsageQuery(undefined);
+  return (
+    <section className="card" aria-labelledby="usage-heading">
+      <h2 id="usage-heading">Usage Statistics</h2>
+      {error ? (
+        <p className="hint">Your usage could not be read just now.</p>
+      ) : (
+        <dl className="facts">
+          <dt>Member Since</dt>
+          <dd>{formatDate(usage?.memberSince ?? memberSince)}</dd>
+          <dt>
+            <span
+              className="tooltip"
+              tabIndex={0}
+              title="After a week without debates you get 1 for free!"
+              aria-describedby="free-tooltip"
+            >
+              Free Debates Remaining
+            </span>
+            <span id="free-tooltip" role="tooltip" className="tooltip-text">
+              After a week without debates you get 1 for free!
+            </span>
+          </dt>
+          <dd>
+            {usage ? usage.freeDebatesRemaining : '…'}
+            {usage && usage.freeDebatesRemaining === 0 && usage.lastDebateStarted ? (
+              <span className="hint"> (Refreshes after 6 days of inactivity)</span>
+            ) : null}
+          </dd>
+          <dt>Last Debate</dt>
+          <dd>
+            {usage
+              ? usage.lastDebateStarted
+                ? formatDate(usage.lastDebateStarted)
+                : 'None yet'
+              : '…'}
+          </dd>
+          <dt>Total Debates Generated</dt>
+          <dd>
+            <Link to="/community/history">{usage ? usage.totalDebates : '…'}</Link>
+          </dd>
+        </dl>
+      )}
+    </section>
+  );
+}
+
 function Account() {
   const { user, signOut } = useAuth();
   const navigate = useNavigate();
@@ -71,13 +121,7 @@ function Account() {
           <dd>{user.isPro ? PRO_PLAN : FREE_PLAN}</dd>
         </dl>
       </section>
-      <section className="card" aria-labelledby="usage-heading">
-        <h2 id="usage-heading">Usage Statistics</h2>
-        <dl className="facts">
-          <dt>Member Since</dt>
-          <dd>{formatDate(user.creationTime)}</dd>
-        </dl>
-      </section>
+      <UsageStatistics memberSince={user.creationTime} />
       <section className="card" aria-labelledby="subscription-heading">
         <h2 id="subscription-heading">Subscription</h2>
         <button type="button" className="button" onClick={() => setUpgrading(true)}>

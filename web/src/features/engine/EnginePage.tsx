@@ -1,5 +1,12 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { api } from '../../app/api';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useCatalogQuery } from './catalog.api';
+import { RoundResults } from './components/RoundResults';
+import { SpeakerCard } from './components/SpeakerCard';
+import { type DebateSettingsInput, runDebate, type SpeakerSettingsInput } from './engine.slice';
+import { initialStances } from './stance';
 
 /** Draws a topic other than `current` when there is one. */
 export function drawTopic(topics: readonly string[], current: string, random: number): string {
@@ -8,15 +15,89 @@ export function drawTopic(topics: readonly string[], current: string, random: nu
   return pool[Math.floor(random * pool.length)] ?? current;
 }
 
-/** /engine: the debate generator. The speakers and the run arrive with issue #5. */
-export function EnginePage() {
-  const { data, error, isLoading } = useCatalogQuery(undefined);
-  const [topic, setTopic] = useState('');
-  const topicId = useId();
+const speaker = (stance: number): SpeakerSettingsInput => ({
+  model: 'gpt-4',
+  stance,
+  rhetoricStyle: 'standard',
+  personality: '',
+});
 
+/** Shown to a signed-out visitor who presses Begin (spec §5). */
+function LoginRequired({ onClose }: { onClose: () => void }) {
+  return (
+    <div className="dialog-backdrop" onClick={onClose}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="login-required-heading"
+        onClick={(event) => event.stopPropagation()}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onClose();
+        }}
+      >
+        <h2 id="login-required-heading">Sign in required</h2>
+        <p>sign in for 2 free debate generations instantly!</p>
+        <Link className="button" to="/login" autoFocus>
+          Sign In
+        </Link>{' '}
+        <button type="button" className="button secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** /engine: the debate generator (spec §2). */
+export function EnginePage() {
+  const dispatch = useAppDispatch();
+  const { data, error, isLoading } = useCatalogQuery(undefined);
+  const auth = useAppSelector((state) => state.auth.status);
+  const engine = useAppSelector((state) => state.engine);
+  const [topic, setTopic] = useState('');
+  const [debateFormat, setDebateFormat] = useState('structured');
+  const [moderatorEnabled, setModeratorEnabled] = useState(false);
+  const [globalOpen, setGlobalOpen] = useState(false);
+  const [speakers, setSpeakers] = useState(() => {
+    const [first, second] = initialStances(Math.random());
+    return { first: speaker(first), second: speaker(second) };
+  });
+  const [askSignIn, setAskSignIn] = useState(false);
+  const [titleHidden, setTitleHidden] = useState(false);
+  const title = useRef<HTMLHeadingElement>(null);
+  const topicId = useId();
+  const running = engine.status === 'running';
+
+  // The sticky topic header appears once the title has scrolled out of view.
+  useEffect(() => {
+    const element = title.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return undefined;
+    const observer = new IntersectionObserver(([entry]) => setTitleHidden(!entry?.isIntersecting));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const begin = () => {
+    if (auth !== 'signedIn') {
+      setAskSignIn(true);
+      return;
+    }
+    const settings: DebateSettingsInput = { topic, debateFormat, moderatorEnabled, ...speakers };
+    void dispatch(runDebate(settings)).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
+  };
+
+  const current = engine.current;
   return (
     <section className="page" aria-labelledby="engine-heading">
-      <h1 id="engine-heading">AI Debate Engine</h1>
+      {titleHidden && (engine.topic ?? topic.trim()) && (
+        <div className="sticky-topic" role="status">
+          {engine.topic ?? topic.trim()}
+        </div>
+      )}
+      <h1 id="engine-heading" ref={title}>
+        AI Debate Engine
+      </h1>
       <div className="topic-row">
         <label htmlFor={topicId}>Debate topic</label>
         <div className="topic-input">
@@ -24,13 +105,15 @@ export function EnginePage() {
             id={topicId}
             type="text"
             value={topic}
+            maxLength={500}
             placeholder="Enter a topic to debate"
+            disabled={running}
             onChange={(event) => setTopic(event.target.value)}
           />
           <button
             type="button"
             className="button secondary"
-            disabled={!data}
+            disabled={!data || running}
             onClick={() => data && setTopic(drawTopic(data.topics, topic, Math.random()))}
           >
             Random topic
@@ -43,6 +126,84 @@ export function EnginePage() {
           </p>
         ) : null}
       </div>
+
+      <section className="card" aria-labelledby="global-settings">
+        <button
+          id="global-settings"
+          type="button"
+          className="link-button section-toggle"
+          aria-expanded={globalOpen}
+          aria-controls="global-settings-panel"
+          onClick={() => setGlobalOpen(!globalOpen)}
+        >
+          Global Settings
+        </button>
+        {globalOpen && (
+          <div id="global-settings-panel" className="speaker-settings">
+            <label htmlFor="debate-format">Debate format</label>
+            <select
+              id="debate-format"
+              value={debateFormat}
+              disabled={running}
+              onChange={(event) => setDebateFormat(event.target.value)}
+            >
+              {(data?.debateFormats ?? ['structured']).map((format) => (
+                <option key={format}>{format}</option>
+              ))}
+            </select>
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={moderatorEnabled}
+                disabled={running}
+                onChange={(event) => setModeratorEnabled(event.target.checked)}
+              />{' '}
+              Moderator
+            </label>
+          </div>
+        )}
+      </section>
+
+      <div className="speakers">
+        {(['first', 'second'] as const).map((key) => (
+          <SpeakerCard
+            key={key}
+            name={key === 'first' ? 'First Speaker' : 'Second Speaker'}
+            settings={speakers[key]}
+            models={data?.models ?? ['gpt-4']}
+            rhetoricStyles={data?.rhetoricStyles ?? ['standard']}
+            disabled={running}
+            onChange={(settings) => setSpeakers({ ...speakers, [key]: settings })}
+          />
+        ))}
+      </div>
+
+      <button
+        type="button"
+        className="button begin"
+        disabled={running || topic.trim() === ''}
+        onClick={begin}
+      >
+        {running ? 'discussion in progress...' : 'Begin discussion'}
+      </button>
+
+      {running && current && (
+        <p className="loading" role="status">
+          {current.speaker} is speaking: Round {current.round}, {current.roundTitle}
+        </p>
+      )}
+      {engine.error && (
+        <div className="error-box" role="alert">
+          <p>{engine.error}</p>
+        </div>
+      )}
+      {engine.speakerKind === 'offline' && (
+        <p className="hint offline-note">
+          Written by the offline speaker: no AI model was called for this debate.
+        </p>
+      )}
+      {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}
+      {askSignIn && <LoginRequired onClose={() => setAskSignIn(false)} />}
     </section>
   );
 }

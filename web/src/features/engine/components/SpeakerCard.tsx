@@ -1,0 +1,94 @@
+import { useId, useState } from 'react';
+import type { SpeakerSettingsInput } from '../engine.slice';
+import { stanceBand, stanceLabel } from '../stance';
+
+interface SpeakerCardProps {
+  readonly name: 'First Speaker' | 'Second Speaker';
+  readonly settings: SpeakerSettingsInput;
+  readonly models: readonly string[];
+  readonly rhetoricStyles: readonly string[];
+  readonly disabled: boolean;
+  onChange(settings: SpeakerSettingsInput): void;
+}
+
+/** A speaker's card: the stance slider, and its collapsible 'Settings'. */
+export function SpeakerCard({
+  name,
+  settings,
+  models,
+  rhetoricStyles,
+  disabled,
+  onChange,
+}: SpeakerCardProps) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const label = stanceLabel(settings.stance);
+  return (
+    <section
+      className={`card speaker-card stance-${stanceBand(settings.stance)}`}
+      aria-labelledby={`${id}-name`}
+    >
+      <h2 id={`${id}-name`}>{name}</h2>
+      <label htmlFor={`${id}-stance`}>
+        Stance: <strong>{label}</strong> ({settings.stance.toFixed(1)})
+      </label>
+      <input
+        id={`${id}-stance`}
+        type="range"
+        min={-1}
+        max={1}
+        step={0.1}
+        value={settings.stance}
+        disabled={disabled}
+        aria-valuetext={`${label} (${settings.stance.toFixed(1)})`}
+        onChange={(event) =>
+          onChange({ ...settings, stance: Math.round(Number(event.target.value) * 10) / 10 })
+        }
+      />
+      <button
+        type="button"
+        className="link-button"
+        aria-expanded={open}
+        aria-controls={`${id}-settings`}
+        onClick={() => setOpen(!open)}
+      >
+        Settings
+      </button>
+      {open && (
+        <div id={`${id}-settings`} className="speaker-settings">
+          <label htmlFor={`${id}-model`}>Model</label>
+          <select
+            id={`${id}-model`}
+            value={settings.model}
+            disabled={disabled}
+            onChange={(event) => onChange({ ...settings, model: event.target.value })}
+          >
+            {models.map((model) => (
+              <option key={model}>{model}</option>
+            ))}
+          </select>
+          <label htmlFor={`${id}-style`}>Rhetoric style</label>
+          <select
+            id={`${id}-style`}
+            value={settings.rhetoricStyle}
+            disabled={disabled}
+            onChange={(event) => onChange({ ...settings, rhetoricStyle: event.target.value })}
+          >
+            {rhetoricStyles.map((style) => (
+              <option key={style}>{style}</option>
+            ))}
+          </select>
+          <label htmlFor={`${id}-personality`}>Personality hints</label>
+          <textarea
+            id={`${id}-personality`}
+            value={settings.personality}
+            maxLength={500}
+            disabled={disabled}
+            placeholder="e.g. a retired judge who loves analogies"
+            onChange={(event) => onChange({ ...settings, personality: event.target.value })}
+          />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,210 @@
+import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { createClient } from 'graphql-ws';
+import { currentAccessToken, graphqlRequest } from '../../app/api';
+
+/** One event of a run, as the gateway's debateRun subscription sends it. */
+export interface RunEvent {
+  readonly type:
+    'runStarted' | 'turnStarted' | 'textDelta' | 'turnCompleted' | 'runCompleted' | 'runFailed';
+  readonly seq: number;
+  readonly speakerKind: 'openai' | 'offline' | null;
+  readonly turn: number | null;
+  readonly speaker: string | null;
+  readonly round: number | null;
+  readonly roundTitle: string | null;
+  readonly text: string | null;
+  readonly summary: string | null;
+  readonly failed: boolean | null;
+  readonly message: string | null;
+}
+
+export interface Turn {
+  readonly turn: number;
+  readonly speaker: string;
+  readonly round: number;
+  readonly roundTitle: string;
+  readonly text: string;
+  readonly summary: string;
+  readonly complete: boolean;
+  readonly failed: boolean;
+}
+
+export interface SpeakerSettingsInput {
+  readonly model: string;
+  readonly stance: number;
+  readonly rhetoricStyle: string;
+  readonly personality: string;
+}
+
+export interface DebateSettingsInput {
+  readonly topic: string;
+  readonly debateFormat: string;
+  readonly moderatorEnabled: boolean;
+  readonly first: SpeakerSettingsInput;
+  readonly second: SpeakerSettingsInput;
+}
+
+export interface EngineState {
+  /** idle, running (the button disabled, a loading indicator), then done or failed (spec §4). */
+  readonly status: 'idle' | 'running' | 'done' | 'failed';
+  readonly topic: string | null;
+  readonly speakerKind: 'openai' | 'offline' | null;
+  readonly turns: readonly Turn[];
+  /** The turn being written. */
+  readonly current: { speaker: string; round: number; roundTitle: string } | null;
+  /** Why the run did not start or did not finish, for the user. */
+  readonly error: string | null;
+  /** The last event applied (events may arrive twice after a reconnection). */
+  readonly seq: number;
+}
+
+export const RUN_FAILED = 'An error occurred during the debate. Please try again.';
+
+const initialState: EngineState = {
+  status: 'idle',
+  topic: null,
+  speakerKind: null,
+  turns: [],
+  current: null,
+  error: null,
+  seq: -1,
+};
+
+const EVENT_FIELDS =
+  'type seq speakerKind turn speaker round roundTitle text summary failed message';
+
+/**
+ * Starts a debate and follows it to its end: the mutation takes a free debate, then the
+ * subscription (graphql-ws, the access token in connection_init) brings every event, from the
+ * start if the connection has to be made again.
+ */
+export const runDebate = createAsyncThunk<undefined, DebateSettingsInput, { rejectValue: string }>(
+  'engine/runDebate',
+  async (settings, { dispatch, rejectWithValue }) => {
+    const started = await graphqlRequest({
+      query: 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }',
+      variables: { settings },
+    });
+    if ('error' in started) return rejectWithValue(started.error.message);
+    const runId = (started.data as { startDebate: string }).startDebate;
+    const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const client = createClient({
+      url: `${protocol}//${window.location.host}/graphql`,
+      connectionParams: () => {
+        const token = currentAccessToken();
+        return token ? { authorization: `Bearer ${token}` } : {};
+      },
+      retryAttempts: 5,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.subscribe<{ debateRun: RunEvent }>(
+          {
+            query: `subscription ($id: String!) { debateRun(id: $id) { ${EVENT_FIELDS} } }`,
+            variables: { id: runId },
+          },
+          {
+            next: (result) => {
+              if (result.errors?.[0]) {
+                reject(new Error(result.errors[0].message));
+                return;
+              }
+              if (result.data) dispatch(engineSlice.actions.eventReceived(result.data.debateRun));
+            },
+            error: (error: unknown) =>
+              reject(error instanceof Error ? error : new Error('The connection was lost')),
+            complete: () => resolve(),
+          },
+        );
+      });
+    } catch (error) {
+      console.error('The debate run could not be followed', error);
+      return rejectWithValue(RUN_FAILED);
+    } finally {
+      void client.dispose();
+    }
+    return undefined;
+  },
+);
+
+function patchTurn(turns: readonly Turn[], index: number, patch: (turn: Turn) => Turn): Turn[] {
+  return turns.map((turn) => (turn.turn === index ? patch(turn) : turn));
+}
+
+export const engineSlice = createSlice({
+  name: 'engine',
+  initialState: initialState as EngineState,
+  reducers: {
+    eventReceived(state, action: PayloadAction<RunEvent>): EngineState {
+      const event = action.payload;
+      if (event.seq <= state.seq) return state;
+      const next = { ...state, seq: event.seq };
+      switch (event.type) {
+        case 'runStarted':
+          return { ...next, speakerKind: event.speakerKind };
+        case 'turnStarted': {
+          const position = {
+            speaker: event.speaker ?? '',
+            round: event.round ?? 0,
+            roundTitle: event.roundTitle ?? '',
+          };
+          const turn: Turn = {
+            turn: event.turn ?? 0,
+            ...position,
+            text: '',
+            summary: '',
+            complete: false,
+            failed: false,
+          };
+          return { ...next, current: position, turns: [...state.turns, turn] };
+        }
+        case 'textDelta':
+          return {
+            ...next,
+            turns: patchTurn(state.turns, event.turn ?? -1, (turn) => ({
+              ...turn,
+              text: turn.text + (event.text ?? ''),
+            })),
+          };
+        case 'turnCompleted':
+          return {
+            ...next,
+            turns: patchTurn(state.turns, event.turn ?? -1, (turn) => ({
+              ...turn,
+              text: event.text ?? turn.text,
+              summary: event.summary ?? '',
+              complete: true,
+              failed: event.failed ?? false,
+            })),
+          };
+        case 'runCompleted':
+          return { ...next, status: 'done', current: null };
+        case 'runFailed':
+          return { ...next, status: 'failed', current: null, error: event.message ?? RUN_FAILED };
+      }
+      return next;
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(runDebate.pending, (_state, action) => ({
+        ...initialState,
+        status: 'running',
+        topic: action.meta.arg.topic.trim(),
+      }))
+      .addCase(runDebate.fulfilled, (state) =>
+        // The subscription ended without the run's last event: the run is lost to us.
+        state.status === 'running'
+          ? { ...state, status: 'failed', current: null, error: RUN_FAILED }
+          : state,
+      )
+      .addCase(runDebate.rejected, (state, action) => ({
+        ...state,
+        status: 'failed',
+        current: null,
+        error: action.payload ?? RUN_FAILED,
+      }));
+  },
+});
+
+export const { eventReceived } = engineSlice.actions;
