@@ -8,6 +8,7 @@ import { CatalogResolver } from './catalog/catalog.resolver.js';
 import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
 import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
 import { HealthController } from './health/health.controller.js';
+import { MetricsController } from './metrics/metrics.controller.js';
 import { HealthResolver } from './health/health.resolver.js';
 import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
 import { DebateResolver, START_LIMITER } from './debates/debate.resolver.js';
@@ -37,7 +38,7 @@ export class GatewayModule {
         LoggingModule.forDeployable('gateway', options.logLevel),
         await graphqlModule(options.driver),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, MetricsController],
       providers: [
         serviceClientProvider(options.transport, options.requestTimeoutMs),
         { provide: HEALTH_TIMEOUT_MS, useValue: options.healthTimeoutMs },

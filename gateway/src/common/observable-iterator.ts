@@ -9,6 +9,11 @@ export function observableIterator<T, R>(
   source: Observable<T>,
   map: (item: T) => R,
   signal: AbortSignal,
+  /**
+   * Joins an item to the one queued before it, when the client is behind (undefined: keep
+   * both). Nothing waits for it: only what has already piled up is joined.
+   */
+  join?: (earlier: R, later: R) => R | undefined,
 ): AsyncIterableIterator<R> {
   const queue: R[] = [];
   let waiting:
@@ -35,7 +40,11 @@ export function observableIterator<T, R>(
 
   const subscription: Subscription = source.subscribe({
     next: (item) => {
-      queue.push(map(item));
+      const mapped = map(item);
+      const last = queue.at(-1);
+      const joined = join && last !== undefined ? join(last, mapped) : undefined;
+      if (joined === undefined) queue.push(mapped);
+      else queue[queue.length - 1] = joined;
       settle();
     },
     error: (error: unknown) => {

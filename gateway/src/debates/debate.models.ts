@@ -44,6 +44,9 @@ export class DebateRunEventModel {
   @Field(() => Int)
   seq!: number;
 
+  @Field(() => Float, { description: 'When the run recorded the event (ms since the epoch).' })
+  at!: number;
+
   @Field(() => String, { nullable: true })
   runId!: string | null;
 

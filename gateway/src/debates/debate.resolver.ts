@@ -6,6 +6,7 @@ import {
 } from '@debate/contracts';
 import { ServiceClient } from '@debate/nest';
 import { Inject, type OnModuleDestroy } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import { Args, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
 import { Authenticated } from '../auth/auth.decorators.js';
@@ -21,6 +22,7 @@ function toModel(event: RunEvent): DebateRunEventModel {
   const empty: DebateRunEventModel = {
     type: event.type,
     seq: event.seq,
+    at: event.at,
     runId: null,
     topic: null,
     speakerKind: null,
@@ -38,6 +40,20 @@ function toModel(event: RunEvent): DebateRunEventModel {
   return { ...empty, ...event };
 }
 
+/**
+ * Two pieces of the same turn's text waiting to be sent go as one (the later seq, the earlier
+ * time): under load the browser gets fewer, larger messages instead of a growing backlog.
+ */
+function joinDeltas(
+  earlier: { debateRun: DebateRunEventModel },
+  later: { debateRun: DebateRunEventModel },
+): { debateRun: DebateRunEventModel } | undefined {
+  const a = earlier.debateRun;
+  const b = later.debateRun;
+  if (a.type !== 'textDelta' || b.type !== 'textDelta' || a.turn !== b.turn) return undefined;
+  return { debateRun: { ...b, at: a.at, text: `${a.text ?? ''}${b.text ?? ''}` } };
+}
+
 /** Starting a debate, watching it being written, and the allowance it draws on. */
 @Resolver()
 export class DebateResolver implements OnModuleDestroy {
@@ -46,7 +62,10 @@ export class DebateResolver implements OnModuleDestroy {
   constructor(
     private readonly services: ServiceClient,
     @Inject(START_LIMITER) private readonly limiter: RateLimiter,
-  ) {}
+  ) {
+    // Every open debateRun subscription listens to it: as many listeners as runs watched.
+    setMaxListeners(0, this.shutdown.signal);
+  }
 
   onModuleDestroy(): void {
     this.shutdown.abort();
@@ -99,6 +118,7 @@ export class DebateResolver implements OnModuleDestroy {
       this.services.stream(generationContracts.watch, { runId: id, userId: user.id }),
       (event) => ({ debateRun: toModel(event) }),
       this.shutdown.signal,
+      joinDeltas,
     );
   }
 

@@ -80,12 +80,15 @@ const turnPosition = {
   roundTitle: z.string().min(1),
 };
 
+/** Every event's position (from 0) and when the run recorded it (ms since the epoch). */
+const sequenced = { seq: z.number().int().nonnegative(), at: z.number().nonnegative() };
+
 /** What a run reports, in order (`seq` from 0), from its start to its end. */
 export const RunEvent = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('runStarted'),
-      seq: z.number().int().nonnegative(),
+      ...sequenced,
       runId: z.string(),
       topic: z.string(),
       /** Which speaker writes the debate: 'offline' is the deterministic one, clearly labelled. */
@@ -94,11 +97,11 @@ export const RunEvent = z.discriminatedUnion('type', [
       secondStance: Stance,
     })
     .strict(),
-  z.object({ type: z.literal('turnStarted'), seq: z.number().int(), ...turnPosition }).strict(),
+  z.object({ type: z.literal('turnStarted'), ...sequenced, ...turnPosition }).strict(),
   z
     .object({
       type: z.literal('textDelta'),
-      seq: z.number().int(),
+      ...sequenced,
       turn: z.number().int().nonnegative(),
       text: z.string(),
     })
@@ -106,7 +109,7 @@ export const RunEvent = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('turnCompleted'),
-      seq: z.number().int(),
+      ...sequenced,
       ...turnPosition,
       text: z.string(),
       summary: z.string(),
@@ -114,8 +117,8 @@ export const RunEvent = z.discriminatedUnion('type', [
       failed: z.boolean(),
     })
     .strict(),
-  z.object({ type: z.literal('runCompleted'), seq: z.number().int() }).strict(),
-  z.object({ type: z.literal('runFailed'), seq: z.number().int(), message: z.string() }).strict(),
+  z.object({ type: z.literal('runCompleted'), ...sequenced }).strict(),
+  z.object({ type: z.literal('runFailed'), ...sequenced, message: z.string() }).strict(),
 ]);
 export type RunEvent = z.output<typeof RunEvent>;
 

@@ -22,8 +22,10 @@ function completed(events: readonly RunEvent[]) {
 describe('generating a debate', () => {
   it('has each speaker speak in rounds 1 to 3, in order, each turn streamed then completed', async () => {
     const run = new DebateRun('run-1', 'user-1');
+    const watched = firstValueFrom(run.watch().pipe(toArray()));
     expect(await generateDebate(run, settings, instant, { pauseMs: 0 })).toBe('completed');
-    const turns = completed(run.history);
+    const events = await watched;
+    const turns = completed(events);
     expect(turns.map((turn) => [turn.speaker, turn.round, turn.roundTitle])).toEqual([
       ['First Speaker', 1, 'Constructive Arguments'],
       ['Second Speaker', 1, 'Constructive Arguments'],
@@ -33,7 +35,7 @@ describe('generating a debate', () => {
       ['Second Speaker', 3, 'Summary'],
     ]);
     for (const turn of turns) {
-      const streamed = run.history
+      const streamed = events
         .flatMap((event) =>
           event.type === 'textDelta' && event.turn === turn.turn ? [event.text] : [],
         )
@@ -41,8 +43,11 @@ describe('generating a debate', () => {
       expect(streamed).toBe(turn.text);
       expect(turn.summary.match(/[.!?](\s|$)/g)?.length ?? 0).toBeLessThanOrEqual(3);
     }
-    expect(run.history.map((event) => event.seq)).toEqual(run.history.map((_, index) => index));
-    expect(run.history.at(-1)?.type).toBe('runCompleted');
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
+    expect(events.at(-1)?.type).toBe('runCompleted');
+    // Kept for later watchers: the completed turns, without their pieces.
+    expect(run.history.some((event) => event.type === 'textDelta')).toBe(false);
+    expect(completed(run.history)).toEqual(turns);
   });
 
   it('writes stance-aware turns, and rebuttals that answer the other side', async () => {
@@ -107,6 +112,10 @@ describe('generating a debate', () => {
     const late = firstValueFrom(run.watch().pipe(toArray()));
     await generating;
     const seen = await late;
-    expect(seen).toEqual(run.history);
+    expect(seen[0]?.type).toBe('runStarted');
+    expect(seen.at(-1)?.type).toBe('runCompleted');
+    expect(completed(seen)).toEqual(completed(run.history));
+    const seqs = seen.map((event) => event.seq);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
   });
 });

@@ -10,7 +10,7 @@ import { Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Speaker, SpokenTurn, TurnRequest } from '../speakers/speaker.js';
 
-type Unsequenced<E> = E extends RunEvent ? Omit<E, 'seq'> : never;
+type Unsequenced<E> = E extends RunEvent ? Omit<E, 'seq' | 'at'> : never;
 
 interface PlannedTurn {
   readonly speaker: TurnSpeaker;
@@ -38,11 +38,13 @@ export function planTurns(moderatorEnabled: boolean): PlannedTurn[] {
 }
 
 /**
- * One debate being generated: it records every event it reports for its whole life, so that a
- * watcher who arrives (or comes back) mid-run gets everything from the start, then the rest live.
+ * One debate being generated: it records what it reports for its whole life, so that a watcher
+ * who arrives (or comes back) mid-run gets the debate from the start, then the rest live. A
+ * completed turn's text pieces are folded into its turnCompleted event.
  */
 export class DebateRun {
-  private readonly events: RunEvent[] = [];
+  private events: RunEvent[] = [];
+  private nextSeq = 0;
   private readonly watchers = new Set<(event: RunEvent) => void>();
   private finished = false;
   readonly abort = new AbortController();
@@ -62,8 +64,15 @@ export class DebateRun {
 
   emit(event: Unsequenced<RunEvent>): void {
     if (this.finished) return;
-    const sequenced = { ...event, seq: this.events.length } as RunEvent;
+    const sequenced = { ...event, seq: this.nextSeq, at: Date.now() } as RunEvent;
+    this.nextSeq += 1;
     this.events.push(sequenced);
+    if (sequenced.type === 'turnCompleted') {
+      // The completed turn carries its whole text: its pieces need not be kept for later
+      // watchers (who skip from turnStarted to turnCompleted; seq keeps counting).
+      const { turn } = sequenced;
+      this.events = this.events.filter((kept) => kept.type !== 'textDelta' || kept.turn !== turn);
+    }
     if (sequenced.type === 'runCompleted' || sequenced.type === 'runFailed') this.finished = true;
     for (const watcher of this.watchers) watcher(sequenced);
     if (this.finished) this.watchers.clear();
