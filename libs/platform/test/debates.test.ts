@@ -95,7 +95,14 @@ describe('generating debates', () => {
       'First Speaker 3',
       'Second Speaker 3',
     ]);
-    expect(events.filter((event) => event.type === 'textDelta').length).toBeGreaterThan(50);
+    // A watcher that arrives after a turn ended gets it whole; pieces it did see add up to it.
+    for (const turn of turns) {
+      expect(turn.text?.length).toBeGreaterThan(50);
+      const pieces = events.filter(
+        (event) => event.type === 'textDelta' && event.turn === turn.turn,
+      );
+      if (pieces.length > 0) expect(pieces.map((piece) => piece.text).join('')).toBe(turn.text);
+    }
 
     const after = await graphql<{ usage: { freeDebatesRemaining: number; totalDebates: number } }>(
       url,

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { Dialog } from '../../components/Dialog';
 import { useAuth } from '../auth/AuthProvider';
 import { RequireAuth } from '../auth/RequireAuth';
 import { useUsageQuery } from './usage.api';
@@ -20,27 +21,16 @@ function formatDate(iso: string | null): string {
 /** PRO cannot be bought yet: the dialog says so, and nothing pretends to take a payment. */
 function UpgradeDialog({ onClose }: { onClose: () => void }) {
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
-      <div
-        className="dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="upgrade-heading"
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') onClose();
-        }}
-      >
-        <h2 id="upgrade-heading">Upgrade to Pro</h2>
-        <p>
-          PRO accounts are not on sale yet. When they are, you will be able to upgrade here. Nothing
-          has been charged.
-        </p>
-        <button type="button" className="button" autoFocus onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </div>
+    <Dialog labelledBy="upgrade-heading" onClose={onClose}>
+      <h2 id="upgrade-heading">Upgrade to Pro</h2>
+      <p>
+        PRO accounts are not on sale yet. When they are, you will be able to upgrade here. Nothing
+        has been charged.
+      </p>
+      <button type="button" className="button" autoFocus onClick={onClose}>
+        Close
+      </button>
+    </Dialog>
   );
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Dialog } from '../../components/Dialog';
 import { useCatalogQuery } from './catalog.api';
 import { RoundResults } from './components/RoundResults';
 import { SpeakerCard } from './components/SpeakerCard';
@@ -25,27 +26,16 @@ const speaker = (stance: number): SpeakerSettingsInput => ({
 /** Shown to a signed-out visitor who presses Begin (spec §5). */
 function LoginRequired({ onClose }: { onClose: () => void }) {
   return (
-    <div className="dialog-backdrop" onClick={onClose}>
-      <div
-        className="dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="login-required-heading"
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') onClose();
-        }}
-      >
-        <h2 id="login-required-heading">Sign in required</h2>
-        <p>sign in for 2 free debate generations instantly!</p>
-        <Link className="button" to="/login" autoFocus>
-          Sign In
-        </Link>{' '}
-        <button type="button" className="button secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </div>
+    <Dialog labelledBy="login-required-heading" onClose={onClose}>
+      <h2 id="login-required-heading">Sign in required</h2>
+      <p>sign in for 2 free debate generations instantly!</p>
+      <Link className="button" to="/login" autoFocus>
+        Sign In
+      </Link>{' '}
+      <button type="button" className="button secondary" onClick={onClose}>
+        Close
+      </button>
+    </Dialog>
   );
 }
 
