@@ -1,5 +1,5 @@
 import type { TransportConfig } from '@debate/nest';
-import { LoggingModule, type LogLevel } from '@debate/nest';
+import { LoggingModule, type LogLevel, serviceClientProvider } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
@@ -14,7 +14,6 @@ import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
 import { DebateResolver, START_LIMITER } from './debates/debate.resolver.js';
 import { RateLimiter } from './debates/rate-limiter.js';
 import { SessionResolver } from './session/session.resolver.js';
-import { serviceClientProvider } from './services/service-client.provider.js';
 
 export interface GatewayOptions {
   readonly transport: TransportConfig;
@@ -40,7 +39,7 @@ export class GatewayModule {
       ],
       controllers: [HealthController, MetricsController],
       providers: [
-        serviceClientProvider(options.transport, options.requestTimeoutMs),
+        serviceClientProvider(options.transport, 'gateway', options.requestTimeoutMs),
         { provide: HEALTH_TIMEOUT_MS, useValue: options.healthTimeoutMs },
         { provide: APP_GUARD, useClass: AuthDecisionGuard },
         { provide: APP_FILTER, useClass: ServiceErrorsFilter },

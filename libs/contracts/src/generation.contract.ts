@@ -152,6 +152,34 @@ export const generationContracts = {
   ),
 } as const;
 
+/** A finished run as the debates service saves it: the settings and the speakers' turns. */
+export const FinishedRun = z
+  .object({
+    runId,
+    topic: z.string(),
+    first: SpeakerSettings,
+    second: SpeakerSettings,
+    turns: z.array(
+      z
+        .object({
+          speaker: TurnSpeaker,
+          round: z.number().int().min(0).max(4),
+          text: z.string(),
+          summary: z.string(),
+        })
+        .strict(),
+    ),
+  })
+  .strict();
+export type FinishedRun = z.output<typeof FinishedRun>;
+
+export const runLookupContract = defineRequest(
+  subjects.generation.run.get,
+  z.object({ runId, userId }).strict(),
+  /** null: no such run of this user, or it has not completed, or it was forgotten. */
+  z.object({ run: FinishedRun.nullable() }).strict(),
+);
+
 /** The spec's texts of the generator. */
 export const generationTexts = {
   noFreeDebates:

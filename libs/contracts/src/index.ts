@@ -6,3 +6,4 @@ export * from './identity.contract.js';
 export * from './streams.js';
 export * from './usage.contract.js';
 export * from './generation.contract.js';
+export * from './debates.contract.js';

@@ -21,6 +21,12 @@ export const eventStreams = {
     subjects: [subjects.identity.user.created],
     duplicateWindowMs: 10 * 60_000,
   },
+  debates: {
+    name: 'DEBATES_EVENTS',
+    owner: 'debates',
+    subjects: [subjects.debates.debate.shared, subjects.debates.debate.unshared],
+    duplicateWindowMs: 10 * 60_000,
+  },
 } as const satisfies Record<string, EventStream>;
 
 export function streamOf(subject: Subject): EventStream | undefined {

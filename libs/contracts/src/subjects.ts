@@ -29,10 +29,24 @@ export const subjects = {
   generation: {
     health: { check: 'generation.health.check' },
     catalog: { get: 'generation.catalog.get' },
-    run: { start: 'generation.run.start', watch: 'generation.run.watch' },
+    run: {
+      start: 'generation.run.start',
+      watch: 'generation.run.watch',
+      get: 'generation.run.get',
+    },
   },
   debates: {
     health: { check: 'debates.health.check' },
+    debate: {
+      save: 'debates.debate.save',
+      list: 'debates.debate.list',
+      get: 'debates.debate.get',
+      share: 'debates.debate.share',
+      unshare: 'debates.debate.unshare',
+      delete: 'debates.debate.delete',
+      shared: 'debates.debate.shared',
+      unshared: 'debates.debate.unshared',
+    },
   },
   community: {
     health: { check: 'community.health.check' },

@@ -280,3 +280,31 @@ describe('index use', () => {
     expect((await examined({ tag: 3 })).totalDocsExamined).toBe(5_000);
   });
 });
+
+describe('compound indexes with a descending field', () => {
+  const connected = useDatabase('compound', async (db) => {
+    const debates = db.collection('debates');
+    await debates.createIndex({ user: 1, at: -1, _id: -1 });
+    await debates.createIndex({ kind: -1, score: 1 });
+    await debates.insertMany(
+      Array.from({ length: 40 }, (_, i) => ({
+        _id: `d${String(i).padStart(2, '0')}`,
+        user: `u${i % 4}`,
+        at: new Date(Date.UTC(2026, 0, 1 + i)),
+        kind: i % 2 === 0 ? 'even' : 'odd',
+        score: i,
+      })),
+    );
+  });
+
+  it('finds by the leading field and pages in the index order', async () => {
+    const debates = connected.db.collection('debates');
+    const newest = await debates.find({ user: 'u1' }).sort({ at: -1, _id: -1 }).limit(3).toArray();
+    expect(newest.map((doc) => doc['_id'])).toEqual(['d37', 'd33', 'd29']);
+    expect(await debates.countDocuments({ user: 'u1' })).toBe(10);
+    const oldest = await debates.find({ user: 'u2' }).sort({ at: 1 }).limit(2).toArray();
+    expect(oldest.map((doc) => doc['_id'])).toEqual(['d02', 'd06']);
+    const odd = await debates.find({ kind: 'odd', score: { $lt: 7 } }).toArray();
+    expect(odd.map((doc) => doc['score'])).toEqual([1, 3, 5]);
+  });
+});

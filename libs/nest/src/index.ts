@@ -13,3 +13,4 @@ export * from './bootstrap/start-service.js';
 export * from './bootstrap/run-service.js';
 export * from './events/event-log.js';
 export * from './mongo/mongo.js';
+export * from './client/service-client.provider.js';

@@ -1,13 +1,25 @@
-import { ServiceCoreModule, type ServiceRuntimeOptions } from '@debate/nest';
+import {
+  serviceClientProvider,
+  ServiceCoreModule,
+  ServiceDataModule,
+  type ServiceRuntimeOptions,
+} from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DebatesController } from './debates/debates.controller.js';
+import { DebatesRepository } from './debates/debates.repository.js';
 
-/** The debates service. Its features arrive with their issues; today it answers its health check. */
+/** The debates service: the users' saved debates, private until shared (spec §3, §4). */
 @Module({})
 export class DebatesServiceModule {
   static register(options: ServiceRuntimeOptions): DynamicModule {
     return {
       module: DebatesServiceModule,
-      imports: [ServiceCoreModule.forService('debates', options)],
+      imports: [
+        ServiceCoreModule.forService('debates', options),
+        ServiceDataModule.forService('debates', options),
+      ],
+      controllers: [DebatesController],
+      providers: [DebatesRepository, serviceClientProvider(options.transport, 'debates')],
     };
   }
 }

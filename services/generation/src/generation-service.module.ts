@@ -1,7 +1,6 @@
 import {
-  createClientProxy,
   PinoLoggerService,
-  ServiceClient,
+  serviceClientProvider,
   ServiceCoreModule,
   type ServiceRuntimeOptions,
 } from '@debate/nest';
@@ -34,14 +33,7 @@ export class GenerationServiceModule {
           useFactory: (logger: PinoLoggerService) => createSpeaker(speakers, logger),
           inject: [PinoLoggerService],
         },
-        {
-          provide: ServiceClient,
-          useFactory: async () => {
-            const proxy = createClientProxy(options.transport, 'generation');
-            await proxy.connect();
-            return new ServiceClient(proxy);
-          },
-        },
+        serviceClientProvider(options.transport, 'generation'),
       ],
     };
   }

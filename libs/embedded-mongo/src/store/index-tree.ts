@@ -170,8 +170,12 @@ export class SecondaryIndex {
     const [from, to] = direction === 1 ? [low, high] : [high, low];
     const [includeFrom, includeTo] =
       direction === 1 ? [includeLow, includeHigh] : [includeHigh, includeLow];
-    const lowKey: IndexKey = [from, includeFrom ? MIN_BOUND : MAX_BOUND];
-    const highKey: IndexKey = [to, includeTo ? MAX_BOUND : MIN_BOUND];
+    // The second position is the next field (or the _id): its bounds must be the lowest and
+    // highest in tree order, which for a descending field are the value space's reversed.
+    const next = this.fields.length > 1 ? (this.directions[1] ?? 1) : 1;
+    const [treeMin, treeMax] = next === 1 ? [MIN_BOUND, MAX_BOUND] : [MAX_BOUND, MIN_BOUND];
+    const lowKey: IndexKey = [from, includeFrom ? treeMin : treeMax];
+    const highKey: IndexKey = [to, includeTo ? treeMax : treeMin];
     const idPosition = this.fields.length;
     const tree = this.tree;
     const entries = function* (): Generator<string> {

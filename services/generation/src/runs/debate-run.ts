@@ -52,7 +52,14 @@ export class DebateRun {
   constructor(
     readonly runId: string,
     readonly userId: string,
+    /** What the run was started with (kept so the debate can be saved afterwards). */
+    readonly settings?: DebateSettings,
   ) {}
+
+  /** Whether the run ended with every turn reported (runCompleted). */
+  get completed(): boolean {
+    return this.events.at(-1)?.type === 'runCompleted';
+  }
 
   get ended(): boolean {
     return this.finished;

@@ -1,20 +1,21 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import type { DebateSettings } from '@debate/contracts';
 import { DebateRun } from './debate-run.js';
 
 /**
- * The runs this instance generates, kept for their life and a while after (so a browser that
- * reconnects just after the end still gets the whole debate), then forgotten.
+ * The runs this instance generates, kept for their life and an hour after (so a browser that
+ * reconnects after the end still gets the whole debate, and the user can save it), then forgotten.
  */
 @Injectable()
 export class RunRegistry implements OnApplicationShutdown {
   private readonly runs = new Map<string, DebateRun>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly keepAfterEndMs = 10 * 60_000) {}
+  constructor(private readonly keepAfterEndMs = 60 * 60_000) {}
 
-  create(runId: string, userId: string): DebateRun {
+  create(runId: string, userId: string, settings?: DebateSettings): DebateRun {
     if (this.runs.has(runId)) throw new Error(`Run ${runId} exists`);
-    const run = new DebateRun(runId, userId);
+    const run = new DebateRun(runId, userId, settings);
     this.runs.set(runId, run);
     return run;
   }

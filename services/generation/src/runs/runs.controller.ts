@@ -4,6 +4,7 @@ import {
   type ParsedRequestOf,
   type ResponseOf,
   type RunEvent,
+  runLookupContract,
   usageContracts,
 } from '@debate/contracts';
 import { HandleRequest, PinoLoggerService, ServiceClient } from '@debate/nest';
@@ -44,7 +45,7 @@ export class RunsController {
     if (!taken.granted) {
       return { started: false, reason: 'no_free_debates', message: generationTexts.noFreeDebates };
     }
-    const run = this.registry.create(runId, userId);
+    const run = this.registry.create(runId, userId, request.settings);
     void generateDebate(run, request.settings, this.speaker, this.options)
       .then(async (outcome) => {
         const contract = outcome === 'completed' ? usageContracts.settle : usageContracts.refund;
@@ -59,6 +60,20 @@ export class RunsController {
       )
       .finally(() => this.registry.ended(run));
     return { started: true, runId };
+  }
+
+  /** A completed run of the user's, for saving: its settings and the speakers' turns. */
+  @HandleRequest(runLookupContract)
+  get(request: ParsedRequestOf<typeof runLookupContract>): ResponseOf<typeof runLookupContract> {
+    const run = this.registry.find(request.runId, request.userId);
+    if (!run?.completed || !run.settings) return { run: null };
+    const turns = run.history.flatMap((event) =>
+      event.type === 'turnCompleted'
+        ? [{ speaker: event.speaker, round: event.round, text: event.text, summary: event.summary }]
+        : [],
+    );
+    const { topic, first, second } = run.settings;
+    return { run: { runId: run.runId, topic, first, second, turns } };
   }
 
   @HandleRequest(generationContracts.watch)

@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { DebateCategory } from './catalog.contract.js';
+import { defineEvent, defineRequest } from './contract.js';
+import { RhetoricStyle, SpeakerModel, speakerNames, Stance } from './generation.contract.js';
+import { subjects } from './subjects.js';
+
+const id = z.string().min(1).max(128);
+const userId = id;
+
+/** One to three of the ten categories, each once (spec §5). */
+export const DebateCategories = z
+  .array(DebateCategory)
+  .min(1, 'Choose at least one category')
+  .max(3, 'Choose at most 3 categories')
+  .refine((list) => new Set(list).size === list.length, 'A category is chosen twice');
+
+export const SpeakerInfo = z
+  .object({ name: SpeakerModel, stance: Stance, rhetoricStyle: RhetoricStyle })
+  .strict();
+
+export const DebateRound = z
+  .object({
+    speaker: z.enum(speakerNames),
+    round: z.number().int().min(1).max(3),
+    text: z.string(),
+    summary: z.string(),
+  })
+  .strict();
+
+/** A saved debate (spec §3 'Private debate'). */
+export const Debate = z
+  .object({
+    id,
+    userId,
+    userDisplayName: z.string(),
+    topic: z.string(),
+    categories: DebateCategories,
+    timestamp: z.iso.datetime(),
+    sharedAt: z.iso.datetime().nullable(),
+    views: z.number().int().nonnegative(),
+    upvotes: z.number().int().nonnegative(),
+    downvotes: z.number().int().nonnegative(),
+    isPublic: z.boolean(),
+    isPro: z.boolean(),
+    model1: SpeakerInfo,
+    model2: SpeakerInfo,
+    rounds: z.array(DebateRound),
+  })
+  .strict();
+export type Debate = z.output<typeof Debate>;
+
+const OwnDebate = z.object({ userId, debateId: id }).strict();
+const DebateOrNone = z.object({ debate: Debate.nullable() }).strict();
+
+export const debatesContracts = {
+  /** Saves a completed run of the user's as a private debate (once per run). */
+  save: defineRequest(
+    subjects.debates.debate.save,
+    z
+      .object({
+        userId,
+        userDisplayName: z.string().max(200).nullable(),
+        isPro: z.boolean(),
+        runId: id,
+        categories: DebateCategories,
+      })
+      .strict(),
+    z.union([
+      z.object({ saved: z.literal(true), debate: Debate }).strict(),
+      z
+        .object({
+          saved: z.literal(false),
+          reason: z.enum(['run_not_found', 'already_saved']),
+          message: z.string(),
+        })
+        .strict(),
+    ]),
+  ),
+  /** The user's debates, newest or oldest first, searched by topic and filtered by category. */
+  list: defineRequest(
+    subjects.debates.debate.list,
+    z
+      .object({
+        userId,
+        search: z.string().max(200).optional(),
+        category: DebateCategory.optional(),
+        order: z.enum(['newest', 'oldest']),
+        after: z.string().max(200).optional(),
+        limit: z.number().int().min(1).max(50),
+      })
+      .strict(),
+    z
+      .object({
+        debates: z.array(Debate),
+        total: z.number().int().nonnegative(),
+        next: z.string().nullable(),
+      })
+      .strict(),
+  ),
+  /** One of the user's debates (null when it is not theirs, or does not exist). */
+  get: defineRequest(subjects.debates.debate.get, OwnDebate, DebateOrNone),
+  share: defineRequest(subjects.debates.debate.share, OwnDebate, DebateOrNone),
+  unshare: defineRequest(subjects.debates.debate.unshare, OwnDebate, DebateOrNone),
+  delete: defineRequest(
+    subjects.debates.debate.delete,
+    OwnDebate,
+    z.object({ deleted: z.boolean() }).strict(),
+  ),
+} as const;
+
+/** A debate went public (or public again): the community keeps its copy (id = event id). */
+export const debateSharedEvent = defineEvent(
+  subjects.debates.debate.shared,
+  z.object({ debate: Debate }).strict(),
+);
+/** A debate is no longer public (unshared or deleted). */
+export const debateUnsharedEvent = defineEvent(
+  subjects.debates.debate.unshared,
+  z.object({ debateId: id, at: z.iso.datetime() }).strict(),
+);

@@ -1,0 +1,251 @@
+import { debatesContracts, eventStreams, subjects } from '@debate/contracts';
+import { createClientProxy, natsTransport, ServiceClient } from '@debate/nest';
+import { type RunningNats, startNatsServer } from '@debate/nest/testing';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { decodeJwt } from 'jose';
+import { collectSubscription, graphql } from './graphql-client.js';
+import { startTestPlatform, type TestPlatform } from './test-platform.js';
+
+const SIGN_UP =
+  'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { accessToken } }';
+const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
+const WATCH = 'subscription ($id: String!) { debateRun(id: $id) { type } }';
+
+interface Person {
+  readonly id: string;
+  readonly token: string;
+}
+
+// The debates service over real NATS: a user's debates are theirs alone.
+describe('saved debates', () => {
+  let nats: RunningNats;
+  let running: TestPlatform;
+  let url: string;
+  let debates: ServiceClient;
+  let ada: Person;
+  let eve: Person;
+
+  const signUp = async (email: string): Promise<Person> => {
+    const result = await graphql<{ signUp: { accessToken: string } }>(url, SIGN_UP, {
+      variables: { email, password: 'a long enough password' },
+    });
+    const token = result.data?.signUp.accessToken ?? '';
+    return { token, id: String(decodeJwt(token).sub) };
+  };
+
+  /** Generates a debate for `person` and waits until it is complete; returns the run id. */
+  const generate = async (person: Person, topic: string): Promise<string> => {
+    const started = await graphql<{ startDebate: string }>(url, START, {
+      headers: { authorization: `Bearer ${person.token}` },
+      variables: {
+        settings: {
+          topic,
+          debateFormat: 'structured',
+          moderatorEnabled: true,
+          first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+          second: {
+            model: 'gpt-3.5-turbo',
+            stance: -0.6,
+            rhetoricStyle: 'casual',
+            personality: '',
+          },
+        },
+      },
+    });
+    const runId = started.data?.startDebate ?? '';
+    await collectSubscription(url, WATCH, 10_000, {
+      accessToken: person.token,
+      variables: { id: runId },
+    });
+    return runId;
+  };
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    running = await startTestPlatform(natsTransport(nats.url), {
+      speakers: { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 },
+      testAccountEmail: 'ada@example.org',
+    });
+    url = running.platform.url;
+    debates = new ServiceClient(createClientProxy(natsTransport(nats.url), 'debates-test'));
+    ada = await signUp('ada@example.org');
+    eve = await signUp('eve@example.org');
+  }, 30_000);
+
+  afterAll(async () => {
+    await debates?.close();
+    await running?.teardown();
+    await nats?.stop();
+  });
+
+  it("saves a completed run once, with the speakers' rounds, private", async () => {
+    const runId = await generate(ada, 'Should cities ban cars?');
+    const saved = await debates.request(debatesContracts.save, {
+      userId: ada.id,
+      userDisplayName: null,
+      isPro: false,
+      runId,
+      categories: ['Politics', 'Environment'],
+    });
+    if (!saved.saved) throw new Error(saved.message);
+    expect(saved.debate).toMatchObject({
+      id: runId,
+      userDisplayName: 'Anonymous User',
+      topic: 'Should cities ban cars?',
+      categories: ['Politics', 'Environment'],
+      isPublic: false,
+      sharedAt: null,
+      views: 0,
+      upvotes: 0,
+      downvotes: 0,
+      model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
+      model2: { name: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual' },
+    });
+    // The moderator's opening and closing are not rounds.
+    expect(saved.debate.rounds.map((round) => `${round.speaker} ${round.round}`)).toEqual([
+      'First Speaker 1',
+      'Second Speaker 1',
+      'First Speaker 2',
+      'Second Speaker 2',
+      'First Speaker 3',
+      'Second Speaker 3',
+    ]);
+    const again = await debates.request(debatesContracts.save, {
+      userId: ada.id,
+      userDisplayName: 'Ada',
+      isPro: false,
+      runId,
+      categories: ['Politics'],
+    });
+    expect(again).toMatchObject({ saved: false, reason: 'already_saved' });
+    // Someone else's run cannot be saved as one's own.
+    const stolen = await debates.request(debatesContracts.save, {
+      userId: eve.id,
+      userDisplayName: 'Eve',
+      isPro: false,
+      runId,
+      categories: ['Politics'],
+    });
+    expect(stolen).toMatchObject({ saved: false, reason: 'run_not_found' });
+  }, 30_000);
+
+  it("never lets another user read, share, unshare or delete someone's debate", async () => {
+    const { debates: mine } = await debates.request(debatesContracts.list, {
+      userId: ada.id,
+      order: 'newest',
+      limit: 10,
+    });
+    const debateId = mine[0]?.id ?? '';
+    const asEve = { userId: eve.id, debateId };
+    expect(await debates.request(debatesContracts.get, asEve)).toEqual({ debate: null });
+    expect(await debates.request(debatesContracts.share, asEve)).toEqual({ debate: null });
+    expect(await debates.request(debatesContracts.unshare, asEve)).toEqual({ debate: null });
+    expect(await debates.request(debatesContracts.delete, asEve)).toEqual({ deleted: false });
+    const { debate } = await debates.request(debatesContracts.get, { userId: ada.id, debateId });
+    expect(debate).toMatchObject({ id: debateId, isPublic: false });
+    const eves = await debates.request(debatesContracts.list, {
+      userId: eve.id,
+      order: 'newest',
+      limit: 10,
+    });
+    expect(eves.total).toBe(0);
+  });
+
+  it('lists by topic text (taken literally), category and time, a page at a time', async () => {
+    for (const [topic, category] of [
+      ['Is C++ better than Rust?', 'Technology'],
+      ['Should (a+b) be taught early?', 'Science'],
+      ['Does art need an audience?', 'Culture'],
+    ] as const) {
+      const runId = await generate(ada, topic);
+      await debates.request(debatesContracts.save, {
+        userId: ada.id,
+        userDisplayName: 'Ada',
+        isPro: false,
+        runId,
+        categories: [category],
+      });
+    }
+    const search = (text: string) =>
+      debates.request(debatesContracts.list, {
+        userId: ada.id,
+        search: text,
+        order: 'newest',
+        limit: 10,
+      });
+    expect((await search('c++')).debates.map((debate) => debate.topic)).toEqual([
+      'Is C++ better than Rust?',
+    ]);
+    expect((await search('(a+b)')).total).toBe(1);
+    expect((await search('.*')).total).toBe(0);
+    const science = await debates.request(debatesContracts.list, {
+      userId: ada.id,
+      category: 'Science',
+      order: 'newest',
+      limit: 10,
+    });
+    expect(science.debates.map((debate) => debate.topic)).toEqual([
+      'Should (a+b) be taught early?',
+    ]);
+
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await debates.request(debatesContracts.list, {
+        userId: ada.id,
+        order: 'oldest',
+        limit: 3,
+        ...(after ? { after } : {}),
+      });
+      expect(page.total).toBe(4);
+      seen.push(...page.debates.map((debate) => debate.topic));
+      if (!page.next) break;
+      after = page.next;
+    }
+    expect(seen).toEqual([
+      'Should cities ban cars?',
+      'Is C++ better than Rust?',
+      'Should (a+b) be taught early?',
+      'Does art need an audience?',
+    ]);
+  }, 60_000);
+
+  it('shares once on JetStream however often it is asked, and unshares on delete', async () => {
+    const { debates: mine } = await debates.request(debatesContracts.list, {
+      userId: ada.id,
+      order: 'oldest',
+      limit: 1,
+    });
+    const debateId = mine[0]?.id ?? '';
+    const shares = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        debates.request(debatesContracts.share, { userId: ada.id, debateId }),
+      ),
+    );
+    expect(shares.every((share) => share.debate?.isPublic)).toBe(true);
+    expect(await debates.request(debatesContracts.delete, { userId: ada.id, debateId })).toEqual({
+      deleted: true,
+    });
+    const nc = await connect({ servers: nats.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const stream = eventStreams.debates.name;
+      const shared = await jsm.streams.getMessage(stream, {
+        last_by_subj: subjects.debates.debate.shared,
+      });
+      expect(shared?.json()).toMatchObject({ debate: { id: debateId, isPublic: true } });
+      const info = await jsm.streams.info(stream, { subjects_filter: '>' });
+      expect(info.state.subjects).toEqual({
+        [subjects.debates.debate.shared]: 1,
+        [subjects.debates.debate.unshared]: 1,
+      });
+    } finally {
+      await nc.close();
+    }
+    expect(await debates.request(debatesContracts.get, { userId: ada.id, debateId })).toEqual({
+      debate: null,
+    });
+  });
+});
