@@ -12,6 +12,7 @@ import { MetricsController } from './metrics/metrics.controller.js';
 import { HealthResolver } from './health/health.resolver.js';
 import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
 import { DebateResolver, START_LIMITER } from './debates/debate.resolver.js';
+import { SavedDebatesResolver } from './debates/saved-debates.resolver.js';
 import { RateLimiter } from './debates/rate-limiter.js';
 import { SessionResolver } from './session/session.resolver.js';
 
@@ -48,6 +49,7 @@ export class GatewayModule {
         CatalogResolver,
         SessionResolver,
         DebateResolver,
+        SavedDebatesResolver,
         {
           provide: START_LIMITER,
           useValue: new RateLimiter(options.startDebateLimit ?? 5, 60_000),

@@ -248,4 +248,52 @@ describe('saved debates', () => {
       debate: null,
     });
   });
+
+  it('through GraphQL: owner only, signed in only, and bad input changes nothing', async () => {
+    const runId = await generate(ada, 'Is remote work here to stay?');
+    const ask = (person: Person | null, query: string, variables: Record<string, unknown>) =>
+      graphql<Record<string, { id?: string; total?: number } | boolean>>(url, query, {
+        variables,
+        ...(person ? { headers: { authorization: `Bearer ${person.token}` } } : {}),
+      });
+    const SAVE =
+      'mutation ($runId: String!, $c: [String!]!) { saveDebate(runId: $runId, categories: $c) { id isPublic } }';
+    const TOTAL = '{ myDebates { total } }';
+    const totalOf = async (person: Person) =>
+      ((await ask(person, TOTAL, {})).data?.['myDebates'] as { total: number }).total;
+    const before = await totalOf(ada);
+
+    for (const categories of [
+      ['Politics', 'Science', 'Ethics', 'Culture'],
+      ['Gardening'],
+      [],
+      ['Science', 'Science'],
+    ]) {
+      const refused = await ask(ada, SAVE, { runId, c: categories });
+      expect(refused.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+    }
+    const long = await ask(ada, '{ myDebates(search: "' + 'x'.repeat(201) + '") { total } }', {});
+    expect(long.errors?.[0]?.extensions?.['code']).toBe('BAD_USER_INPUT');
+    expect(await totalOf(ada)).toBe(before);
+
+    const saved = await ask(ada, SAVE, { runId, c: ['Society'] });
+    const id = (saved.data?.['saveDebate'] as { id: string }).id;
+    expect(await totalOf(ada)).toBe(before + 1);
+
+    const operations: Array<[string, string]> = [
+      ['myDebate', 'query ($id: String!) { myDebate(id: $id) { id } }'],
+      ['shareDebate', 'mutation ($id: String!) { shareDebate(id: $id) { id } }'],
+      ['unshareDebate', 'mutation ($id: String!) { unshareDebate(id: $id) { id } }'],
+      ['deleteDebate', 'mutation ($id: String!) { deleteDebate(id: $id) }'],
+    ];
+    for (const [name, query] of operations) {
+      const anonymous = await ask(null, query, { id });
+      expect([name, anonymous.errors?.[0]?.message]).toEqual([name, 'Sign in required']);
+      const other = await ask(eve, query, { id });
+      expect([name, other.errors?.[0]?.extensions?.['code']]).toEqual([name, 'NOT_FOUND']);
+    }
+    const mine = await ask(ada, operations[0]?.[1] ?? '', { id });
+    expect(mine.data?.['myDebate']).toEqual({ id });
+    expect(await totalOf(ada)).toBe(before + 1);
+  }, 30_000);
 });

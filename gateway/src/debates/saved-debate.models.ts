@@ -1,0 +1,85 @@
+import { Field, Float, Int, ObjectType } from '@nestjs/graphql';
+
+@ObjectType('DebateSpeaker')
+export class DebateSpeakerModel {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => Float)
+  stance!: number;
+
+  @Field(() => String)
+  rhetoricStyle!: string;
+}
+
+@ObjectType('DebateRound')
+export class DebateRoundModel {
+  @Field(() => String, { description: "'First Speaker' or 'Second Speaker'" })
+  speaker!: string;
+
+  @Field(() => Int)
+  round!: number;
+
+  @Field(() => String)
+  text!: string;
+
+  @Field(() => String)
+  summary!: string;
+}
+
+@ObjectType('Debate', { description: 'A saved debate (private until shared).' })
+export class DebateModel {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String)
+  topic!: string;
+
+  @Field(() => [String])
+  categories!: string[];
+
+  @Field(() => String)
+  userDisplayName!: string;
+
+  @Field(() => String, { description: 'When it was saved (ISO 8601).' })
+  timestamp!: string;
+
+  @Field(() => String, { nullable: true })
+  sharedAt!: string | null;
+
+  @Field(() => Boolean)
+  isPublic!: boolean;
+
+  @Field(() => Boolean)
+  isPro!: boolean;
+
+  @Field(() => Int)
+  views!: number;
+
+  @Field(() => Int)
+  upvotes!: number;
+
+  @Field(() => Int)
+  downvotes!: number;
+
+  @Field(() => DebateSpeakerModel)
+  model1!: DebateSpeakerModel;
+
+  @Field(() => DebateSpeakerModel)
+  model2!: DebateSpeakerModel;
+
+  @Field(() => [DebateRoundModel])
+  rounds!: DebateRoundModel[];
+}
+
+@ObjectType('DebatePage')
+export class DebatePageModel {
+  @Field(() => [DebateModel])
+  debates!: DebateModel[];
+
+  @Field(() => Int, { description: 'How many debates match, over all pages.' })
+  total!: number;
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
+  next!: string | null;
+}
