@@ -2,11 +2,9 @@ import { type FakeOpenAi, startFakeOpenAi } from '@debate/generation-service/tes
 import { natsTransport } from '@debate/nest';
 import { type RunningNats, startNatsServer } from '@debate/nest/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { collectSubscription, graphql } from './graphql-client.js';
+import { collectSubscription, graphql, signUpThroughGateway } from './graphql-client.js';
 import { startTestPlatform, type TestPlatform } from './test-platform.js';
 
-const SIGN_UP =
-  'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { accessToken } }';
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const USAGE = '{ usage { freeDebatesRemaining totalDebates lastDebateStarted memberSince } }';
 const WATCH = `subscription ($id: String!) { debateRun(id: $id) {
@@ -33,14 +31,8 @@ const settings = (topic = 'Should cities ban cars?') => ({
   second: { model: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual', personality: '' },
 });
 
-async function signUp(url: string, email: string): Promise<string> {
-  const result = await graphql<{ signUp: { accessToken: string } }>(url, SIGN_UP, {
-    variables: { email, password: 'a long enough password' },
-  });
-  const token = result.data?.signUp.accessToken;
-  if (!token) throw new Error(JSON.stringify(result.errors));
-  return token;
-}
+const signUp = async (url: string, email: string): Promise<string> =>
+  (await signUpThroughGateway(url, email)).token;
 
 /** All the events of a run, through the GraphQL subscription, until it ends. */
 async function watch(url: string, token: string, id: string): Promise<RunEvent[]> {

@@ -71,3 +71,21 @@ export async function collectSubscription<T>(
   }
   return received;
 }
+
+export interface SignedUp {
+  readonly id: string;
+  readonly token: string;
+}
+
+/** Creates an account through the gateway (signUp) and returns the user's id and token. */
+export async function signUpThroughGateway(baseUrl: string, email: string): Promise<SignedUp> {
+  const result = await graphql<{ signUp: { accessToken: string } }>(
+    baseUrl,
+    'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { accessToken } }',
+    { variables: { email, password: 'a long enough password' } },
+  );
+  const token = result.data?.signUp.accessToken;
+  if (!token) throw new Error(`signUp failed: ${JSON.stringify(result.errors)}`);
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+  return { token, id: String((payload as { sub: unknown }).sub) };
+}

@@ -4,19 +4,18 @@ import { type RunningNats, startNatsServer } from '@debate/nest/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { decodeJwt } from 'jose';
-import { collectSubscription, graphql } from './graphql-client.js';
+import {
+  collectSubscription,
+  graphql,
+  type SignedUp,
+  signUpThroughGateway,
+} from './graphql-client.js';
 import { startTestPlatform, type TestPlatform } from './test-platform.js';
 
-const SIGN_UP =
-  'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { accessToken } }';
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const WATCH = 'subscription ($id: String!) { debateRun(id: $id) { type } }';
 
-interface Person {
-  readonly id: string;
-  readonly token: string;
-}
+type Person = SignedUp;
 
 // The debates service over real NATS: a user's debates are theirs alone.
 describe('saved debates', () => {
@@ -27,13 +26,7 @@ describe('saved debates', () => {
   let ada: Person;
   let eve: Person;
 
-  const signUp = async (email: string): Promise<Person> => {
-    const result = await graphql<{ signUp: { accessToken: string } }>(url, SIGN_UP, {
-      variables: { email, password: 'a long enough password' },
-    });
-    const token = result.data?.signUp.accessToken ?? '';
-    return { token, id: String(decodeJwt(token).sub) };
-  };
+  const signUp = (email: string): Promise<Person> => signUpThroughGateway(url, email);
 
   /** Generates a debate for `person` and waits until it is complete; returns the run id. */
   const generate = async (person: Person, topic: string): Promise<string> => {
