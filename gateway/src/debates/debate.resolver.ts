@@ -114,6 +114,9 @@ export class DebateResolver implements OnModuleDestroy {
     @Args('id') id: string,
     @CurrentUser() user: AuthenticatedUser,
   ): AsyncIterableIterator<{ debateRun: DebateRunEventModel }> {
+    if (id.length === 0 || id.length > 128) {
+      throw new GraphQLError('Invalid run id', { extensions: { code: 'BAD_USER_INPUT' } });
+    }
     return observableIterator(
       this.services.stream(generationContracts.watch, { runId: id, userId: user.id }),
       (event) => ({ debateRun: toModel(event) }),

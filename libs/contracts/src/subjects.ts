@@ -51,6 +51,7 @@ export const subjects = {
   community: {
     health: { check: 'community.health.check' },
     categories: { list: 'community.categories.list' },
+    debate: { get: 'community.debate.get' },
   },
 } as const;
 

@@ -1,4 +1,9 @@
-import { debatesContracts, eventStreams, subjects } from '@debate/contracts';
+import {
+  communityDebateContracts,
+  debatesContracts,
+  eventStreams,
+  subjects,
+} from '@debate/contracts';
 import { createClientProxy, natsTransport, ServiceClient } from '@debate/nest';
 import { type RunningNats, startNatsServer } from '@debate/nest/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -289,4 +294,54 @@ describe('saved debates', () => {
     expect(mine.data?.['myDebate']).toEqual({ id });
     expect(await totalOf(ada)).toBe(before + 1);
   }, 30_000);
+
+  it('a debate shared while the community service is down appears when it is back', async () => {
+    // Someone new: the others have used up their debates for this minute (the rate limit).
+    const fay = await signUp('fay@example.org');
+    const runId = await generate(fay, 'Should museums return looted art?');
+    await debates.request(debatesContracts.save, {
+      userId: fay.id,
+      userDisplayName: 'Fay',
+      isPro: false,
+      runId,
+      categories: ['Culture'],
+    });
+    await running.platform.stopService('community');
+    const { debate } = await debates.request(debatesContracts.share, {
+      userId: fay.id,
+      debateId: runId,
+    });
+    await running.platform.startService('community');
+    const community = new ServiceClient(
+      createClientProxy(natsTransport(nats.url), 'community-test'),
+    );
+    const publicCopy = async () =>
+      (await community.request(communityDebateContracts.get, { debateId: runId })).debate;
+    try {
+      let copy = await publicCopy();
+      for (let attempt = 0; !copy && attempt < 100; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        copy = await publicCopy();
+      }
+      expect(copy).toMatchObject({
+        id: runId,
+        topic: 'Should museums return looted art?',
+        isPublic: true,
+        sharedAt: debate?.sharedAt,
+        upvotes: 1,
+        downvotes: 0,
+        interesting: 0,
+        views: 0,
+        userDisplayName: 'Fay',
+      });
+      await debates.request(debatesContracts.unshare, { userId: fay.id, debateId: runId });
+      for (let attempt = 0; copy && attempt < 100; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        copy = await publicCopy();
+      }
+      expect(copy).toBeNull();
+    } finally {
+      await community.close();
+    }
+  }, 60_000);
 });
