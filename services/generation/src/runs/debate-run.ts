@@ -61,10 +61,6 @@ export class DebateRun {
     return this.events.at(-1)?.type === 'runCompleted';
   }
 
-  get ended(): boolean {
-    return this.finished;
-  }
-
   get history(): readonly RunEvent[] {
     return this.events;
   }

@@ -36,10 +36,6 @@ export class RunRegistry implements OnApplicationShutdown {
     this.timers.add(timer);
   }
 
-  get active(): number {
-    return [...this.runs.values()].filter((run) => !run.ended).length;
-  }
-
   onApplicationShutdown(): void {
     for (const run of this.runs.values()) run.abort.abort();
     for (const timer of this.timers) clearTimeout(timer);

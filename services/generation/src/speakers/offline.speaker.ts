@@ -146,5 +146,3 @@ export class OfflineSpeaker implements Speaker {
     yield { type: 'done', text, summary };
   }
 }
-
-export { write as writeOfflineTurn };

@@ -273,9 +273,6 @@ export const authSlice = createSlice({
     sessionResolved(_state, action: PayloadAction<SignedIn | null>): AuthState {
       return action.payload ? signedIn(action.payload) : signedOut;
     },
-    sessionFailed(state, action: PayloadAction<string | undefined>): AuthState {
-      return failed(state, { message: '', stateError: action.payload ?? DEFAULT_AUTH_ERROR });
-    },
   },
   extraReducers: (builder) => {
     builder
@@ -295,7 +292,7 @@ export const authSlice = createSlice({
   },
 });
 
-export const { sessionResolved, sessionFailed } = authSlice.actions;
+export const { sessionResolved } = authSlice.actions;
 
 /** Whether the navigation bar shows a signed-in user: the remembered flag while loading. */
 export function selectShowsSignedIn(state: { auth: AuthState }): boolean {
