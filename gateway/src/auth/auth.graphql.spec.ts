@@ -1,3 +1,4 @@
+import { listeningUrl } from '@debate/nest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type INestApplication, Module } from '@nestjs/common';
 import { APP_GUARD, NestFactory } from '@nestjs/core';
@@ -73,8 +74,7 @@ describe('@Authenticated() operations over GraphQL', () => {
       abortOnError: false,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.getHttpServer().address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/graphql`;
+    url = `${listeningUrl(app.getHttpServer(), '127.0.0.1')}/graphql`;
   });
 
   afterAll(async () => {

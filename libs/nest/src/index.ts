@@ -14,3 +14,4 @@ export * from './bootstrap/run-service.js';
 export * from './events/event-log.js';
 export * from './mongo/mongo.js';
 export * from './client/service-client.provider.js';
+export * from './http/listening-url.js';

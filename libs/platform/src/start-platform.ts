@@ -9,6 +9,7 @@ import {
 } from '@debate/identity-service';
 import {
   createLogger,
+  listeningUrl,
   type LogLevel,
   PinoLoggerService,
   startService,
@@ -113,10 +114,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     .getInstance()
     .register(async (scope) => issuerRoutes(scope, issuer.issuer), { prefix: '/auth' });
   await gateway.listen({ port: options.port, host: options.host });
-  const address = gateway.getHttpServer().address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host === '0.0.0.0' ? 'localhost' : options.host;
-  baseUrl = `http://${host}:${port}`;
+  baseUrl = listeningUrl(gateway.getHttpServer(), options.host);
 
   return {
     url: baseUrl,

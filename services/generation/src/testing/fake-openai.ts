@@ -1,3 +1,4 @@
+import { listeningUrl } from '@debate/nest';
 import Fastify from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -131,10 +132,8 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   });
 
   await http.listen({ port: 0, host: '127.0.0.1' });
-  const address = http.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${listeningUrl(http.server, '127.0.0.1')}/v1`,
     get mode() {
       return fake.mode;
     },

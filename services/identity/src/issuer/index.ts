@@ -1,3 +1,4 @@
+import { listeningUrl } from '@debate/nest';
 import Fastify from 'fastify';
 import mongoose, { type Connection } from 'mongoose';
 import { join } from 'node:path';
@@ -96,10 +97,7 @@ export async function serveEmbeddedIssuer(
     await running.close();
     throw error;
   }
-  const address = http.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  const host = options.host === '0.0.0.0' ? 'localhost' : options.host;
-  const baseUrl = `http://${host}:${port}/auth`;
+  const baseUrl = `${listeningUrl(http.server, options.host)}/auth`;
   realmUrl = `${baseUrl}/realms/${running.issuer.settings.name}`;
   return {
     ...running,

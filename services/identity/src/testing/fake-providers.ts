@@ -1,3 +1,4 @@
+import { listeningUrl } from '@debate/nest';
 import formBody from '@fastify/formbody';
 import Fastify, { type FastifyReply } from 'fastify';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
@@ -208,8 +209,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   });
 
   await http.listen({ port: 0, host: '127.0.0.1' });
-  const address = http.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  base = listeningUrl(http.server, '127.0.0.1');
 
   return {
     googleIssuer: `${base}/google`,
