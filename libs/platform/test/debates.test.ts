@@ -1,9 +1,7 @@
 import { type FakeOpenAi, startFakeOpenAi } from '@debate/generation-service/testing';
-import { natsTransport } from '@debate/nest';
-import { type RunningNats, startNatsServer } from '@debate/nest/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectSubscription, graphql, signUpThroughGateway } from './graphql-client.js';
-import { startTestPlatform, type TestPlatform } from './test-platform.js';
+import { startTestPlatformOverNats, type TestPlatform } from './test-platform.js';
 
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const USAGE = '{ usage { freeDebatesRemaining totalDebates lastDebateStarted memberSince } }';
@@ -45,13 +43,11 @@ async function watch(url: string, token: string, id: string): Promise<RunEvent[]
 
 // Debates through the gateway, the services as separate applications over real NATS.
 describe('generating debates', () => {
-  let nats: RunningNats;
   let running: TestPlatform;
   let url: string;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    running = await startTestPlatform(natsTransport(nats.url), {
+    running = await startTestPlatformOverNats({
       speakers: { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 },
     });
     url = running.platform.url;
@@ -59,7 +55,6 @@ describe('generating debates', () => {
 
   afterAll(async () => {
     await running?.teardown();
-    await nats?.stop();
   });
 
   it('streams a whole debate to its owner, and counts it', async () => {
@@ -158,15 +153,13 @@ describe('generating debates', () => {
 });
 
 describe('a debate whose speaker fails entirely', () => {
-  let nats: RunningNats;
   let openai: FakeOpenAi;
   let running: TestPlatform;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
     openai = await startFakeOpenAi();
     openai.mode = { kind: 'status', status: 500 };
-    running = await startTestPlatform(natsTransport(nats.url), {
+    running = await startTestPlatformOverNats({
       speakers: {
         OPENAI_API_KEY: 'sk-test-key',
         OPENAI_BASE_URL: openai.baseUrl,
@@ -179,7 +172,6 @@ describe('a debate whose speaker fails entirely', () => {
   afterAll(async () => {
     await running?.teardown();
     await openai?.close();
-    await nats?.stop();
   });
 
   it('fails the run and gives the debate back', async () => {

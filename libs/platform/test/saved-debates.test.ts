@@ -5,7 +5,6 @@ import {
   subjects,
 } from '@debate/contracts';
 import { createClientProxy, natsTransport, ServiceClient } from '@debate/nest';
-import { type RunningNats, startNatsServer } from '@debate/nest/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -15,7 +14,7 @@ import {
   type SignedUp,
   signUpThroughGateway,
 } from './graphql-client.js';
-import { startTestPlatform, type TestPlatform } from './test-platform.js';
+import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const WATCH = 'subscription ($id: String!) { debateRun(id: $id) { type } }';
@@ -24,8 +23,8 @@ type Person = SignedUp;
 
 // The debates service over real NATS: a user's debates are theirs alone.
 describe('saved debates', () => {
-  let nats: RunningNats;
-  let running: TestPlatform;
+  let running: NatsTestPlatform;
+  let natsUrl: string;
   let url: string;
   let debates: ServiceClient;
   let ada: Person;
@@ -61,13 +60,13 @@ describe('saved debates', () => {
   };
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    running = await startTestPlatform(natsTransport(nats.url), {
+    running = await startTestPlatformOverNats({
       speakers: { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 },
       testAccountEmail: 'ada@example.org',
     });
     url = running.platform.url;
-    debates = new ServiceClient(createClientProxy(natsTransport(nats.url), 'debates-test'));
+    natsUrl = running.natsUrl;
+    debates = new ServiceClient(createClientProxy(natsTransport(natsUrl), 'debates-test'));
     ada = await signUp('ada@example.org');
     eve = await signUp('eve@example.org');
   }, 30_000);
@@ -75,7 +74,6 @@ describe('saved debates', () => {
   afterAll(async () => {
     await debates?.close();
     await running?.teardown();
-    await nats?.stop();
   });
 
   it("saves a completed run once, with the speakers' rounds, private", async () => {
@@ -226,7 +224,7 @@ describe('saved debates', () => {
     expect(await debates.request(debatesContracts.delete, { userId: ada.id, debateId })).toEqual({
       deleted: true,
     });
-    const nc = await connect({ servers: nats.url });
+    const nc = await connect({ servers: natsUrl });
     try {
       const jsm = await jetstreamManager(nc);
       const stream = eventStreams.debates.name;
@@ -313,7 +311,7 @@ describe('saved debates', () => {
     });
     await running.platform.startService('community');
     const community = new ServiceClient(
-      createClientProxy(natsTransport(nats.url), 'community-test'),
+      createClientProxy(natsTransport(natsUrl), 'community-test'),
     );
     const publicCopy = async () =>
       (await community.request(communityDebateContracts.get, { debateId: runId })).debate;

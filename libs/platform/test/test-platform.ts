@@ -1,5 +1,6 @@
 import { start as startStore } from '@debate/embedded-mongo';
-import type { TransportConfig } from '@debate/nest';
+import { natsTransport, type TransportConfig } from '@debate/nest';
+import { startNatsServer } from '@debate/nest/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,9 +20,39 @@ export interface TestPlatform {
  * The platform as `npm start` runs it, on `transport`, with a fresh embedded store and data
  * directory (or the MongoDB of MONGO_URL).
  */
+export interface NatsTestPlatform extends TestPlatform {
+  readonly natsUrl: string;
+}
+
+type ExtraOptions = Partial<Pick<PlatformOptions, 'speakers' | 'testAccountEmail'>>;
+
+/**
+ * The platform with each service and the gateway as its own NestJS application, over a real
+ * nats-server (JetStream on) of its own; teardown stops both.
+ */
+export async function startTestPlatformOverNats(
+  extra: ExtraOptions = {},
+): Promise<NatsTestPlatform> {
+  const nats = await startNatsServer();
+  try {
+    const running = await startTestPlatform(natsTransport(nats.url), extra);
+    return {
+      ...running,
+      natsUrl: nats.url,
+      teardown: async () => {
+        await running.teardown();
+        await nats.stop();
+      },
+    };
+  } catch (error) {
+    await nats.stop();
+    throw error;
+  }
+}
+
 export async function startTestPlatform(
   transport: TransportConfig,
-  extra: Partial<Pick<PlatformOptions, 'speakers' | 'testAccountEmail'>> = {},
+  extra: ExtraOptions = {},
 ): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-test-'));
   const store = process.env['MONGO_URL']
