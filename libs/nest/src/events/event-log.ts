@@ -26,6 +26,13 @@ export interface SubscribeOptions {
   readonly onProblem?: (message: string) => void;
 }
 
+/** The stream an event travels in; an event outside every stream is a programming error. */
+function requireStream(contract: EventContract): EventStream {
+  const stream = streamOf(contract.subject);
+  if (!stream) throw new Error(`${contract.subject} belongs to no event stream`);
+  return stream;
+}
+
 /** Parses an event for its handler; undefined (reported) when it breaks the contract. */
 function decode<C extends EventContract>(
   contract: C,
@@ -78,8 +85,7 @@ export abstract class EventLog {
     contract: C,
     payload: EventPayloadOf<C>,
   ): { stream: EventStream; data: string } {
-    const stream = streamOf(contract.subject);
-    if (!stream) throw new Error(`${contract.subject} belongs to no event stream`);
+    const stream = requireStream(contract);
     const data = JSON.stringify(parsePayload(contract.subject, 'event', contract.payload, payload));
     return { stream, data };
   }
@@ -137,8 +143,7 @@ export class JetStreamEventLog extends EventLog {
     handler: (payload: z.output<C['payload']>) => Promise<void>,
     options: SubscribeOptions = {},
   ): Promise<void> {
-    const stream = streamOf(contract.subject);
-    if (!stream) throw new Error(`${contract.subject} belongs to no event stream`);
+    const stream = requireStream(contract);
     const onProblem = options.onProblem ?? (() => undefined);
     const { nc, js } = await this.connect();
     await this.ensureStream(nc, stream);
