@@ -78,6 +78,18 @@ function sortValue(document: Document, field: string, direction: 1 | -1): unknow
   );
 }
 
+/** True when `key` starts with the sort's fields, every direction the same or every one reversed. */
+function servesSort(key: IndexSpec['key'], fields: readonly string[], sort: SortSpec): boolean {
+  const keyFields = Object.keys(key);
+  if (fields.length > keyFields.length) return false;
+  const relation = (position: number) => {
+    const field = fields[position] as string;
+    return keyFields[position] === field ? (sort[field] ?? 1) * (key[field] as number) : 0;
+  };
+  const first = relation(0);
+  return first !== 0 && fields.every((_, position) => relation(position) === first);
+}
+
 /** A plain upsert seed: the equality conditions of `filter` as a document. */
 function seedFrom(filter: Document): Document {
   const seed: Document = {};
@@ -270,8 +282,8 @@ export class Collection {
   }
 
   /**
-   * A sorted page (`skip`, `limit`), read in index order when one single-field index serves the
-   * sort, so that only the documents of the page (and the ones skipped) are visited.
+   * A sorted page (`skip`, `limit`), read in index order when an index serves the sort, so that
+   * only the documents of the page (and the ones skipped or filtered out) are visited.
    */
   findSorted(
     filter: Document,
@@ -282,16 +294,17 @@ export class Collection {
   ): Document[] {
     const sortFields = sort ? Object.keys(sort) : [];
     // Walk the sort's index only when no index narrows the filter: a narrow filter is cheaper
-    // to read and sort than an index to walk past every non-matching document.
-    if (sort && sortFields.length === 1 && limit > 0 && this.stageOf(filter) === 'COLLSCAN') {
-      const field = sortFields[0] as string;
+    // to read and sort than an index to walk past every non-matching document. An index
+    // serves a sort whose fields are its leading fields, in its order or all reversed.
+    if (sort && sortFields.length > 0 && limit > 0 && this.stageOf(filter) === 'COLLSCAN') {
       const index = [...this.indexes.values()].find(
         (candidate) =>
-          candidate.fields[0] === field &&
           !candidate.multikey &&
           !candidate.spec.sparse &&
-          !candidate.spec.partialFilterExpression,
+          !candidate.spec.partialFilterExpression &&
+          servesSort(candidate.spec.key, sortFields, sort),
       );
+      const field = sortFields[0] as string;
       if (index) {
         const query = new Query(filter);
         const page: Document[] = [];
