@@ -5,6 +5,7 @@ import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { CatalogResolver } from './catalog/catalog.resolver.js';
+import { CommunityResolver } from './community/community.resolver.js';
 import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
 import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
 import { HealthController } from './health/health.controller.js';
@@ -50,6 +51,7 @@ export class GatewayModule {
         SessionResolver,
         DebateResolver,
         SavedDebatesResolver,
+        CommunityResolver,
         {
           provide: START_LIMITER,
           useValue: new RateLimiter(options.startDebateLimit ?? 5, 60_000),

@@ -17,6 +17,8 @@ import { bearerToken, InvalidTokenError, TokenVerifier } from './token-verifier.
  * forgotten decorator can never expose an operation. (The ESLint rule
  * debate/resolver-auth-decision catches the same mistake before it runs.) An @Authenticated()
  * operation needs a valid access token of the realm; the user it names is put on the request.
+ * A @Public() one is open to all; a valid token there names the viewer (an invalid one is
+ * ignored: the viewer is then anonymous).
  */
 @Injectable()
 export class AuthDecisionGuard implements CanActivate {
@@ -30,7 +32,10 @@ export class AuthDecisionGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (decision === 'public') return true;
+    if (decision === 'public') {
+      await this.identifyViewer(context);
+      return true;
+    }
     if (decision !== 'authenticated') {
       throw new ForbiddenException(
         `${context.getClass().name}.${context.getHandler().name} declares no auth decision`,
@@ -46,6 +51,18 @@ export class AuthDecisionGuard implements CanActivate {
     } catch (error) {
       if (error instanceof InvalidTokenError) throw new UnauthorizedException(error.message);
       throw error;
+    }
+  }
+
+  private async identifyViewer(context: ExecutionContext): Promise<void> {
+    const request = requestOf(context);
+    const header = request?.headers['authorization'];
+    const token = bearerToken(Array.isArray(header) ? header[0] : header);
+    if (!request || !token || !this.verifier) return;
+    try {
+      request.user = await this.verifier.verify(token);
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) throw error;
     }
   }
 }

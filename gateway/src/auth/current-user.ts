@@ -24,3 +24,9 @@ export const CurrentUser = createParamDecorator(
     return user;
   },
 );
+
+/** The signed-in viewer of a @Public() operation, or null for an anonymous one. */
+export const Viewer = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AuthenticatedUser | null =>
+    requestOf(context)?.user ?? null,
+);

@@ -118,20 +118,3 @@ export const debateUnsharedEvent = defineEvent(
   subjects.debates.debate.unshared,
   z.object({ debateId: id, at: z.iso.datetime() }).strict(),
 );
-
-/** A debate as the community sees it: the shared debate with its votes and views. */
-export const PublicDebate = Debate.extend({
-  isPublic: z.literal(true),
-  sharedAt: z.iso.datetime(),
-  interesting: z.number().int().nonnegative(),
-}).strict();
-export type PublicDebate = z.output<typeof PublicDebate>;
-
-export const communityDebateContracts = {
-  /** One public debate (null when it is not, or no longer, public). */
-  get: defineRequest(
-    subjects.community.debate.get,
-    z.object({ debateId: id }).strict(),
-    z.object({ debate: PublicDebate.nullable() }).strict(),
-  ),
-} as const;

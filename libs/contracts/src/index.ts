@@ -7,3 +7,4 @@ export * from './streams.js';
 export * from './usage.contract.js';
 export * from './generation.contract.js';
 export * from './debates.contract.js';
+export * from './community.contract.js';

@@ -51,7 +51,9 @@ export const subjects = {
   community: {
     health: { check: 'community.health.check' },
     categories: { list: 'community.categories.list' },
-    debate: { get: 'community.debate.get' },
+    debate: { get: 'community.debate.get', rank: 'community.debate.rank' },
+    vote: { cast: 'community.vote.cast' },
+    star: { toggle: 'community.star.toggle', merge: 'community.star.merge' },
   },
 } as const;
 

@@ -314,7 +314,8 @@ describe('saved debates', () => {
       createClientProxy(natsTransport(natsUrl), 'community-test'),
     );
     const publicCopy = async () =>
-      (await community.request(communityDebateContracts.get, { debateId: runId })).debate;
+      (await community.request(communityDebateContracts.get, { debateId: runId, countView: false }))
+        .debate;
     try {
       let copy = await publicCopy();
       for (let attempt = 0; !copy && attempt < 100; attempt += 1) {

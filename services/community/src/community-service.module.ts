@@ -3,8 +3,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CategoriesModule } from './categories/categories.module.js';
 import { PublicDebatesController } from './public-debates/public-debates.controller.js';
 import { PublicDebatesRepository } from './public-debates/public-debates.repository.js';
+import { StarsRepository } from './stars/stars.repository.js';
 
-/** The community service: the categories, and the public debates (votes, stars, ranking: #6). */
+/** The community service: the categories, and the public debates their ranking, votes and stars. */
 @Module({})
 export class CommunityServiceModule {
   static register(options: ServiceRuntimeOptions): DynamicModule {
@@ -16,7 +17,7 @@ export class CommunityServiceModule {
         CategoriesModule,
       ],
       controllers: [PublicDebatesController],
-      providers: [PublicDebatesRepository],
+      providers: [PublicDebatesRepository, StarsRepository],
     };
   }
 }

@@ -7,18 +7,25 @@ import {
 } from '@debate/contracts';
 import { EventLog, HandleRequest, PinoLoggerService } from '@debate/nest';
 import { Controller, type OnApplicationBootstrap } from '@nestjs/common';
-import { PublicDebatesRepository, toPublicDebate } from './public-debates.repository.js';
+import { StarsRepository } from '../stars/stars.repository.js';
+import {
+  InvalidCursorError,
+  PublicDebatesRepository,
+  toPublicDebate,
+} from './public-debates.repository.js';
 
 type Contracts = typeof communityDebateContracts;
 
 /**
  * The community's public debates, fed by the debates service's events through a durable
- * consumer: a debate shared while this service is down appears when it is back.
+ * consumer (a debate shared while this service is down appears when it is back); their
+ * ranking, votes and stars.
  */
 @Controller()
 export class PublicDebatesController implements OnApplicationBootstrap {
   constructor(
     private readonly debates: PublicDebatesRepository,
+    private readonly stars: StarsRepository,
     private readonly events: EventLog,
     private readonly logger: PinoLoggerService,
   ) {}
@@ -41,7 +48,59 @@ export class PublicDebatesController implements OnApplicationBootstrap {
 
   @HandleRequest(communityDebateContracts.get)
   async get(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
-    const found = await this.debates.findPublic(request.debateId);
+    const found = await this.debates.findPublic(request.debateId, request.countView);
     return { debate: found ? toPublicDebate(found) : null };
+  }
+
+  @HandleRequest(communityDebateContracts.rank)
+  async rank(request: ParsedRequestOf<Contracts['rank']>): Promise<ResponseOf<Contracts['rank']>> {
+    const starred = request.viewerId
+      ? await this.stars.ids(request.viewerId)
+      : (request.starredIds ?? []);
+    try {
+      return await this.debates.rank({
+        viewerId: request.viewerId,
+        category: request.category,
+        sort: request.sort,
+        period: request.period,
+        utcOffsetMinutes: request.utcOffsetMinutes,
+        onlyIds: request.starredOnly ? starred : undefined,
+        starredIds: new Set(starred),
+        after: request.after,
+        limit: request.limit,
+        now: new Date(),
+      });
+    } catch (error) {
+      if (error instanceof InvalidCursorError) return { invalid: 'cursor', message: error.message };
+      throw error;
+    }
+  }
+
+  @HandleRequest(communityDebateContracts.vote)
+  vote(request: ParsedRequestOf<Contracts['vote']>): Promise<ResponseOf<Contracts['vote']>> {
+    return this.debates.vote(request.voterId, request.debateId, request.kind);
+  }
+
+  @HandleRequest(communityDebateContracts.toggleStar)
+  async toggleStar(
+    request: ParsedRequestOf<Contracts['toggleStar']>,
+  ): Promise<ResponseOf<Contracts['toggleStar']>> {
+    const [isPublic] = await this.debates.existing([request.debateId]);
+    if (isPublic) {
+      const starred = await this.stars.toggle(request.userId, request.debateId, new Date());
+      return { found: true, starred };
+    }
+    // A debate no longer public can still lose its star, never gain one.
+    const removed = await this.stars.remove(request.userId, request.debateId);
+    return removed ? { found: true, starred: false } : { found: false };
+  }
+
+  @HandleRequest(communityDebateContracts.mergeStars)
+  async mergeStars(
+    request: ParsedRequestOf<Contracts['mergeStars']>,
+  ): Promise<ResponseOf<Contracts['mergeStars']>> {
+    const shared = await this.debates.existing([...new Set(request.debateIds)]);
+    await this.stars.add(request.userId, shared, new Date());
+    return { debateIds: await this.stars.ids(request.userId) };
   }
 }

@@ -1,0 +1,110 @@
+import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { DebateModel, DebateSpeakerModel } from '../debates/saved-debate.models.js';
+
+export enum VoteKindValue {
+  FOR = 'FOR',
+  AGAINST = 'AGAINST',
+  INTERESTING = 'INTERESTING',
+}
+registerEnumType(VoteKindValue, { name: 'VoteKind', description: 'One vote per user per debate.' });
+
+export enum RankingSortValue {
+  MOST_POPULAR = 'popular',
+  MOST_RECENT = 'recent',
+  MOST_CONTROVERSIAL = 'controversial',
+}
+registerEnumType(RankingSortValue, {
+  name: 'RankingSort',
+  description:
+    'Most Popular: Wilson lower bound of For against Against; Most Recent: sharedAt; ' +
+    'Most Controversial: (For + Against) ^ (min / max), 0 unless both have votes.',
+});
+
+export enum RankingPeriodValue {
+  ALL_TIME = 'all',
+  TODAY = 'today',
+  THIS_WEEK = 'week',
+  THIS_MONTH = 'month',
+}
+registerEnumType(RankingPeriodValue, {
+  name: 'RankingPeriod',
+  description: "Today starts at the viewer's midnight (utcOffsetMinutes); a week is 7 days.",
+});
+
+@ObjectType('CommunityDebate', { description: 'A shared debate as a ranking card shows it.' })
+export class CommunityDebateModel {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String)
+  topic!: string;
+
+  @Field(() => [String])
+  categories!: string[];
+
+  @Field(() => String)
+  userDisplayName!: string;
+
+  @Field(() => String, { description: 'When it was shared (ISO 8601).' })
+  sharedAt!: string;
+
+  @Field(() => Int, { description: 'For votes.' })
+  upvotes!: number;
+
+  @Field(() => Int, { description: 'Against votes.' })
+  downvotes!: number;
+
+  @Field(() => Int, { description: 'Interesting votes.' })
+  interesting!: number;
+
+  @Field(() => Int)
+  views!: number;
+
+  @Field(() => Boolean)
+  isPro!: boolean;
+
+  @Field(() => DebateSpeakerModel)
+  model1!: DebateSpeakerModel;
+
+  @Field(() => DebateSpeakerModel)
+  model2!: DebateSpeakerModel;
+
+  @Field(() => VoteKindValue, { nullable: true, description: "The viewer's own vote." })
+  myVote!: VoteKindValue | null;
+
+  @Field(() => Boolean, { description: 'Starred by the viewer.' })
+  starred!: boolean;
+}
+
+@ObjectType('CommunityDebatePage')
+export class CommunityDebatePageModel {
+  @Field(() => [CommunityDebateModel])
+  debates!: CommunityDebateModel[];
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
+  next!: string | null;
+}
+
+@ObjectType('PublicDebate', { description: 'A shared debate with its rounds.' })
+export class PublicDebateModel extends DebateModel {
+  @Field(() => Int)
+  interesting!: number;
+}
+
+@ObjectType('VoteResult', { description: "A debate's counts after a vote, and the voter's vote." })
+export class VoteResultModel {
+  @Field(() => String)
+  debateId!: string;
+
+  @Field(() => Int)
+  upvotes!: number;
+
+  @Field(() => Int)
+  downvotes!: number;
+
+  @Field(() => Int)
+  interesting!: number;
+
+  @Field(() => VoteKindValue, { nullable: true })
+  myVote!: VoteKindValue | null;
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { DebateCategory } from './catalog.contract.js';
+import { defineRequest } from './contract.js';
+import { Debate } from './debates.contract.js';
+import { subjects } from './subjects.js';
+
+const debateId = z.string().min(1).max(128);
+/**
+ * A user id as the community keeps it: also the key of the user's vote in a debate's votes
+ * map, so it may hold no dot and not start with '$' (realm ids are UUIDs).
+ */
+export const VoterId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[^.$][^.]*$/, 'A user id may not contain a dot or start with $');
+
+/** For (an upvote), Against (a downvote) or Interesting; one per user per debate. */
+export const VoteKind = z.enum(['FOR', 'AGAINST', 'INTERESTING']);
+export type VoteKind = z.output<typeof VoteKind>;
+
+export const RankingSort = z.enum(['popular', 'recent', 'controversial']);
+export type RankingSort = z.output<typeof RankingSort>;
+export const RankingPeriod = z.enum(['all', 'today', 'week', 'month']);
+export type RankingPeriod = z.output<typeof RankingPeriod>;
+
+/** A debate as the community sees it: the shared debate with its votes and views. */
+export const PublicDebate = Debate.extend({
+  isPublic: z.literal(true),
+  sharedAt: z.iso.datetime(),
+  interesting: z.number().int().nonnegative(),
+}).strict();
+export type PublicDebate = z.output<typeof PublicDebate>;
+
+/** What a ranking card shows: no rounds (they are fetched on demand), the viewer's own marks. */
+export const RankedDebate = PublicDebate.omit({ rounds: true, userId: true })
+  .extend({
+    myVote: VoteKind.nullable(),
+    starred: z.boolean(),
+  })
+  .strict();
+export type RankedDebate = z.output<typeof RankedDebate>;
+
+export const VoteCounts = z
+  .object({
+    upvotes: z.number().int().nonnegative(),
+    downvotes: z.number().int().nonnegative(),
+    interesting: z.number().int().nonnegative(),
+  })
+  .strict();
+export type VoteCounts = z.output<typeof VoteCounts>;
+
+/** At most this many locally kept stars are sent by a signed-out visitor or merged at sign-in. */
+export const MAX_LOCAL_STARS = 500;
+const debateIds = z.array(debateId).max(MAX_LOCAL_STARS);
+
+export const communityDebateContracts = {
+  /**
+   * One public debate with its rounds (null when it is not, or no longer, public); a reader's
+   * fetch counts a view.
+   */
+  get: defineRequest(
+    subjects.community.debate.get,
+    z.object({ debateId, countView: z.boolean() }).strict(),
+    z.object({ debate: PublicDebate.nullable() }).strict(),
+  ),
+  /** The ranking screen's query: filtered, sorted and paged in the database. */
+  rank: defineRequest(
+    subjects.community.debate.rank,
+    z
+      .object({
+        /** The signed-in viewer, whose votes and stars the cards show. */
+        viewerId: VoterId.optional(),
+        category: DebateCategory.optional(),
+        sort: RankingSort,
+        period: RankingPeriod,
+        /** The viewer's offset from UTC in minutes (east positive): where 'today' starts. */
+        utcOffsetMinutes: z.number().int().min(-840).max(840),
+        starredOnly: z.boolean(),
+        /** A signed-out visitor's stars, kept in their browser. */
+        starredIds: debateIds.optional(),
+        after: z.string().max(300).optional(),
+        limit: z.number().int().min(1).max(50),
+      })
+      .strict(),
+    z.union([
+      z.object({ debates: z.array(RankedDebate), next: z.string().nullable() }).strict(),
+      z.object({ invalid: z.literal('cursor'), message: z.string() }).strict(),
+    ]),
+  ),
+  /** Casts, changes (another kind) or removes (null) the voter's vote on a public debate. */
+  vote: defineRequest(
+    subjects.community.vote.cast,
+    z.object({ voterId: VoterId, debateId, kind: VoteKind.nullable() }).strict(),
+    z.union([
+      z
+        .object({ found: z.literal(true), counts: VoteCounts, myVote: VoteKind.nullable() })
+        .strict(),
+      z.object({ found: z.literal(false) }).strict(),
+    ]),
+  ),
+  /** Stars a public debate for the user, or takes the star away. */
+  toggleStar: defineRequest(
+    subjects.community.star.toggle,
+    z.object({ userId: VoterId, debateId }).strict(),
+    z.union([
+      z.object({ found: z.literal(true), starred: z.boolean() }).strict(),
+      z.object({ found: z.literal(false) }).strict(),
+    ]),
+  ),
+  /** Adds the given stars (a visitor's local ones) to the user's; answers all the user's stars. */
+  mergeStars: defineRequest(
+    subjects.community.star.merge,
+    z.object({ userId: VoterId, debateIds }).strict(),
+    z.object({ debateIds: z.array(debateId) }).strict(),
+  ),
+} as const;

@@ -1,0 +1,86 @@
+import { MONGO_CONNECTION } from '@debate/nest';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { type Connection, type Model, Schema } from 'mongoose';
+
+/** One user's star on one public debate. */
+export interface StarDocument {
+  userId: string;
+  debateId: string;
+  at: Date;
+}
+
+const starSchema = new Schema<StarDocument>(
+  {
+    userId: { type: String, required: true },
+    debateId: { type: String, required: true },
+    at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+// One star per user and debate; the user's stars newest first.
+starSchema.index({ userId: 1, debateId: 1 }, { unique: true });
+starSchema.index({ userId: 1, at: -1 });
+
+/** The most stars one user's Starred view reads. */
+export const MAX_STARS = 5_000;
+
+function isDuplicate(error: unknown): boolean {
+  return (error as { code?: number }).code === 11000;
+}
+
+/** The users' stars (spec §4 'Starring'), owned by the community service. */
+@Injectable()
+export class StarsRepository implements OnApplicationBootstrap {
+  private readonly stars: Model<StarDocument>;
+
+  constructor(@Inject(MONGO_CONNECTION) connection: Connection) {
+    this.stars = connection.model<StarDocument>('Star', starSchema, 'stars');
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.stars.init();
+  }
+
+  /** Takes the user's star away if there is one, else adds it; answers whether it is starred. */
+  async toggle(userId: string, debateId: string, now: Date): Promise<boolean> {
+    if (await this.remove(userId, debateId)) return false;
+    try {
+      await this.stars.create({ userId, debateId, at: now });
+    } catch (error) {
+      if (!isDuplicate(error)) throw error; // starred by a concurrent toggle: starred it is
+    }
+    return true;
+  }
+
+  /** Takes the user's star off the debate; false when there was none. */
+  async remove(userId: string, debateId: string): Promise<boolean> {
+    const removed = await this.stars.deleteOne({ userId, debateId }).exec();
+    return removed.deletedCount > 0;
+  }
+
+  /** Stars each of `debateIds` for the user (those starred already stay as they are). */
+  async add(userId: string, debateIds: readonly string[], now: Date): Promise<void> {
+    if (debateIds.length === 0) return;
+    await this.stars.bulkWrite(
+      debateIds.map((debateId) => ({
+        updateOne: {
+          filter: { userId, debateId },
+          update: { $setOnInsert: { userId, debateId, at: now } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** The user's starred debate ids, newest star first. */
+  async ids(userId: string): Promise<string[]> {
+    const found = await this.stars
+      .find({ userId }, { debateId: 1 })
+      .sort({ at: -1 })
+      .limit(MAX_STARS)
+      .lean<Array<Pick<StarDocument, 'debateId'>>>()
+      .exec();
+    return found.map((star) => star.debateId);
+  }
+}
