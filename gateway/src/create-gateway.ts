@@ -1,4 +1,10 @@
-import { type LogLevel, PinoLoggerService, type TransportConfig } from '@debate/nest';
+import { communityDebateContracts } from '@debate/contracts';
+import {
+  type LogLevel,
+  PinoLoggerService,
+  ServiceClient,
+  type TransportConfig,
+} from '@debate/nest';
 import type { LoggerService } from '@nestjs/common';
 import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
@@ -7,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GatewayModule } from './gateway.module.js';
 import type { GraphqlDriverName } from './graphql.module.js';
-import { registerWebApp } from './web/web-app.js';
+import { type PageMeta, registerWebApp } from './web/web-app.js';
 
 export interface CreateGatewayOptions {
   readonly transport: TransportConfig;
@@ -24,6 +30,26 @@ export interface CreateGatewayOptions {
 }
 
 export const defaultWebDistDir = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** A shared debate's link preview: its topic, and who debates how (no view is counted). */
+async function sharedDebateMeta(
+  services: ServiceClient,
+  debateId: string,
+): Promise<PageMeta | undefined> {
+  if (debateId.length === 0 || debateId.length > 128) return undefined;
+  const { debate } = await services.request(communityDebateContracts.get, {
+    debateId,
+    countView: false,
+  });
+  if (!debate) return undefined;
+  return {
+    title: debate.topic,
+    description:
+      `Two AI speakers debate "${debate.topic}" in three rounds ` +
+      `(${debate.categories.join(', ')}). For ${debate.upvotes}, ` +
+      `Against ${debate.downvotes}, Interesting ${debate.interesting}.`,
+  };
+}
 
 /** Builds the gateway application on Fastify, ready for `listen`. */
 export async function createGateway(
@@ -45,9 +71,11 @@ export async function createGateway(
   if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));
   // Before the GraphQL route exists (it is added at init): the session cookie is read there.
   await app.register(fastifyCookie);
+  const services = app.get(ServiceClient);
   const webServed = await registerWebApp(
     app.getHttpAdapter().getInstance(),
     options.webDistDir ?? defaultWebDistDir,
+    (debateId) => sharedDebateMeta(services, debateId),
   );
   if (!webServed) {
     app.get(PinoLoggerService).warn('The web app is not built (web/dist): only the API is served.');

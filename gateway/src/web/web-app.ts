@@ -1,14 +1,50 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+/** What a shared page tells link previews (Open Graph). */
+export interface PageMeta {
+  readonly title: string;
+  readonly description: string;
+}
+
+/** The meta of a shared debate's page, or undefined when there is no such public debate. */
+export type PageMetaSource = (debateId: string) => Promise<PageMeta | undefined>;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** index.html with the page's title, description and Open Graph tags in its head. */
+export function withMeta(index: string, meta: PageMeta): string {
+  const title = escapeHtml(meta.title);
+  const description = escapeHtml(meta.description);
+  const tags = [
+    `<meta property="og:type" content="article" />`,
+    `<meta property="og:title" content="${title}" />`,
+    `<meta property="og:description" content="${description}" />`,
+    `<meta name="twitter:card" content="summary" />`,
+  ].join('\n    ');
+  return index
+    .replace(/<title>[^<]*<\/title>/, `<title>${title} - AI Debate</title>\n    ${tags}`)
+    .replace(
+      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
+      `<meta name="description" content="${description}" />`,
+    );
+}
 
 /**
  * Serves the built web app: its files as they are (hashed assets cached for a year), and
  * index.html for any other GET path that names a page, so React Router sees deep links.
- * A missing file (a path whose last segment has an extension) stays a 404.
+ * A missing file (a path whose last segment has an extension) stays a 404. A shared debate's
+ * page (/community/debate/:id) carries its topic in Open Graph tags, for link previews.
  */
-export async function registerWebApp(fastify: FastifyInstance, distDir: string): Promise<boolean> {
+export async function registerWebApp(
+  fastify: FastifyInstance,
+  distDir: string,
+  pageMeta?: PageMetaSource,
+): Promise<boolean> {
   if (!existsSync(join(distDir, 'index.html'))) return false;
   await fastify.register(fastifyStatic, {
     root: distDir,
@@ -26,6 +62,14 @@ export async function registerWebApp(fastify: FastifyInstance, distDir: string):
     if (lastSegment.includes('.')) return reply.code(404).send({ message: 'Not Found' });
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   };
+  if (pageMeta) {
+    const index = readFileSync(join(distDir, 'index.html'), 'utf8');
+    fastify.get<{ Params: { id: string } }>('/community/debate/:id', async (request, reply) => {
+      const meta = await pageMeta(request.params.id).catch(() => undefined);
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+      return meta ? withMeta(index, meta) : index;
+    });
+  }
   fastify.get('/', sendIndex);
   fastify.get('/*', sendIndex);
   return true;

@@ -2,7 +2,9 @@ import { Navigate, Route, Routes } from 'react-router';
 import { AboutPage } from '../features/about/AboutPage';
 import { AccountPage } from '../features/account/AccountPage';
 import { AuthProvider } from '../features/auth/AuthProvider';
-import { CommunityHub, RankingTab } from '../features/community/CommunityHub';
+import { CommunityHub } from '../features/community/CommunityHub';
+import { DebatePage } from '../features/community/DebatePage';
+import { RankingTab } from '../features/community/RankingTab';
 import { EnginePage } from '../features/engine/EnginePage';
 import { HistoryPage } from '../features/history/HistoryPage';
 import { HistoryTab } from '../features/history/HistoryTab';
@@ -23,6 +25,7 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<Navigate to="/community/ranking" replace />} />
       <Route path="/engine" element={<EnginePage />} />
+      <Route path="/community/debate/:id" element={<DebatePage />} />
       <Route path="/community" element={<CommunityHub />}>
         <Route index element={<Navigate to="/community/ranking" replace />} />
         <Route path="ranking" element={<RankingTab />} />

@@ -72,6 +72,6 @@ export const graphqlBaseQuery: BaseQueryFn<GraphqlRequest, unknown, GraphqlFailu
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: graphqlBaseQuery,
-  tagTypes: ['Usage'],
+  tagTypes: ['Usage', 'History'],
   endpoints: () => ({}),
 });

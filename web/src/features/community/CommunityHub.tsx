@@ -37,19 +37,3 @@ export function CommunityHub() {
     </section>
   );
 }
-
-/** The 'Community Forum' tab. Shared debates, votes and ranking arrive with issue #6. */
-export function RankingTab() {
-  return (
-    <div className="tab-panel">
-      <h2>Community Forum</h2>
-      <div className="empty-state">
-        <p>No debates found for the selected filters.</p>
-        <p>Now is your chance to be the first!</p>
-        <Link className="button" to="/engine">
-          Start a Debate
-        </Link>
-      </div>
-    </div>
-  );
-}

@@ -5,6 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Dialog } from '../../components/Dialog';
 import { useCatalogQuery } from './catalog.api';
 import { RoundResults } from './components/RoundResults';
+import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
 import { type DebateSettingsInput, runDebate, type SpeakerSettingsInput } from './engine.slice';
 import { initialStances } from './stance';
@@ -193,6 +194,9 @@ export function EnginePage() {
         </p>
       )}
       {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}
+      {engine.status === 'done' && engine.runId && (
+        <SavePanel key={engine.runId} runId={engine.runId} categories={data?.categories ?? []} />
+      )}
       {askSignIn && <LoginRequired onClose={() => setAskSignIn(false)} />}
     </section>
   );

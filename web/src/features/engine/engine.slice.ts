@@ -45,6 +45,8 @@ export interface DebateSettingsInput {
 }
 
 export interface EngineState {
+  /** The run being shown, once the gateway accepted it: what 'Save Your Debate' saves. */
+  readonly runId: string | null;
   /** idle, running (the button disabled, a loading indicator), then done or failed (spec §4). */
   readonly status: 'idle' | 'running' | 'done' | 'failed';
   readonly topic: string | null;
@@ -61,6 +63,7 @@ export interface EngineState {
 export const RUN_FAILED = 'An error occurred during the debate. Please try again.';
 
 const initialState: EngineState = {
+  runId: null,
   status: 'idle',
   topic: null,
   speakerKind: null,
@@ -87,6 +90,7 @@ export const runDebate = createAsyncThunk<undefined, DebateSettingsInput, { reje
     });
     if ('error' in started) return rejectWithValue(started.error.message);
     const runId = (started.data as { startDebate: string }).startDebate;
+    dispatch(engineSlice.actions.runAccepted(runId));
     const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     const client = createClient({
       url: `${protocol}//${window.location.host}/graphql`,
@@ -135,6 +139,9 @@ export const engineSlice = createSlice({
   name: 'engine',
   initialState: initialState as EngineState,
   reducers: {
+    runAccepted(state, action: PayloadAction<string>): EngineState {
+      return { ...state, runId: action.payload };
+    },
     eventReceived(state, action: PayloadAction<RunEvent>): EngineState {
       const event = action.payload;
       if (event.seq <= state.seq) return state;

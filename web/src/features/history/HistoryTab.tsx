@@ -1,13 +1,258 @@
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
+import { useToast } from '../../components/Toast';
+import { DebateRounds } from '../debates/DebateRounds';
+import { downloadMarkdown } from '../debates/markdown';
+import { communityStanceLabel } from '../debates/stance';
+import { useCatalogQuery } from '../engine/catalog.api';
+import {
+  type HistoryArgs,
+  type SavedDebate,
+  useMyDebateQuery,
+  useMyDebatesQuery,
+  useShareDebateMutation,
+} from './history.api';
 
-/** 'Your Account Activity': the user's own debates, listed with issue #6. */
+export const SHARE_SUCCESS = 'Debate shared successfully! It will appear in Community Rankings.';
+export const SHARE_FAILURE = 'Failed to share debate. Please try again.';
+
+/** `value`, once it has stopped changing for `ms`. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+function SavedRounds({ debateId }: { debateId: string }) {
+  const { data, error, isLoading } = useMyDebateQuery(debateId);
+  if (isLoading) return <p role="status">Loading debate rounds...</p>;
+  if (error || !data) return <p className="error">Error fetching debate rounds.</p>;
+  return (
+    <>
+      <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
+        Export as Markdown
+      </button>
+      <DebateRounds rounds={data.rounds} />
+    </>
+  );
+}
+
+interface SavedCardProps {
+  readonly debate: SavedDebate;
+  readonly shared: boolean;
+  readonly sharing: boolean;
+  readonly expanded: boolean;
+  onShare(): void;
+  onToggle(): void;
+}
+
+function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: SavedCardProps) {
+  const headingId = `saved-${debate.id}`;
+  return (
+    <article className="card debate-card" aria-labelledby={headingId}>
+      <h3 id={headingId}>{debate.topic}</h3>
+      <ul className="chips" aria-label="Categories">
+        {debate.categories.map((category) => (
+          <li key={category} className="chip">
+            {category}
+          </li>
+        ))}
+      </ul>
+      <p className="hint">Saved {new Date(debate.timestamp).toLocaleString()}</p>
+      <dl className="facts speakers-facts">
+        {(
+          [
+            ['First Speaker', debate.model1],
+            ['Second Speaker', debate.model2],
+          ] as const
+        ).map(([label, model]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>
+              Model: {model.name} · Position: {communityStanceLabel(model.stance)} · Style:{' '}
+              {model.rhetoricStyle}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <div className="card-actions">
+        <button
+          type="button"
+          className={`button${shared ? ' success' : ''}`}
+          disabled={shared || sharing}
+          onClick={onShare}
+        >
+          {shared ? 'Shared with Community' : sharing ? 'Sharing...' : 'Share with Community'}
+        </button>
+        {shared && (
+          <Link to={`/community/debate/${encodeURIComponent(debate.id)}`}>Public page</Link>
+        )}
+        <button type="button" className="link-button" aria-expanded={expanded} onClick={onToggle}>
+          {expanded ? 'Hide Debate' : 'View Debate'}
+        </button>
+      </div>
+      {expanded && <SavedRounds debateId={debate.id} />}
+    </article>
+  );
+}
+
+interface PageProps {
+  readonly args: HistoryArgs;
+  readonly isFirst: boolean;
+  readonly isLast: boolean;
+  readonly shared: ReadonlySet<string>;
+  readonly sharing: string | null;
+  readonly expandedId: string | null;
+  onShare(id: string): void;
+  onExpand(id: string | null): void;
+  onMore(after: string): void;
+}
+
+function HistoryPageOfCards({ args, isFirst, isLast, ...props }: PageProps) {
+  const { data, error, isFetching } = useMyDebatesQuery(args);
+  if (error) {
+    return (
+      <p className="error" role="alert">
+        Unable to load your debate history. Please try again later.
+      </p>
+    );
+  }
+  if (!data) return <p role="status">Loading your debates…</p>;
+  return (
+    <>
+      {isFirst && (
+        <p className="count">
+          {data.total} {data.total === 1 ? 'debate' : 'debates'}
+        </p>
+      )}
+      {isFirst && data.debates.length === 0 && <p>No debates found matching your criteria</p>}
+      {data.debates.map((debate) => (
+        <SavedCard
+          key={debate.id}
+          debate={debate}
+          shared={debate.isPublic || props.shared.has(debate.id)}
+          sharing={props.sharing === debate.id}
+          expanded={props.expandedId === debate.id}
+          onShare={() => props.onShare(debate.id)}
+          onToggle={() => props.onExpand(props.expandedId === debate.id ? null : debate.id)}
+        />
+      ))}
+      {isLast && data.next && (
+        <button
+          type="button"
+          className="button secondary load-more"
+          disabled={isFetching}
+          onClick={() => data.next && props.onMore(data.next)}
+        >
+          Load more
+        </button>
+      )}
+    </>
+  );
+}
+
+function History() {
+  const { data: catalog } = useCatalogQuery(undefined);
+  const [search, setSearch] = useState('');
+  const [category, setCategory] = useState<string | null>(null);
+  const [order, setOrder] = useState<'newest' | 'oldest'>('newest');
+  const [expandedId, setExpandedId] = useState<string | null>(null);
+  const [shared, setShared] = useState<ReadonlySet<string>>(new Set());
+  const [sharing, setSharing] = useState<string | null>(null);
+  const [share] = useShareDebateMutation();
+  const { toast, show } = useToast();
+  const settledSearch = useDebounced(search, 300);
+  // Another filter starts from the first page.
+  const filterKey = `${settledSearch}|${category ?? ''}|${order}`;
+  const [paging, setPaging] = useState({ key: filterKey, cursors: [null] as Array<string | null> });
+  const cursors = paging.key === filterKey ? paging.cursors : [null];
+
+  const onShare = async (id: string) => {
+    setSharing(id);
+    try {
+      const result = await share(id).unwrap();
+      if (!result.isPublic) throw new Error('not shared');
+      setShared((current) => new Set([...current, id]));
+      show(SHARE_SUCCESS);
+    } catch {
+      show(SHARE_FAILURE);
+    } finally {
+      setSharing(null);
+    }
+  };
+
+  return (
+    <>
+      <div className="filters">
+        <label>
+          Search
+          <input
+            type="search"
+            value={search}
+            maxLength={200}
+            placeholder="Search your debates"
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </label>
+        <label>
+          Category
+          <select
+            value={category ?? ''}
+            onChange={(event) => setCategory(event.target.value || null)}
+          >
+            <option value="">All</option>
+            {(catalog?.categories ?? []).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort
+          <select
+            value={order}
+            onChange={(event) => setOrder(event.target.value === 'oldest' ? 'oldest' : 'newest')}
+          >
+            <option value="newest">Newest First</option>
+            <option value="oldest">Oldest First</option>
+          </select>
+        </label>
+      </div>
+      <div className="debate-list">
+        {cursors.map((after, index) => (
+          <HistoryPageOfCards
+            key={`${filterKey}|${after ?? 'first'}`}
+            args={{ search: settledSearch, category, order, after }}
+            isFirst={index === 0}
+            isLast={index === cursors.length - 1}
+            shared={shared}
+            sharing={sharing}
+            expandedId={expandedId}
+            onShare={(id) => void onShare(id)}
+            onExpand={setExpandedId}
+            onMore={(next) => setPaging({ key: filterKey, cursors: [...cursors, next] })}
+          />
+        ))}
+      </div>
+      {toast}
+    </>
+  );
+}
+
+/** 'Your Account Activity': the user's own debates, searched, filtered, shared. */
 export function HistoryTab() {
   const status = useAppSelector((state) => state.auth.status);
   return (
     <div className="tab-panel">
       <h2>Your Account Activity</h2>
-      {status === 'signedIn' ? null : status === 'loading' ? (
+      {status === 'signedIn' ? (
+        <History />
+      ) : status === 'loading' ? (
         <p>Checking your sign-in…</p>
       ) : (
         <p>

@@ -1,0 +1,141 @@
+import { Link } from 'react-router';
+import { DebateRounds } from '../debates/DebateRounds';
+import { communityStanceLabel } from '../debates/stance';
+import {
+  type CommunityDebate,
+  useCommunityDebateQuery,
+  type VoteCounts,
+  type VoteKind,
+} from './community.api';
+
+/** The three vote kinds' shares of all votes, in whole percent. */
+export function voteShares(counts: VoteCounts): Record<VoteKind, number> {
+  const total = counts.upvotes + counts.downvotes + counts.interesting;
+  const share = (count: number) => (total === 0 ? 0 : Math.round((100 * count) / total));
+  return {
+    FOR: share(counts.upvotes),
+    INTERESTING: share(counts.interesting),
+    AGAINST: share(counts.downvotes),
+  };
+}
+
+const KINDS: ReadonlyArray<{ kind: VoteKind; label: string; count: keyof VoteCounts }> = [
+  { kind: 'FOR', label: 'For', count: 'upvotes' },
+  { kind: 'INTERESTING', label: 'Interesting', count: 'interesting' },
+  { kind: 'AGAINST', label: 'Against', count: 'downvotes' },
+];
+
+export function sharedDate(iso: string): string {
+  return new Date(iso).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+  });
+}
+
+/** The rounds of an expanded card: fetched on first expansion, then from the cache. */
+function CardRounds({ debateId }: { debateId: string }) {
+  const { data, error, isLoading } = useCommunityDebateQuery(debateId);
+  if (isLoading) return <p role="status">Loading debate rounds...</p>;
+  if (error) {
+    const notFound = 'code' in error && error.code === 'NOT_FOUND';
+    return (
+      <p className="error">{notFound ? 'Debate not found.' : 'Error fetching debate rounds.'}</p>
+    );
+  }
+  if (!data) return <p className="error">Debate not found.</p>;
+  return <DebateRounds rounds={data.rounds} />;
+}
+
+export interface DebateCardProps {
+  readonly debate: CommunityDebate;
+  readonly counts: VoteCounts;
+  readonly myVote: VoteKind | null;
+  readonly starred: boolean;
+  readonly expanded: boolean;
+  readonly busy: boolean;
+  onToggleExpanded(): void;
+  onVote(kind: VoteKind | null): void;
+  onToggleStar(): void;
+}
+
+/** A ranking card (spec §2): bars, topic, categories, star, votes, the rounds on demand. */
+export function DebateCard({
+  debate,
+  counts,
+  myVote,
+  starred,
+  expanded,
+  busy,
+  onToggleExpanded,
+  onVote,
+  onToggleStar,
+}: DebateCardProps) {
+  const shares = voteShares(counts);
+  const headingId = `debate-${debate.id}`;
+  return (
+    <article className="card debate-card" aria-labelledby={headingId}>
+      <div className="vote-bars" aria-label="Votes">
+        {KINDS.map(({ kind, label }) => (
+          <div key={kind} className={`vote-bar vote-bar-${kind.toLowerCase()}`}>
+            <span className="vote-bar-label">
+              {label} {shares[kind]}%
+            </span>
+            <span className="vote-bar-track">
+              <span className="vote-bar-fill" style={{ width: `${shares[kind]}%` }} />
+            </span>
+          </div>
+        ))}
+      </div>
+      <div className="debate-card-head">
+        <h3 id={headingId}>
+          <Link to={`/community/debate/${encodeURIComponent(debate.id)}`}>{debate.topic}</Link>
+        </h3>
+        <button
+          type="button"
+          className={`star-toggle${starred ? ' starred' : ''}`}
+          aria-pressed={starred}
+          aria-label={starred ? 'Unstar debate' : 'Star debate'}
+          onClick={onToggleStar}
+        >
+          {starred ? '★' : '☆'}
+        </button>
+      </div>
+      <ul className="chips" aria-label="Categories">
+        {debate.categories.map((category) => (
+          <li key={category} className="chip">
+            {category}
+          </li>
+        ))}
+      </ul>
+      <p className="hint">
+        {debate.model1.name} ({communityStanceLabel(debate.model1.stance)}) vs {debate.model2.name}{' '}
+        ({communityStanceLabel(debate.model2.stance)})
+      </p>
+      <div className="vote-buttons" role="group" aria-label="Vote">
+        {KINDS.map(({ kind, label, count }) => (
+          <button
+            key={kind}
+            type="button"
+            className={`vote-button${myVote === kind ? ' voted' : ''}`}
+            aria-pressed={myVote === kind}
+            disabled={busy}
+            onClick={() => onVote(myVote === kind ? null : kind)}
+          >
+            {label} {counts[count]}
+          </button>
+        ))}
+      </div>
+      <p className="shared-line">Shared {sharedDate(debate.sharedAt)}</p>
+      <button
+        type="button"
+        className="link-button"
+        aria-expanded={expanded}
+        onClick={onToggleExpanded}
+      >
+        {expanded ? 'Hide Debate' : 'View Debate'}
+      </button>
+      {expanded && <CardRounds debateId={debate.id} />}
+    </article>
+  );
+}

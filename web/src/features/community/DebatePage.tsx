@@ -1,0 +1,74 @@
+import { useEffect } from 'react';
+import { Link, useParams } from 'react-router';
+import { DebateRounds } from '../debates/DebateRounds';
+import { downloadMarkdown } from '../debates/markdown';
+import { communityStanceLabel } from '../debates/stance';
+import { useCommunityDebateQuery } from './community.api';
+import { sharedDate } from './DebateCard';
+
+/** /community/debate/:id: one shared debate, open to anyone, with its Markdown export. */
+export function DebatePage() {
+  const { id = '' } = useParams();
+  const { data, error, isLoading } = useCommunityDebateQuery(id);
+
+  useEffect(() => {
+    if (data) document.title = `${data.topic} - AI Debate`;
+  }, [data]);
+
+  if (isLoading) {
+    return (
+      <section className="page" aria-label="Debate">
+        <p role="status">Loading debate rounds...</p>
+      </section>
+    );
+  }
+  if (error || !data) {
+    const notFound = !error || ('code' in error && error.code === 'NOT_FOUND');
+    return (
+      <section className="page" aria-labelledby="debate-missing">
+        <h1 id="debate-missing">
+          {notFound ? 'Debate not found.' : 'Error fetching debate rounds.'}
+        </h1>
+        <Link to="/community/ranking">Back to the Community Forum</Link>
+      </section>
+    );
+  }
+  return (
+    <section className="page" aria-labelledby="debate-topic">
+      <p>
+        <Link to="/community/ranking">← Community Forum</Link>
+      </p>
+      <h1 id="debate-topic">{data.topic}</h1>
+      <ul className="chips" aria-label="Categories">
+        {data.categories.map((category) => (
+          <li key={category} className="chip">
+            {category}
+          </li>
+        ))}
+      </ul>
+      <p className="shared-line">
+        Shared {sharedDate(data.sharedAt)} by {data.userDisplayName} · For {data.upvotes} ·
+        Interesting {data.interesting} · Against {data.downvotes} · {data.views} views
+      </p>
+      <dl className="facts">
+        {(
+          [
+            ['First Speaker', data.model1],
+            ['Second Speaker', data.model2],
+          ] as const
+        ).map(([label, model]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>
+              {model.name}, {communityStanceLabel(model.stance)}, {model.rhetoricStyle}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
+        Export as Markdown
+      </button>
+      <DebateRounds rounds={data.rounds} />
+    </section>
+  );
+}

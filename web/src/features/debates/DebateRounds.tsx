@@ -1,0 +1,28 @@
+import { useState } from 'react';
+import type { DebateRound } from './debate.types';
+
+function RoundView({ round }: { round: DebateRound }) {
+  const [full, setFull] = useState(false);
+  const title = `Round ${round.round} - ${round.speaker}`;
+  return (
+    <article className="turn" aria-label={title}>
+      <h4>{title}</h4>
+      <p className="turn-text">{full ? round.text : round.summary}</p>
+      <button type="button" className="link-button" onClick={() => setFull(!full)}>
+        {full ? 'Show Less' : 'Show More'}
+      </button>
+    </article>
+  );
+}
+
+/** A saved or shared debate's rounds: each turn's summary, and its full text on Show More. */
+export function DebateRounds({ rounds }: { rounds: readonly DebateRound[] }) {
+  if (rounds.length === 0) return <p>No rounds found for this debate.</p>;
+  return (
+    <div className="rounds">
+      {rounds.map((round) => (
+        <RoundView key={`${round.round}-${round.speaker}`} round={round} />
+      ))}
+    </div>
+  );
+}

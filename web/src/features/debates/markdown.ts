@@ -1,0 +1,61 @@
+import type { DebateWithRounds } from './debate.types';
+import { communityStanceLabel } from './stance';
+
+const ROUND_TITLES: Record<number, string> = {
+  1: 'Constructive Arguments',
+  2: 'Rebuttal',
+  3: 'Summary',
+};
+
+/** Text that Markdown shows as written (no emphasis, links or headings by accident). */
+function escape(text: string): string {
+  return text.replace(/([\\`*_{}[\]<>#|!])/g, '\\$1');
+}
+
+/** The debate as a Markdown document: topic, speakers, and every round's full text and summary. */
+export function debateToMarkdown(debate: DebateWithRounds): string {
+  const speaker = (label: string, model: DebateWithRounds['model1']) =>
+    `- **${label}**: ${escape(model.name)}, ${communityStanceLabel(model.stance)} (${model.stance}), ${escape(model.rhetoricStyle)} style`;
+  const lines = [
+    `# ${escape(debate.topic)}`,
+    '',
+    `Categories: ${debate.categories.map(escape).join(', ')}`,
+    ...(debate.sharedAt ? [`Shared ${new Date(debate.sharedAt).toISOString().slice(0, 10)}`] : []),
+    '',
+    speaker('First Speaker', debate.model1),
+    speaker('Second Speaker', debate.model2),
+  ];
+  for (const round of debate.rounds) {
+    lines.push(
+      '',
+      `## Round ${round.round} - ${round.speaker}${ROUND_TITLES[round.round] ? ` (${ROUND_TITLES[round.round]})` : ''}`,
+      '',
+      escape(round.text),
+      '',
+      `> ${escape(round.summary).replace(/\n/g, '\n> ')}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A file name for the debate's export: its topic, letters and digits only. */
+export function markdownFileName(debate: Pick<DebateWithRounds, 'topic'>): string {
+  const stem = debate.topic
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return `${stem || 'debate'}.md`;
+}
+
+/** Offers the Markdown of `debate` as a download. */
+export function downloadMarkdown(debate: DebateWithRounds): void {
+  const blob = new Blob([debateToMarkdown(debate)], { type: 'text/markdown;charset=utf-8' });
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = markdownFileName(debate);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(link.href);
+}

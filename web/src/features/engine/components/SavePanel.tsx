@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { useToast } from '../../../components/Toast';
+import { useSaveDebateMutation } from '../../history/history.api';
+
+export const SAVE_SUCCESS = 'Debate saved to your history!';
+export const SAVE_FAILURE = 'Failed to save debate. Please try again.';
+const MAX_CATEGORIES = 3;
+
+/**
+ * 'Save Your Debate' (spec §2, §4 'Saving'): one to three categories, then not saved → saving
+ * → saved, with a toast either way. Saving keeps the debate private; sharing is in the history.
+ */
+export function SavePanel({ runId, categories }: { runId: string; categories: readonly string[] }) {
+  const [chosen, setChosen] = useState<readonly string[]>([]);
+  const [state, setState] = useState<'not saved' | 'saving' | 'saved'>('not saved');
+  const [save] = useSaveDebateMutation();
+  const { toast, show } = useToast();
+  const full = chosen.length >= MAX_CATEGORIES;
+
+  const toggle = (category: string) =>
+    setChosen((current) =>
+      current.includes(category)
+        ? current.filter((name) => name !== category)
+        : current.length < MAX_CATEGORIES
+          ? [...current, category]
+          : current,
+    );
+
+  const onSave = async () => {
+    if (state !== 'not saved' || chosen.length === 0) return;
+    setState('saving');
+    try {
+      await save({ runId, categories: chosen }).unwrap();
+      setState('saved');
+      show(SAVE_SUCCESS);
+    } catch {
+      setState('not saved');
+      show(SAVE_FAILURE);
+    }
+  };
+
+  return (
+    <section className="card save-panel" aria-labelledby="save-heading">
+      <h2 id="save-heading">Save Your Debate</h2>
+      <p className="hint">
+        Choose up to {MAX_CATEGORIES} categories ({chosen.length} of {MAX_CATEGORIES} chosen).
+      </p>
+      <div className="category-choices" role="group" aria-label="Categories">
+        {categories.map((category) => {
+          const selected = chosen.includes(category);
+          const dimmed = full && !selected;
+          return (
+            <button
+              key={category}
+              type="button"
+              className={`chip-toggle${selected ? ' selected' : ''}${dimmed ? ' dimmed' : ''}`}
+              aria-pressed={selected}
+              aria-disabled={dimmed || state !== 'not saved'}
+              onClick={() => !dimmed && state === 'not saved' && toggle(category)}
+            >
+              {category}
+            </button>
+          );
+        })}
+      </div>
+      <button
+        type="button"
+        className={`button${state === 'saved' ? ' success' : ''}`}
+        disabled={state !== 'not saved' || chosen.length === 0}
+        onClick={() => void onSave()}
+      >
+        {state === 'saved' ? 'Debate Saved' : state === 'saving' ? 'Saving...' : 'Save Debate'}
+      </button>
+      {toast}
+    </section>
+  );
+}
