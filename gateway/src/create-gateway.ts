@@ -8,6 +8,7 @@ import {
 import type { LoggerService } from '@nestjs/common';
 import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,23 @@ export interface CreateGatewayOptions {
 }
 
 export const defaultWebDistDir = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/**
+ * Every answer says how long the gateway took to make it (`Server-Timing: app;dur=<ms>`), so
+ * a client or a benchmark can tell server time from the network's.
+ */
+function addServerTiming(fastify: FastifyInstance): void {
+  const started = new WeakMap<object, bigint>();
+  fastify.addHook('onRequest', async (request) => {
+    started.set(request, process.hrtime.bigint());
+  });
+  fastify.addHook('onSend', async (request, reply) => {
+    const start = started.get(request);
+    if (start === undefined) return;
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    void reply.header('server-timing', `app;dur=${ms.toFixed(2)}`);
+  });
+}
 
 /** A shared debate's link preview: its topic, and who debates how (no view is counted). */
 async function sharedDebateMeta(
@@ -69,6 +87,7 @@ export async function createGateway(
     options.frameworkLogger ? { logger: options.frameworkLogger } : { bufferLogs: true },
   );
   if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));
+  addServerTiming(app.getHttpAdapter().getInstance());
   // Before the GraphQL route exists (it is added at init): the session cookie is read there.
   await app.register(fastifyCookie);
   const services = app.get(ServiceClient);

@@ -362,3 +362,51 @@ describe('sorts served by a compound index', () => {
     expect(mixed.plan.totalDocsExamined).toBe(3_000);
   });
 });
+
+describe('a sorted page when another index narrows the filter', () => {
+  const rows = Array.from({ length: 3_000 }, (_, i) => ({
+    _id: `s${String(i).padStart(4, '0')}`,
+    at: i,
+    score: (i * 7919) % 3_000, // every score once, in no order of `at`
+  }));
+  const connected = useDatabase('sort-race', async (db) => {
+    const collection = db.collection('rows');
+    await collection.createIndex({ at: 1 });
+    await collection.createIndex({ score: -1 });
+    await collection.insertMany(rows.map((row) => ({ ...row })));
+  });
+
+  async function top(from: number) {
+    const cursor = connected.db
+      .collection('rows')
+      .find({ at: { $gte: from } })
+      .sort({ score: -1 })
+      .limit(5);
+    const plan = (await cursor.clone().explain('executionStats')) as {
+      executionStats: { totalDocsExamined: number };
+    };
+    const expected = rows
+      .filter((row) => row.at >= from)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 5)
+      .map((row) => row._id);
+    return {
+      ids: (await cursor.toArray()).map((doc) => doc['_id']),
+      expected,
+      examined: plan.executionStats.totalDocsExamined,
+    };
+  }
+
+  it('walks the sort index when the filter is broad', async () => {
+    const half = await top(1_500);
+    expect(half.ids).toEqual(half.expected);
+    expect(half.examined).toBeLessThan(50);
+  });
+
+  it('falls back to the narrowing index when the filter is selective', async () => {
+    const few = await top(2_997);
+    expect(few.ids).toEqual(few.expected);
+    expect(few.ids).toHaveLength(3);
+    expect(few.examined).toBeLessThanOrEqual(1_000 + 3);
+  });
+});

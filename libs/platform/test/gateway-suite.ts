@@ -96,9 +96,10 @@ export function describeGateway(
       expect(result.errors?.[0]?.message).toMatch(/noSuchField/);
     });
 
-    it('answers the HTTP probe', async () => {
+    it('answers the HTTP probe, saying how long the gateway took (Server-Timing)', async () => {
       const response = await fetch(`${platform.url}/health`);
       expect(response.status).toBe(200);
+      expect(response.headers.get('server-timing')).toMatch(/^app;dur=\d+\.\d{2}$/);
       expect(await response.json()).toEqual({ status: 'ok' });
     });
 

@@ -8,6 +8,9 @@ export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
 
 const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
 
+/** How many documents a sorted walk may read before a narrower plan takes over. */
+const SORT_WALK_BUDGET = 1_000;
+
 function isOperatorObject(value: unknown): value is Document {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
   if (value instanceof Date || value instanceof ObjectId || value instanceof RegExp) return false;
@@ -293,36 +296,37 @@ export class Collection {
     stats: ScanStats = newScanStats(),
   ): Document[] {
     const sortFields = sort ? Object.keys(sort) : [];
-    // Walk the sort's index only when no index narrows the filter: a narrow filter is cheaper
-    // to read and sort than an index to walk past every non-matching document. An index
-    // serves a sort whose fields are its leading fields, in its order or all reversed.
-    if (sort && sortFields.length > 0 && limit > 0 && this.stageOf(filter) === 'COLLSCAN') {
-      const index = [...this.indexes.values()].find(
-        (candidate) =>
-          !candidate.multikey &&
-          !candidate.spec.sparse &&
-          !candidate.spec.partialFilterExpression &&
-          servesSort(candidate.spec.key, sortFields, sort),
-      );
+    const index =
+      sort && sortFields.length > 0 && limit > 0 ? this.sortIndex(sortFields, sort) : undefined;
+    if (sort && index) {
+      // When another index narrows the filter too, race the two plans as MongoDB's planner
+      // does: walk the sort's index for a bounded number of documents, and only if the page
+      // is not full by then read the narrowed candidates and sort them. A selective filter
+      // loses the walk quickly; a broad one (a month of a year's debates) fills the page early.
+      const narrowed = this.stageOf(filter) !== 'COLLSCAN';
+      const budget = narrowed ? Math.max(SORT_WALK_BUDGET, (skip + limit) * 20) : Infinity;
       const field = sortFields[0] as string;
-      if (index) {
-        const query = new Query(filter);
-        const page: Document[] = [];
-        let toSkip = skip;
-        const reverse = (sort[field] ?? 1) !== (index.spec.key[field] as number);
+      const query = new Query(filter);
+      const page: Document[] = [];
+      let toSkip = skip;
+      let walked = 0;
+      const reverse = (sort[field] ?? 1) !== (index.spec.key[field] as number);
+      for (const idKey of index.scan(undefined, undefined, { reverse })) {
+        if (walked >= budget) break;
+        walked += 1;
+        const document = this.documents.get(idKey);
+        stats.docsExamined += 1;
+        if (!document || !query.test(document)) continue;
+        if (toSkip > 0) {
+          toSkip -= 1;
+          continue;
+        }
+        page.push(document);
+        if (page.length >= limit) break;
+      }
+      if (page.length >= limit || walked < budget) {
         stats.stage = 'IXSCAN';
         stats.indexName = index.name;
-        for (const idKey of index.scan(undefined, undefined, { reverse })) {
-          const document = this.documents.get(idKey);
-          stats.docsExamined += 1;
-          if (!document || !query.test(document)) continue;
-          if (toSkip > 0) {
-            toSkip -= 1;
-            continue;
-          }
-          page.push(document);
-          if (page.length >= limit) break;
-        }
         return page;
       }
     }
@@ -336,6 +340,17 @@ export class Collection {
     }
     const end = limit > 0 ? skip + limit : undefined;
     return matches.slice(skip, end);
+  }
+
+  /** An index that serves `sort` (its leading fields, all in its order or all reversed). */
+  private sortIndex(fields: readonly string[], sort: SortSpec): SecondaryIndex | undefined {
+    return [...this.indexes.values()].find(
+      (candidate) =>
+        !candidate.multikey &&
+        !candidate.spec.sparse &&
+        !candidate.spec.partialFilterExpression &&
+        servesSort(candidate.spec.key, fields, sort),
+    );
   }
 
   /** The plan `candidates` follows for `filter`. */

@@ -1,0 +1,313 @@
+// Community benchmark: 10,000 public debates, the ranking query through the gateway for each
+// sort and period, a Lighthouse performance score of /community/ranking, the initial JS size.
+//
+//   npm run bench:community                                 # 10,000 debates, 5 s per query
+//   npm run bench:community -- --debates 2000 --duration 3 --connections 10 --no-build
+//
+// The platform runs in a process of its own (scripts/bench/community-server.mjs): the five
+// services and the gateway over a real nats-server, the embedded store. The debates reach the
+// community service as the debates service shares them (debates.debate.shared on JetStream),
+// and votes go through the community service's own subject. Server time is what the gateway
+// reports in Server-Timing for each answer; the client's latency (autocannon) adds the
+// loopback and the load generator, which shares the 2 cores.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { buildAll, ensureInstalled, root } from './workspace.mjs';
+
+const { values } = parseArgs({
+  options: {
+    debates: { type: 'string', default: '10000' },
+    votes: { type: 'string', default: '20000' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    'no-build': { type: 'boolean', default: false },
+    'no-lighthouse': { type: 'boolean', default: false },
+  },
+});
+const debateCount = Number(values.debates);
+const voteCount = Number(values.votes);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+if (!values['no-build']) {
+  ensureInstalled();
+  buildAll();
+}
+
+const { communityDebateContracts, debateCategories, debateSharedEvent } =
+  await import('@debate/contracts');
+const { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } =
+  await import('@debate/nest');
+
+// ---------------------------------------------------------------------------------------------
+// The platform
+const server = spawn(process.execPath, ['scripts/bench/community-server.mjs'], {
+  cwd: root,
+  env: { ...process.env, LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+process.on('exit', () => {
+  if (server.exitCode === null) server.kill('SIGTERM');
+});
+const [url, natsUrl] = await new Promise((resolve, reject) => {
+  let output = '';
+  const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
+  server.stdout.setEncoding('utf8').on('data', (chunk) => {
+    output += chunk;
+    const ready = /ready (\S+) (\S+)/.exec(output);
+    if (ready) {
+      clearTimeout(timer);
+      resolve([ready[1], ready[2]]);
+    }
+  });
+  server.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
+});
+
+// ---------------------------------------------------------------------------------------------
+// 10,000 shared debates over the last 60 days, then votes on them
+const events = new JetStreamEventLog(natsUrl, 'bench-community');
+const community = new ServiceClient(createClientProxy(natsTransport(natsUrl), 'bench-community'));
+const DAY = 24 * 60 * 60_000;
+const now = Date.now();
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+const rounds = [1, 2, 3].flatMap((round) => [
+  { speaker: 'First Speaker', round, text: 'An argument. '.repeat(80), summary: 'A summary.' },
+  { speaker: 'Second Speaker', round, text: 'A rebuttal. '.repeat(80), summary: 'A summary.' },
+]);
+const ids = Array.from({ length: debateCount }, (_, i) => `bench-${String(i).padStart(6, '0')}`);
+
+async function inBatches(items, size, work) {
+  for (let start = 0; start < items.length; start += size) {
+    await Promise.all(items.slice(start, start + size).map(work));
+  }
+}
+
+let started = Date.now();
+await inBatches(ids, 200, async (id, index) => {
+  const sharedAt = new Date(now - (index * 60 * DAY) / debateCount - 1000).toISOString();
+  const categories = [...new Set([pick(debateCategories), pick(debateCategories)])];
+  const debate = {
+    id,
+    userId: `author-${index % 500}`,
+    userDisplayName: `Author ${index % 500}`,
+    topic: `Benchmark debate ${index}: should the motion pass?`,
+    categories,
+    timestamp: sharedAt,
+    sharedAt,
+    views: 0,
+    upvotes: 0,
+    downvotes: 0,
+    isPublic: true,
+    isPro: false,
+    model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
+    model2: { name: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual' },
+    rounds,
+  };
+  await events.publish(debateSharedEvent, { debate }, `${id}:${sharedAt}`);
+});
+// The consumer takes events in order: once the last is public, all are.
+const last = ids.at(-1);
+for (;;) {
+  const { debate } = await community.request(communityDebateContracts.get, {
+    debateId: last,
+    countView: false,
+  });
+  if (debate) break;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+const sharedSeconds = (Date.now() - started) / 1000;
+
+started = Date.now();
+const voters = Array.from({ length: 200 }, (_, i) => `voter-${i}`);
+const kinds = ['FOR', 'FOR', 'AGAINST', 'INTERESTING'];
+await inBatches(Array.from({ length: voteCount }), 200, async () => {
+  await community.request(communityDebateContracts.vote, {
+    voterId: pick(voters),
+    debateId: pick(ids),
+    kind: pick(kinds),
+  });
+});
+const voteSeconds = (Date.now() - started) / 1000;
+await community.close();
+await events.close();
+console.log(
+  `seeded ${debateCount} debates in ${sharedSeconds.toFixed(1)} s ` +
+    `(${Math.round(debateCount / sharedSeconds)}/s through JetStream), ` +
+    `${voteCount} votes in ${voteSeconds.toFixed(1)} s (${Math.round(voteCount / voteSeconds)}/s)`,
+);
+
+// ---------------------------------------------------------------------------------------------
+// The ranking query, as /community/ranking sends it
+const QUERY = `query Ranking($category: String, $sort: RankingSort, $period: RankingPeriod) {
+  communityDebates(category: $category, sort: $sort, period: $period, limit: 10) {
+    debates { id topic categories userDisplayName sharedAt upvotes downvotes interesting views
+      myVote starred model1 { name stance rhetoricStyle } model2 { name stance rhetoricStyle } }
+    next
+  }
+}`;
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** One run of autocannon on the query: server times (Server-Timing), req/s, failures. */
+async function measure(request, connectionCount, seconds) {
+  const serverMs = [];
+  let failures = 0;
+  const counted = {
+    ...request,
+    onResponse: (status, responseBody, _context, headers) => {
+      const timing = /dur=([\d.]+)/.exec(headers['server-timing'] ?? '');
+      if (timing) serverMs.push(Number(timing[1]));
+      if (status !== 200 || responseBody.includes('"errors"')) failures += 1;
+    },
+  };
+  const result = await autocannon({
+    url,
+    connections: connectionCount,
+    duration: seconds,
+    requests: [counted],
+  });
+  serverMs.sort((a, b) => a - b);
+  return {
+    rps: result.requests.average,
+    p50: percentile(serverMs, 50),
+    p95: percentile(serverMs, 95),
+    p99: percentile(serverMs, 99),
+    failures: failures + result.non2xx + result.errors,
+  };
+}
+
+/**
+ * The query's own time, one request at a time (no queueing behind other requests), then its
+ * throughput with `connections` clients at once (where server time includes the queue).
+ */
+async function load(variables) {
+  const request = {
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: QUERY, variables }),
+  };
+  await measure(request, 1, 1); // warm-up, not counted
+  const alone = await measure(request, 1, duration);
+  const loaded = await measure(request, connections, duration);
+  return { alone, loaded };
+}
+
+const sorts = [
+  ['MOST_POPULAR', 'Most Popular'],
+  ['MOST_RECENT', 'Most Recent'],
+  ['MOST_CONTROVERSIAL', 'Most Controversial'],
+];
+const periods = [
+  ['ALL_TIME', 'All Time'],
+  ['TODAY', 'Today'],
+  ['THIS_WEEK', 'This Week'],
+  ['THIS_MONTH', 'This Month'],
+];
+const rows = [];
+for (const [sort, sortLabel] of sorts) {
+  for (const [period, periodLabel] of periods) {
+    rows.push({ query: `${sortLabel}, ${periodLabel}`, ...(await load({ sort, period })) });
+  }
+}
+rows.push({
+  query: 'Most Popular, All Time, Ethics',
+  ...(await load({ sort: 'MOST_POPULAR', period: 'ALL_TIME', category: 'Ethics' })),
+});
+
+const f = (value) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+console.log(
+  `\nthe ranking query through the gateway, ${debateCount} public debates, ${duration} s per ` +
+    `row and mode; server time = the gateway's Server-Timing. One at a time: 1 connection; ` +
+    `loaded: ${connections} connections at once (server time then includes the queue)\n`,
+);
+console.log(
+  '| query | one at a time: server p50 / p95 / p99 ms | req/s | ' +
+    `loaded (${connections}): req/s | server p50 / p95 / p99 ms | errors |\n` +
+    '| --- | --- | --- | --- | --- | --- |',
+);
+for (const { query, alone, loaded } of rows) {
+  console.log(
+    `| ${query} | ${f(alone.p50)} / ${f(alone.p95)} / ${f(alone.p99)} | ${Math.round(alone.rps)} ` +
+      `| ${Math.round(loaded.rps)} | ${f(loaded.p50)} / ${f(loaded.p95)} / ${f(loaded.p99)} ` +
+      `| ${alone.failures + loaded.failures} |`,
+  );
+}
+const worst = (mode) => Math.max(...rows.map((row) => row[mode].p95));
+console.log(
+  `\nworst server p95: ${f(worst('alone'))} ms one at a time, ${f(worst('loaded'))} ms with ` +
+    `${connections} at once (goal <= 30 ms)`,
+);
+
+// ---------------------------------------------------------------------------------------------
+// The initial JS of the web app, as index.html loads it
+const indexHtml = readFileSync(join(root, 'web/dist/index.html'), 'utf8');
+const scripts = [
+  ...indexHtml.matchAll(/<script[^>]+src="([^"]+\.js)"/g),
+  ...indexHtml.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+\.js)"/g),
+].map((match) => match[1]);
+let rawBytes = 0;
+let gzipBytes = 0;
+for (const script of new Set(scripts)) {
+  const content = readFileSync(join(root, 'web/dist', script));
+  rawBytes += content.length;
+  gzipBytes += gzipSync(content, { level: 9 }).length;
+}
+console.log(
+  `initial JS: ${(gzipBytes / 1024).toFixed(1)} KB gzipped (${(rawBytes / 1024).toFixed(1)} KB ` +
+    `raw, ${new Set(scripts).size} file(s)); goal <= 150 KB gzipped`,
+);
+
+// ---------------------------------------------------------------------------------------------
+// Lighthouse, Debian's Chromium
+if (!values['no-lighthouse']) {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const page = `${url}/community/ranking`;
+    for (const [label, config] of [
+      ['mobile (Lighthouse default: Moto G Power, simulated slow 4G)', undefined],
+      ['desktop (simulated, desktop throttling)', desktopConfig],
+    ]) {
+      const result = await lighthouse(
+        page,
+        { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' },
+        config,
+      );
+      const lhr = result?.lhr;
+      const metric = (id) => lhr?.audits[id]?.displayValue ?? '-';
+      console.log(
+        `Lighthouse performance of /community/ranking, ${label}: ` +
+          `${lhr?.categories.performance.score ?? 'n/a'} (goal >= 0.95); ` +
+          `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, ` +
+          `TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
+      );
+    }
+  } finally {
+    await chrome.kill();
+  }
+}
+
+server.kill('SIGTERM');
+await new Promise((resolve) => server.once('exit', resolve));
