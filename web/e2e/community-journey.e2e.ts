@@ -223,6 +223,14 @@ describe('the community journey', () => {
     expect(markdown.startsWith(`# ${FIRST}\n`)).toBe(true);
     expect(markdown).toContain('## Round 3 - Second Speaker (Summary)');
 
+    // The app's scripts travel compressed and are cached for good (their names are hashed).
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(html)?.[1] ?? '';
+    const asset = await fetch(`${app.url}${script}`, { headers: { 'accept-encoding': 'br' } });
+    expect(asset.headers.get('content-encoding')).toBe('br');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('vary')).toBe('accept-encoding');
+    expect((await asset.text()).length).toBeGreaterThan(1000); // fetch decodes it
+
     await page.goto('/community/debate/no-such-debate');
     await page.getByRole('heading', { name: 'Debate not found.' }).waitFor();
   }, 60_000);

@@ -35,8 +35,9 @@ export function withMeta(index: string, meta: PageMeta): string {
 }
 
 /**
- * Serves the built web app: its files as they are (hashed assets cached for a year), and
- * index.html for any other GET path that names a page, so React Router sees deep links.
+ * Serves the built web app: its files (hashed assets cached for a year, compressed when the
+ * browser accepts it), and index.html for any other GET path that names a page, so React
+ * Router sees deep links.
  * A missing file (a path whose last segment has an extension) stays a 404. A shared debate's
  * page (/community/debate/:id) carries its topic in Open Graph tags, for link previews.
  */
@@ -50,11 +51,18 @@ export async function registerWebApp(
     root: distDir,
     wildcard: false,
     index: false,
+    // web/dist/assets holds a .br and a .gz of each script and stylesheet (the web build
+    // makes them): served to browsers that accept them.
+    preCompressed: true,
+    // The headers are ours (setHeaders): send's own Cache-Control would replace them.
+    cacheControl: false,
     setHeaders: (response, path) => {
+      const asset = path.includes('/assets/');
       response.setHeader(
         'cache-control',
-        path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        asset ? 'public, max-age=31536000, immutable' : 'no-cache',
       );
+      if (asset) response.setHeader('vary', 'accept-encoding');
     },
   });
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {

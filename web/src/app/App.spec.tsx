@@ -13,25 +13,28 @@ describe(AppRoutes.name, () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Community Forum' })).toBeTruthy();
   });
 
-  it('says on the history tab that generations are private', () => {
+  it('says on the history tab that generations are private', async () => {
     renderWithProviders(<AppRoutes />, { preloadedState: signedOut, route: '/community/history' });
     expect(screen.getByText('Your debate generations are accessible only to you.')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: 'Your Account Activity' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Your Account Activity' })).toBeTruthy();
   });
 
-  it.each(['/history', '/account'])('sends a signed-out visitor from %s to /login', (route) => {
-    renderWithProviders(<AppRoutes />, { preloadedState: signedOut, route });
-    expect(screen.getByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
-  });
+  it.each(['/history', '/account'])(
+    'sends a signed-out visitor from %s to /login',
+    async (route) => {
+      renderWithProviders(<AppRoutes />, { preloadedState: signedOut, route });
+      expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
+    },
+  );
 
-  it("shows the 'Personal Library' while the sign-in state loads", () => {
+  it("shows the 'Personal Library' while the sign-in state loads", async () => {
     renderWithProviders(<AppRoutes />, { route: '/history' });
-    expect(screen.getByRole('heading', { name: 'Personal Library' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Personal Library' })).toBeTruthy();
   });
 
-  it('has an about page with its three tabs', () => {
+  it('has an about page with its three tabs', async () => {
     renderWithProviders(<AppRoutes />, { preloadedState: signedOut, route: '/about' });
-    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual([
+    expect((await screen.findAllByRole('tab')).map((tab) => tab.textContent)).toEqual([
       'The Philosophy',
       'The Science',
       'The Backers',

@@ -1,15 +1,33 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { AboutPage } from '../features/about/AboutPage';
-import { AccountPage } from '../features/account/AccountPage';
 import { AuthProvider } from '../features/auth/AuthProvider';
 import { CommunityHub } from '../features/community/CommunityHub';
-import { DebatePage } from '../features/community/DebatePage';
 import { RankingTab } from '../features/community/RankingTab';
-import { EnginePage } from '../features/engine/EnginePage';
-import { HistoryPage } from '../features/history/HistoryPage';
-import { HistoryTab } from '../features/history/HistoryTab';
-import { LoginPage } from '../features/login/LoginPage';
 import { NavBar } from '../features/navigation/NavBar';
+
+// The community ranking is where visitors land (/ redirects there): it is in the first
+// bundle; every other page loads when it is first opened.
+const AboutPage = lazy(() =>
+  import('../features/about/AboutPage').then((module) => ({ default: module.AboutPage })),
+);
+const AccountPage = lazy(() =>
+  import('../features/account/AccountPage').then((module) => ({ default: module.AccountPage })),
+);
+const DebatePage = lazy(() =>
+  import('../features/community/DebatePage').then((module) => ({ default: module.DebatePage })),
+);
+const EnginePage = lazy(() =>
+  import('../features/engine/EnginePage').then((module) => ({ default: module.EnginePage })),
+);
+const HistoryPage = lazy(() =>
+  import('../features/history/HistoryPage').then((module) => ({ default: module.HistoryPage })),
+);
+const HistoryTab = lazy(() =>
+  import('../features/history/HistoryTab').then((module) => ({ default: module.HistoryTab })),
+);
+const LoginPage = lazy(() =>
+  import('../features/login/LoginPage').then((module) => ({ default: module.LoginPage })),
+);
 
 function NotFound() {
   return (
@@ -22,22 +40,30 @@ function NotFound() {
 /** The route table of spec §2. */
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route path="/" element={<Navigate to="/community/ranking" replace />} />
-      <Route path="/engine" element={<EnginePage />} />
-      <Route path="/community/debate/:id" element={<DebatePage />} />
-      <Route path="/community" element={<CommunityHub />}>
-        <Route index element={<Navigate to="/community/ranking" replace />} />
-        <Route path="ranking" element={<RankingTab />} />
-        <Route path="history" element={<HistoryTab />} />
-        <Route path="*" element={<Navigate to="/community/ranking" replace />} />
-      </Route>
-      <Route path="/history" element={<HistoryPage />} />
-      <Route path="/about" element={<AboutPage />} />
-      <Route path="/login" element={<LoginPage />} />
-      <Route path="/account" element={<AccountPage />} />
-      <Route path="*" element={<NotFound />} />
-    </Routes>
+    <Suspense
+      fallback={
+        <p className="page" role="status">
+          Loading…
+        </p>
+      }
+    >
+      <Routes>
+        <Route path="/" element={<Navigate to="/community/ranking" replace />} />
+        <Route path="/engine" element={<EnginePage />} />
+        <Route path="/community/debate/:id" element={<DebatePage />} />
+        <Route path="/community" element={<CommunityHub />}>
+          <Route index element={<Navigate to="/community/ranking" replace />} />
+          <Route path="ranking" element={<RankingTab />} />
+          <Route path="history" element={<HistoryTab />} />
+          <Route path="*" element={<Navigate to="/community/ranking" replace />} />
+        </Route>
+        <Route path="/history" element={<HistoryPage />} />
+        <Route path="/about" element={<AboutPage />} />
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/account" element={<AccountPage />} />
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    </Suspense>
   );
 }
 

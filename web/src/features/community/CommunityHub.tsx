@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { COMMUNITY_NAME } from '../navigation/NavBar';
 import { chooseTagline, HISTORY_TAGLINE } from './tagline';
@@ -33,7 +33,9 @@ export function CommunityHub() {
           );
         })}
       </nav>
-      <Outlet />
+      <Suspense fallback={<p role="status">Loading…</p>}>
+        <Outlet />
+      </Suspense>
     </section>
   );
 }

@@ -1,5 +1,4 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { createClient } from 'graphql-ws';
 import { currentAccessToken, graphqlRequest } from '../../app/api';
 
 /** One event of a run, as the gateway's debateRun subscription sends it. */
@@ -91,6 +90,8 @@ export const runDebate = createAsyncThunk<undefined, DebateSettingsInput, { reje
     if ('error' in started) return rejectWithValue(started.error.message);
     const runId = (started.data as { startDebate: string }).startDebate;
     dispatch(engineSlice.actions.runAccepted(runId));
+    // Only the engine subscribes: the client loads with the first debate, not with every page.
+    const { createClient } = await import('graphql-ws');
     const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     const client = createClient({
       url: `${protocol}//${window.location.host}/graphql`,
