@@ -30,9 +30,12 @@ describe('the community hub', () => {
     await page.goto('/community/ranking');
     await page.getByRole('link', { name: 'Account Activity' }).click();
     await page.waitForURL('**/community/history');
+    // The tab's page may still be loading when the address changes: wait for its render.
+    await page.getByRole('heading', { name: 'Your Account Activity' }).waitFor();
     expect(await page.locator('.tagline').textContent()).toBe(HISTORY);
     await page.getByRole('link', { name: 'Community Forum' }).click();
     await page.waitForURL('**/community/ranking');
+    await page.getByRole('combobox', { name: 'Sort' }).waitFor();
     expect(await page.locator('.tagline').textContent()).toBe(MAIN);
   });
 });

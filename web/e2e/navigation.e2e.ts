@@ -29,6 +29,7 @@ describe('navigation', () => {
 
     await main.getByRole('link', { name: 'AI Engine' }).click();
     await page.waitForURL('**/engine');
+    await page.getByRole('heading', { name: 'AI Debate Engine' }).waitFor(); // loaded on demand
     expect(await community.getAttribute('aria-current')).toBeNull();
 
     await main.getByRole('link', { name: 'Sign In' }).click();
