@@ -1,18 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { signUp } from './support/accounts.js';
 import { desktop, useBrowser } from './support/browser.js';
 
 const FIRST = 'Should voting be compulsory in national elections?';
 const SECOND = 'Is open-source software a public good?';
-
-async function signUp(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'Create one' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('a long enough password');
-  await page.getByRole('button', { name: 'Create Account', exact: true }).click();
-  await page.waitForURL('**/account');
-}
 
 /** Generates a debate on /engine and saves it under `categories`. */
 async function generateAndSave(page: Page, topic: string, categories: readonly string[]) {

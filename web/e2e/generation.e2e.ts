@@ -1,19 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { signUp } from './support/accounts.js';
 import { useBrowser } from './support/browser.js';
 
 const TOPIC = 'Should cities ban private cars from their centres?';
 const NO_FREE =
   'No free debates left. Next free debate within 7 days or consider supporting us by purchasing a PRO account';
-
-async function signUp(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('button', { name: 'Create one' }).click();
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('a long enough password');
-  await page.getByRole('button', { name: 'Create Account', exact: true }).click();
-  await page.waitForURL('**/account');
-}
 
 async function usageRow(page: Page, term: string): Promise<string> {
   await page.goto('/account');

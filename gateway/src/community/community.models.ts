@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { DebateModel, DebateSpeakerModel } from '../debates/saved-debate.models.js';
+import { DebateFieldsModel, DebateModel } from '../debates/saved-debate.models.js';
 
 export enum VoteKindValue {
   FOR = 'FOR',
@@ -32,42 +32,12 @@ registerEnumType(RankingPeriodValue, {
 });
 
 @ObjectType('CommunityDebate', { description: 'A shared debate as a ranking card shows it.' })
-export class CommunityDebateModel {
-  @Field(() => String)
-  id!: string;
-
-  @Field(() => String)
-  topic!: string;
-
-  @Field(() => [String])
-  categories!: string[];
-
-  @Field(() => String)
-  userDisplayName!: string;
-
+export class CommunityDebateModel extends DebateFieldsModel {
   @Field(() => String, { description: 'When it was shared (ISO 8601).' })
   sharedAt!: string;
 
-  @Field(() => Int, { description: 'For votes.' })
-  upvotes!: number;
-
-  @Field(() => Int, { description: 'Against votes.' })
-  downvotes!: number;
-
   @Field(() => Int, { description: 'Interesting votes.' })
   interesting!: number;
-
-  @Field(() => Int)
-  views!: number;
-
-  @Field(() => Boolean)
-  isPro!: boolean;
-
-  @Field(() => DebateSpeakerModel)
-  model1!: DebateSpeakerModel;
-
-  @Field(() => DebateSpeakerModel)
-  model2!: DebateSpeakerModel;
 
   @Field(() => VoteKindValue, { nullable: true, description: "The viewer's own vote." })
   myVote!: VoteKindValue | null;

@@ -1,11 +1,11 @@
 import { communityDebateContracts, DebateCategory, MAX_LOCAL_STARS } from '@debate/contracts';
 import { ServiceClient } from '@debate/nest';
 import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { GraphQLError } from 'graphql';
 import { z } from 'zod';
 import { Authenticated, Public } from '../auth/auth.decorators.js';
 import { CurrentUser, Viewer } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
+import { badInput, debateNotFound } from '../errors/graphql-errors.js';
 import {
   CommunityDebatePageModel,
   PublicDebateModel,
@@ -14,14 +14,6 @@ import {
   VoteKindValue,
   VoteResultModel,
 } from './community.models.js';
-
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
-}
-
-function notFound(): GraphQLError {
-  return new GraphQLError('Debate not found.', { extensions: { code: 'NOT_FOUND' } });
-}
 
 const debateId = z.string().min(1, 'Invalid debate id').max(128, 'Invalid debate id');
 const RankArgs = z.object({
@@ -98,7 +90,7 @@ export class CommunityResolver {
       debateId: parsed(debateId, id),
       countView: true,
     });
-    if (!debate) throw notFound();
+    if (!debate) throw debateNotFound();
     return debate;
   }
 
@@ -117,7 +109,7 @@ export class CommunityResolver {
       debateId: parsed(debateId, id),
       kind: kind ?? null,
     });
-    if (!result.found) throw notFound();
+    if (!result.found) throw debateNotFound();
     return { debateId: id, ...result.counts, myVote: result.myVote as VoteKindValue | null };
   }
 
@@ -131,7 +123,7 @@ export class CommunityResolver {
       userId: user.id,
       debateId: parsed(debateId, id),
     });
-    if (!result.found) throw notFound();
+    if (!result.found) throw debateNotFound();
     return result.starred;
   }
 

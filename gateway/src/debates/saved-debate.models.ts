@@ -27,8 +27,9 @@ export class DebateRoundModel {
   summary!: string;
 }
 
-@ObjectType('Debate', { description: 'A saved debate (private until shared).' })
-export class DebateModel {
+/** What every debate type of the API has, saved or shared. */
+@ObjectType({ isAbstract: true })
+export abstract class DebateFieldsModel {
   @Field(() => String)
   id!: string;
 
@@ -41,6 +42,27 @@ export class DebateModel {
   @Field(() => String)
   userDisplayName!: string;
 
+  @Field(() => Boolean)
+  isPro!: boolean;
+
+  @Field(() => Int)
+  views!: number;
+
+  @Field(() => Int, { description: 'For votes.' })
+  upvotes!: number;
+
+  @Field(() => Int, { description: 'Against votes.' })
+  downvotes!: number;
+
+  @Field(() => DebateSpeakerModel)
+  model1!: DebateSpeakerModel;
+
+  @Field(() => DebateSpeakerModel)
+  model2!: DebateSpeakerModel;
+}
+
+@ObjectType('Debate', { description: 'A saved debate (private until shared).' })
+export class DebateModel extends DebateFieldsModel {
   @Field(() => String, { description: 'When it was saved (ISO 8601).' })
   timestamp!: string;
 
@@ -49,24 +71,6 @@ export class DebateModel {
 
   @Field(() => Boolean)
   isPublic!: boolean;
-
-  @Field(() => Boolean)
-  isPro!: boolean;
-
-  @Field(() => Int)
-  views!: number;
-
-  @Field(() => Int)
-  upvotes!: number;
-
-  @Field(() => Int)
-  downvotes!: number;
-
-  @Field(() => DebateSpeakerModel)
-  model1!: DebateSpeakerModel;
-
-  @Field(() => DebateSpeakerModel)
-  model2!: DebateSpeakerModel;
 
   @Field(() => [DebateRoundModel])
   rounds!: DebateRoundModel[];

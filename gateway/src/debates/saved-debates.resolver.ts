@@ -12,14 +12,11 @@ import { z } from 'zod';
 import { Authenticated } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
+import { badInput, debateNotFound } from '../errors/graphql-errors.js';
 import { DebateModel, DebatePageModel } from './saved-debate.models.js';
 
-function badInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
-}
-
 function found(debate: Debate | null): DebateModel {
-  if (!debate) throw new GraphQLError('Debate not found.', { extensions: { code: 'NOT_FOUND' } });
+  if (!debate) throw debateNotFound();
   return debate;
 }
 

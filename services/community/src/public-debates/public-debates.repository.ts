@@ -108,25 +108,26 @@ function countsOf(document: VoteCounts): VoteCounts {
   };
 }
 
-export function toPublicDebate(document: PublicDebateDocument): PublicDebate {
+/** The fields a ranking card and a full public debate share, as the contracts write them. */
+function cardOf(document: CardDocument): Omit<RankedDebate, 'myVote' | 'starred'> {
   return {
     id: document._id,
-    userId: document.userId,
     userDisplayName: document.userDisplayName,
     topic: document.topic,
     categories: document.categories,
     timestamp: document.timestamp.toISOString(),
     sharedAt: document.sharedAt.toISOString(),
     views: document.views,
-    upvotes: document.upvotes,
-    downvotes: document.downvotes,
-    interesting: document.interesting,
+    ...countsOf(document),
     isPublic: true,
     isPro: document.isPro,
     model1: document.model1,
     model2: document.model2,
-    rounds: document.rounds,
   };
+}
+
+export function toPublicDebate(document: PublicDebateDocument): PublicDebate {
+  return { ...cardOf(document), userId: document.userId, rounds: document.rounds };
 }
 
 export interface RankQuery {
@@ -296,20 +297,7 @@ export class PublicDebatesRepository implements OnApplicationBootstrap {
         : null;
     return {
       debates: page.map((document) => ({
-        id: document._id,
-        userDisplayName: document.userDisplayName,
-        topic: document.topic,
-        categories: document.categories,
-        timestamp: document.timestamp.toISOString(),
-        sharedAt: document.sharedAt.toISOString(),
-        views: document.views,
-        upvotes: document.upvotes,
-        downvotes: document.downvotes,
-        interesting: document.interesting,
-        isPublic: true,
-        isPro: document.isPro,
-        model1: document.model1,
-        model2: document.model2,
+        ...cardOf(document),
         myVote: (query.viewerId && document.votes?.[query.viewerId]) || null,
         starred: query.starredIds.has(document._id),
       })),

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { CategoryChips } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { communityStanceLabel } from '../debates/stance';
 import {
@@ -101,13 +102,7 @@ export function DebateCard({
           {starred ? '★' : '☆'}
         </button>
       </div>
-      <ul className="chips" aria-label="Categories">
-        {debate.categories.map((category) => (
-          <li key={category} className="chip">
-            {category}
-          </li>
-        ))}
-      </ul>
+      <CategoryChips categories={debate.categories} />
       <p className="hint">
         {debate.model1.name} ({communityStanceLabel(debate.model1.stance)}) vs {debate.model2.name}{' '}
         ({communityStanceLabel(debate.model2.stance)})

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
+import { CategoryChips, SpeakerFacts } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { downloadMarkdown } from '../debates/markdown';
-import { communityStanceLabel } from '../debates/stance';
 import { useCommunityDebateQuery } from './community.api';
 import { sharedDate } from './DebateCard';
 
@@ -39,32 +39,12 @@ export function DebatePage() {
         <Link to="/community/ranking">← Community Forum</Link>
       </p>
       <h1 id="debate-topic">{data.topic}</h1>
-      <ul className="chips" aria-label="Categories">
-        {data.categories.map((category) => (
-          <li key={category} className="chip">
-            {category}
-          </li>
-        ))}
-      </ul>
+      <CategoryChips categories={data.categories} />
       <p className="shared-line">
         Shared {sharedDate(data.sharedAt)} by {data.userDisplayName} · For {data.upvotes} ·
         Interesting {data.interesting} · Against {data.downvotes} · {data.views} views
       </p>
-      <dl className="facts">
-        {(
-          [
-            ['First Speaker', data.model1],
-            ['Second Speaker', data.model2],
-          ] as const
-        ).map(([label, model]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>
-              {model.name}, {communityStanceLabel(model.stance)}, {model.rhetoricStyle}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <SpeakerFacts model1={data.model1} model2={data.model2} />
       <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
         Export as Markdown
       </button>

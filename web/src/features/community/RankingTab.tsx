@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
-import { Dialog } from '../../components/Dialog';
+import { SignInDialog } from '../../components/SignInDialog';
+import { CategorySelect, LoadMore } from '../debates/DebateParts';
 import { useCatalogQuery } from '../engine/catalog.api';
 import {
   type CommunityDebate,
@@ -27,22 +28,6 @@ const PERIODS: ReadonlyArray<[RankingPeriod, string]> = [
   ['THIS_WEEK', 'This Week'],
   ['THIS_MONTH', 'This Month'],
 ];
-
-/** Shown to a signed-out visitor who votes (spec §2). */
-function VoteSignIn({ onClose }: { onClose: () => void }) {
-  return (
-    <Dialog labelledBy="vote-login-heading" onClose={onClose}>
-      <h2 id="vote-login-heading">Sign in to vote</h2>
-      <p>You need to be logged in to vote on debates.</p>
-      <Link className="button" to="/login" autoFocus>
-        Sign In
-      </Link>{' '}
-      <button type="button" className="button secondary" onClick={onClose}>
-        Close
-      </button>
-    </Dialog>
-  );
-}
 
 interface Marks {
   readonly votes: Readonly<Record<string, { counts: VoteCounts; myVote: VoteKind | null }>>;
@@ -125,16 +110,7 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
           />
         );
       })}
-      {isLast && data.next && (
-        <button
-          type="button"
-          className="button secondary load-more"
-          disabled={isFetching}
-          onClick={() => data.next && props.onMore(data.next)}
-        >
-          Load more
-        </button>
-      )}
+      {isLast && <LoadMore next={data.next} busy={isFetching} onMore={props.onMore} />}
     </>
   );
 }
@@ -212,20 +188,11 @@ export function RankingTab() {
     <div className="tab-panel">
       <h2>Community Forum</h2>
       <div className="filters">
-        <label>
-          Category
-          <select
-            value={category ?? ''}
-            onChange={(event) => filtered(setCategory)(event.target.value || null)}
-          >
-            <option value="">All</option>
-            {(catalog?.categories ?? []).map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CategorySelect
+          value={category}
+          categories={catalog?.categories ?? []}
+          onChange={filtered(setCategory)}
+        />
         <label>
           Sort
           <select
@@ -290,7 +257,14 @@ export function RankingTab() {
           />
         ))}
       </div>
-      {askSignIn && <VoteSignIn onClose={() => setAskSignIn(false)} />}
+      {askSignIn && (
+        <SignInDialog
+          id="vote-login-heading"
+          heading="Sign in to vote"
+          message="You need to be logged in to vote on debates."
+          onClose={() => setAskSignIn(false)}
+        />
+      )}
     </div>
   );
 }

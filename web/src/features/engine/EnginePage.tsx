@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { Dialog } from '../../components/Dialog';
+import { SignInDialog } from '../../components/SignInDialog';
 import { useCatalogQuery } from './catalog.api';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
@@ -23,22 +22,6 @@ const speaker = (stance: number): SpeakerSettingsInput => ({
   rhetoricStyle: 'standard',
   personality: '',
 });
-
-/** Shown to a signed-out visitor who presses Begin (spec §5). */
-function LoginRequired({ onClose }: { onClose: () => void }) {
-  return (
-    <Dialog labelledBy="login-required-heading" onClose={onClose}>
-      <h2 id="login-required-heading">Sign in required</h2>
-      <p>sign in for 2 free debate generations instantly!</p>
-      <Link className="button" to="/login" autoFocus>
-        Sign In
-      </Link>{' '}
-      <button type="button" className="button secondary" onClick={onClose}>
-        Close
-      </button>
-    </Dialog>
-  );
-}
 
 /** /engine: the debate generator (spec §2). */
 export function EnginePage() {
@@ -197,7 +180,14 @@ export function EnginePage() {
       {engine.status === 'done' && engine.runId && (
         <SavePanel key={engine.runId} runId={engine.runId} categories={data?.categories ?? []} />
       )}
-      {askSignIn && <LoginRequired onClose={() => setAskSignIn(false)} />}
+      {askSignIn && (
+        <SignInDialog
+          id="login-required-heading"
+          heading="Sign in required"
+          message="sign in for 2 free debate generations instantly!"
+          onClose={() => setAskSignIn(false)}
+        />
+      )}
     </section>
   );
 }

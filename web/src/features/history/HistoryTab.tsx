@@ -4,7 +4,7 @@ import { useAppSelector } from '../../app/hooks';
 import { useToast } from '../../components/Toast';
 import { DebateRounds } from '../debates/DebateRounds';
 import { downloadMarkdown } from '../debates/markdown';
-import { communityStanceLabel } from '../debates/stance';
+import { CategoryChips, CategorySelect, LoadMore, SpeakerFacts } from '../debates/DebateParts';
 import { useCatalogQuery } from '../engine/catalog.api';
 import {
   type HistoryArgs,
@@ -55,30 +55,9 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
   return (
     <article className="card debate-card" aria-labelledby={headingId}>
       <h3 id={headingId}>{debate.topic}</h3>
-      <ul className="chips" aria-label="Categories">
-        {debate.categories.map((category) => (
-          <li key={category} className="chip">
-            {category}
-          </li>
-        ))}
-      </ul>
+      <CategoryChips categories={debate.categories} />
       <p className="hint">Saved {new Date(debate.timestamp).toLocaleString()}</p>
-      <dl className="facts speakers-facts">
-        {(
-          [
-            ['First Speaker', debate.model1],
-            ['Second Speaker', debate.model2],
-          ] as const
-        ).map(([label, model]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>
-              Model: {model.name} · Position: {communityStanceLabel(model.stance)} · Style:{' '}
-              {model.rhetoricStyle}
-            </dd>
-          </div>
-        ))}
-      </dl>
+      <SpeakerFacts model1={debate.model1} model2={debate.model2} />
       <div className="card-actions">
         <button
           type="button"
@@ -141,16 +120,7 @@ function HistoryPageOfCards({ args, isFirst, isLast, ...props }: PageProps) {
           onToggle={() => props.onExpand(props.expandedId === debate.id ? null : debate.id)}
         />
       ))}
-      {isLast && data.next && (
-        <button
-          type="button"
-          className="button secondary load-more"
-          disabled={isFetching}
-          onClick={() => data.next && props.onMore(data.next)}
-        >
-          Load more
-        </button>
-      )}
+      {isLast && <LoadMore next={data.next} busy={isFetching} onMore={props.onMore} />}
     </>
   );
 }
@@ -198,20 +168,11 @@ function History() {
             onChange={(event) => setSearch(event.target.value)}
           />
         </label>
-        <label>
-          Category
-          <select
-            value={category ?? ''}
-            onChange={(event) => setCategory(event.target.value || null)}
-          >
-            <option value="">All</option>
-            {(catalog?.categories ?? []).map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CategorySelect
+          value={category}
+          categories={catalog?.categories ?? []}
+          onChange={setCategory}
+        />
         <label>
           Sort
           <select

@@ -1,0 +1,85 @@
+import { communityStanceLabel } from './stance';
+import type { DebateSpeaker } from './debate.types';
+
+/** A debate's categories, as chips. */
+export function CategoryChips({ categories }: { categories: readonly string[] }) {
+  return (
+    <ul className="chips" aria-label="Categories">
+      {categories.map((category) => (
+        <li key={category} className="chip">
+          {category}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Each speaker's model, position (the community stance label) and style (spec §2 history). */
+export function SpeakerFacts({ model1, model2 }: { model1: DebateSpeaker; model2: DebateSpeaker }) {
+  return (
+    <dl className="facts speakers-facts">
+      {(
+        [
+          ['First Speaker', model1],
+          ['Second Speaker', model2],
+        ] as const
+      ).map(([label, model]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>
+            Model: {model.name} · Position: {communityStanceLabel(model.stance)} · Style:{' '}
+            {model.rhetoricStyle}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The category filter: All, then the ten categories. */
+export function CategorySelect({
+  value,
+  categories,
+  onChange,
+}: {
+  value: string | null;
+  categories: readonly string[];
+  onChange: (category: string | null) => void;
+}) {
+  return (
+    <label>
+      Category
+      <select value={value ?? ''} onChange={(event) => onChange(event.target.value || null)}>
+        <option value="">All</option>
+        {categories.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** 'Load more' under the last page, while there is a next one. */
+export function LoadMore({
+  next,
+  busy,
+  onMore,
+}: {
+  next: string | null;
+  busy: boolean;
+  onMore: (after: string) => void;
+}) {
+  if (!next) return null;
+  return (
+    <button
+      type="button"
+      className="button secondary load-more"
+      disabled={busy}
+      onClick={() => onMore(next)}
+    >
+      Load more
+    </button>
+  );
+}
