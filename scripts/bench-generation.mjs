@@ -6,7 +6,7 @@
 //
 // Prints: errors; provider-token -> subscriber latency (from the moment the run recorded a
 // piece of text to the moment this client received it) p50/p95/p99; the platform's event-loop
-// lag p99 over the run (prom-client, /metrics); its peak resident memory during the runs. The client
+// lag p99 over the run (prom-client, the operations port's /metrics); its peak resident memory during the runs. The client
 // shares the 2 cores with the server, so its own delays are part of the latency.
 import { createClient } from 'graphql-ws';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -47,6 +47,7 @@ const child = spawn(process.execPath, ['libs/platform/dist/main.js'], {
     LOG_LEVEL: 'warn',
     MONGO_PORT: '0',
     DATA_DIR: dataDir,
+    OPS_PORT: '0',
     OFFLINE_TOKENS_PER_SECOND: String(tps),
     OFFLINE_FIRST_TOKEN_MS: String(firstTokenMs),
     TURN_PAUSE_MS: String(pauseMs),
@@ -62,7 +63,7 @@ process.on('exit', () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const url = await new Promise((resolve, reject) => {
+const [url, opsUrl] = await new Promise((resolve, reject) => {
   let output = '';
   const timer = setTimeout(
     () => reject(new Error(`the platform did not start:\n${output}`)),
@@ -71,9 +72,10 @@ const url = await new Promise((resolve, reject) => {
   child.stdout.setEncoding('utf8').on('data', (chunk) => {
     output += chunk;
     const ready = /is ready at (http:\/\/\S+)/.exec(output);
-    if (ready) {
+    const operations = /Operations \(health probes, \/metrics\): (http:\/\/\S+)/.exec(output);
+    if (ready && operations) {
       clearTimeout(timer);
-      resolve(ready[1]);
+      resolve([ready[1], operations[1]]);
     }
   });
   child.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
@@ -125,7 +127,7 @@ function serverCpu() {
   return Number(fields[11]) + Number(fields[12]);
 }
 
-const metrics = async () => (await fetch(`${url}/metrics`)).text();
+const metrics = async () => (await fetch(`${opsUrl}/metrics`)).text();
 const metric = (text, name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 await metrics(); // resets the event-loop lag histogram: the next scrape covers the run
 

@@ -84,16 +84,27 @@ const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir, ISSUER_
 const authIssuer =
   process.env.AUTH_ISSUER_URL ??
   (process.env.KEYCLOAK_URL ? undefined : `http://127.0.0.1:${issuerPort}/auth/realms/debate`);
+// Each process its own operations port (health probes, /metrics): the gateway OPS_PORT
+// (9464), then the services in order.
+const opsBase = Number(process.env.OPS_PORT ?? 9464);
+const opsPorts = new Map([
+  ['gateway', opsBase],
+  ...services.map((name, i) => [name, opsBase + 1 + i]),
+]);
 for (const service of services) {
   children.set(
     service,
-    startChild(service, process.execPath, [`services/${service}/dist/main.js`], env),
+    startChild(service, process.execPath, [`services/${service}/dist/main.js`], {
+      ...env,
+      OPS_PORT: String(opsPorts.get(service)),
+    }),
   );
 }
 children.set(
   'gateway',
   startChild('gateway', process.execPath, ['gateway/dist/main.js'], {
     ...env,
+    OPS_PORT: String(opsBase),
     ...(authIssuer ? { AUTH_ISSUER_URL: authIssuer } : {}),
   }),
 );
@@ -102,7 +113,9 @@ process.stdout.write(
   `Cluster on ${natsUrl}, documents at ${mongoUrl}; gateway at http://localhost:${process.env.PORT ?? 3000}\n`,
 );
 for (const [name, child] of children) {
-  process.stdout.write(`  ${name.padEnd(10)} pid ${child.pid}\n`);
+  process.stdout.write(
+    `  ${name.padEnd(10)} pid ${child.pid}, operations http://127.0.0.1:${opsPorts.get(name)}\n`,
+  );
   child.on('exit', (code, signal) => {
     process.stdout.write(
       stopping

@@ -1,7 +1,7 @@
 import type { TransportConfig } from '@debate/nest';
 import { LoggingModule, type LogLevel, serviceClientProvider } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { CatalogResolver } from './catalog/catalog.resolver.js';
@@ -9,7 +9,7 @@ import { CommunityResolver } from './community/community.resolver.js';
 import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
 import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
 import { HealthController } from './health/health.controller.js';
-import { MetricsController } from './metrics/metrics.controller.js';
+import { GraphqlMetricsInterceptor } from './metrics/graphql-metrics.interceptor.js';
 import { HealthResolver } from './health/health.resolver.js';
 import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
 import { DebateResolver, START_LIMITER } from './debates/debate.resolver.js';
@@ -39,12 +39,13 @@ export class GatewayModule {
         LoggingModule.forDeployable('gateway', options.logLevel),
         await graphqlModule(options.driver),
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController],
       providers: [
         serviceClientProvider(options.transport, 'gateway', options.requestTimeoutMs),
         { provide: HEALTH_TIMEOUT_MS, useValue: options.healthTimeoutMs },
         { provide: APP_GUARD, useClass: AuthDecisionGuard },
         { provide: APP_FILTER, useClass: ServiceErrorsFilter },
+        { provide: APP_INTERCEPTOR, useClass: GraphqlMetricsInterceptor },
         HealthService,
         HealthResolver,
         CatalogResolver,

@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import { closeOnSignals, loadConfigOrExit, natsTransport } from '@debate/nest';
+import {
+  closeOnSignals,
+  loadConfigOrExit,
+  natsTransport,
+  ServiceClient,
+  startOperationsServer,
+} from '@debate/nest';
 import { gatewayEnvSchema } from './config/gateway.config.js';
 import { createGateway } from './create-gateway.js';
 
@@ -16,4 +22,14 @@ const app = await createGateway({
 });
 app.enableShutdownHooks();
 await app.listen({ port: env.PORT, host: env.HOST });
-closeOnSignals(() => app.close());
+// Ready once its NATS connection answers; the services' own health is theirs to report.
+const services = app.get(ServiceClient);
+const operations = await startOperationsServer({
+  port: env.OPS_PORT,
+  host: env.OPS_HOST,
+  checks: { nats: () => services.ping() },
+});
+closeOnSignals(async () => {
+  await app.close();
+  await operations.close();
+});

@@ -1,4 +1,11 @@
-import { logLevelSchema, natsUrlSchema, optionalEnv, timeoutMsSchema } from '@debate/nest';
+import {
+  logLevelSchema,
+  natsUrlSchema,
+  opsHostSchema,
+  opsPortSchema,
+  optionalEnv,
+  timeoutMsSchema,
+} from '@debate/nest';
 import { z } from 'zod';
 
 /** The gateway's environment, parsed once at start. */
@@ -13,5 +20,8 @@ export const gatewayEnvSchema = z.object({
   WEB_DIST_DIR: optionalEnv(z.string().min(1).optional()),
   /** The realm URL, e.g. https://sso.example.org/realms/debate; unset: nobody can sign in. */
   AUTH_ISSUER_URL: optionalEnv(z.url().optional()),
+  /** Health probes and /metrics, apart from the public port. */
+  OPS_PORT: opsPortSchema,
+  OPS_HOST: opsHostSchema,
 });
 export type GatewayEnv = z.output<typeof gatewayEnvSchema>;

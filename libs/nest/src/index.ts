@@ -15,3 +15,5 @@ export * from './events/event-log.js';
 export * from './mongo/mongo.js';
 export * from './client/service-client.provider.js';
 export * from './http/listening-url.js';
+export * from './operations/metrics.js';
+export * from './operations/operations-server.js';

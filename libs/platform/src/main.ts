@@ -1,7 +1,13 @@
 import 'reflect-metadata';
 import { start as startStore } from '@debate/embedded-mongo';
 import { brokersFrom } from '@debate/identity-service';
-import { closeOnSignals, inProcessTransport, loadConfigOrExit } from '@debate/nest';
+import {
+  closeOnSignals,
+  inProcessTransport,
+  loadConfigOrExit,
+  startOperationsServer,
+} from '@debate/nest';
+import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
 import { platformEnvSchema } from './platform.config.js';
 import { startPlatform } from './start-platform.js';
@@ -31,12 +37,27 @@ const platform = await startPlatform({
   testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
   speakers: env,
 });
+// Probes and /metrics of the whole process, apart from the public port.
+const storeClient = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 2_000 });
+const operations = await startOperationsServer({
+  port: env.OPS_PORT,
+  host: env.OPS_HOST,
+  checks: {
+    store: async () => {
+      await storeClient.db('admin').command({ ping: 1 });
+      return true;
+    },
+  },
+});
 process.stdout.write(
-  `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
+  `Operations (health probes, /metrics): ${operations.url}\n` +
+    `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
     `Sign-in: the embedded Keycloak-compatible issuer at ${platform.url}/auth (realm debate)\n` +
     `The debate platform is ready at ${platform.url}\n`,
 );
 closeOnSignals(async () => {
+  await operations.close();
+  await storeClient.close();
   await platform.stop();
   await store?.stop();
 });

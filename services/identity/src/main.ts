@@ -1,5 +1,11 @@
 import 'reflect-metadata';
-import { closeOnSignals, loadConfigOrExit, natsTransport, startService } from '@debate/nest';
+import {
+  closeOnSignals,
+  loadConfigOrExit,
+  natsTransport,
+  serveServiceOperations,
+  startService,
+} from '@debate/nest';
 import { resolve } from 'node:path';
 import { identityEnvSchema, keycloakSettings } from './identity.config.js';
 import { IdentityServiceModule } from './identity-service.module.js';
@@ -37,7 +43,9 @@ const app = await startService({
   }),
   transport,
 });
+const operations = await serveServiceOperations(app, { port: env.OPS_PORT, host: env.OPS_HOST });
 closeOnSignals(async () => {
   await app.close();
+  await operations.close();
   await stopIssuer();
 });

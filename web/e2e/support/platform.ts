@@ -29,6 +29,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       // A store of its own: a free port and a fresh directory, whatever else runs here.
       MONGO_PORT: '0',
       DATA_DIR: dataDir,
+      OPS_PORT: '0',
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,11 +3,11 @@ import type { DynamicModule } from '@nestjs/common';
 import { loadConfigOrExit, serviceEnvSchema } from '../config/load-config.js';
 import { natsTransport } from '../transport/transport.factory.js';
 import type { ServiceRuntimeOptions } from './service-core.module.js';
-import { closeOnSignals, startService } from './start-service.js';
+import { closeOnSignals, serveServiceOperations, startService } from './start-service.js';
 
 /**
  * The entry point of a service run on its own: validates the environment, connects to NATS,
- * and drains on SIGTERM. A bad environment ends the process with one message naming every
+ * serves its operations port (OPS_PORT: health probes, /metrics), and drains on SIGTERM. A bad environment ends the process with one message naming every
  * bad variable.
  */
 export async function runServiceProcess(
@@ -21,5 +21,9 @@ export async function runServiceProcess(
     module: register({ logLevel: env.LOG_LEVEL, transport, mongoUrl: env.MONGO_URL }),
     transport,
   });
-  closeOnSignals(() => app.close());
+  const operations = await serveServiceOperations(app, { port: env.OPS_PORT, host: env.OPS_HOST });
+  closeOnSignals(async () => {
+    await app.close();
+    await operations.close();
+  });
 }

@@ -2,6 +2,15 @@ import type { ServiceName } from '@debate/contracts';
 import type { DynamicModule, INestMicroservice, LoggerService, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PinoLoggerService } from '../logging/logging.module.js';
+import type { CustomStrategy } from '@nestjs/microservices';
+import type { Connection } from 'mongoose';
+import { MONGO_CONNECTION } from '../mongo/mongo.js';
+import {
+  type OperationsServer,
+  type ReadinessCheck,
+  startOperationsServer,
+} from '../operations/operations-server.js';
+import { DrainingNatsServer } from '../transport/nats.transport.js';
 import { createServerStrategy, type TransportConfig } from '../transport/transport.factory.js';
 
 export interface StartServiceOptions {
@@ -16,16 +25,49 @@ export interface StartServiceOptions {
   readonly frameworkLogger?: LoggerService;
 }
 
+const strategies = new WeakMap<INestMicroservice, CustomStrategy['strategy']>();
+
 /** Creates a service as a NestJS microservice on the chosen transport and starts listening. */
 export async function startService(options: StartServiceOptions): Promise<INestMicroservice> {
   const { frameworkLogger } = options;
+  const strategy = createServerStrategy(options.transport, options.service);
   const app = await NestFactory.createMicroservice(options.module, {
-    ...createServerStrategy(options.transport, options.service),
+    ...strategy,
     ...(frameworkLogger ? { logger: frameworkLogger } : { bufferLogs: true }),
   });
+  strategies.set(app, strategy.strategy);
   if (!frameworkLogger) app.useLogger(app.get(PinoLoggerService));
   await app.listen();
   return app;
+}
+
+/**
+ * The operations port of a service started with `startService`: ready when its NATS
+ * connection answers a ping and its database (if it has one) answers `ping`.
+ */
+export function serveServiceOperations(
+  app: INestMicroservice,
+  address: { port: number; host: string },
+): Promise<OperationsServer> {
+  const checks: Record<string, ReadinessCheck> = {};
+  const strategy = strategies.get(app);
+  if (strategy instanceof DrainingNatsServer) checks['nats'] = () => strategy.ping();
+  const database = optionalProvider<Connection>(app, MONGO_CONNECTION);
+  if (database) {
+    checks['store'] = async () => {
+      await database.db?.command({ ping: 1 });
+      return true;
+    };
+  }
+  return startOperationsServer({ ...address, checks });
+}
+
+function optionalProvider<T>(app: INestMicroservice, token: symbol): T | undefined {
+  try {
+    return app.get<T>(token, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -92,6 +92,15 @@ export class ServiceClient implements OnApplicationShutdown {
     await this.proxy.close?.();
   }
 
+  /** Whether the transport answers: on NATS, a ping round trip on this client's connection. */
+  async ping(): Promise<true | string> {
+    if (this.closed) return 'the client is closed';
+    const proxy = this.proxy as { connect?: () => Promise<unknown> };
+    const connection = (await proxy.connect?.()) as { flush?: () => Promise<void> } | undefined;
+    await connection?.flush?.();
+    return true;
+  }
+
   /** Called by NestJS when the application that owns this client closes. */
   onApplicationShutdown(): Promise<void> {
     return this.close();

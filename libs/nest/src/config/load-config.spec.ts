@@ -8,6 +8,8 @@ describe('loadConfig', () => {
       MONGO_URL: 'mongodb://127.0.0.1:27017',
       LOG_LEVEL: 'info',
       NATS_REQUEST_TIMEOUT_MS: 5_000,
+      OPS_PORT: 9464,
+      OPS_HOST: '0.0.0.0',
     });
   });
 
@@ -21,12 +23,16 @@ describe('loadConfig', () => {
       MONGO_URL: 'mongodb://mongo.internal:27017/?replicaSet=rs0',
       LOG_LEVEL: 'debug',
       NATS_REQUEST_TIMEOUT_MS: '1500',
+      OPS_PORT: '9100',
+      OPS_HOST: '10.0.0.5',
     });
     expect(env).toEqual({
       NATS_URL: 'nats://nats.internal:4222',
       MONGO_URL: 'mongodb://mongo.internal:27017/?replicaSet=rs0',
       LOG_LEVEL: 'debug',
       NATS_REQUEST_TIMEOUT_MS: 1_500,
+      OPS_PORT: 9100,
+      OPS_HOST: '10.0.0.5',
     });
   });
 
@@ -38,6 +44,7 @@ describe('loadConfig', () => {
         MONGO_URL: 'postgres://localhost',
         LOG_LEVEL: 'loud',
         NATS_REQUEST_TIMEOUT_MS: 'soon',
+        OPS_PORT: '70000',
       });
     } catch (error) {
       caught = error;
@@ -45,9 +52,15 @@ describe('loadConfig', () => {
     expect(caught).toBeInstanceOf(ConfigError);
     const message = (caught as ConfigError).message;
     expect(message).toMatch(/^Invalid environment for usage: /);
-    for (const variable of ['NATS_URL', 'MONGO_URL', 'LOG_LEVEL', 'NATS_REQUEST_TIMEOUT_MS']) {
+    for (const variable of [
+      'NATS_URL',
+      'MONGO_URL',
+      'LOG_LEVEL',
+      'NATS_REQUEST_TIMEOUT_MS',
+      'OPS_PORT',
+    ]) {
       expect(message).toContain(variable);
     }
-    expect((caught as ConfigError).problems).toHaveLength(4);
+    expect((caught as ConfigError).problems).toHaveLength(5);
   });
 });

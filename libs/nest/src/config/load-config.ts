@@ -62,11 +62,17 @@ export const logLevelSchema = optionalEnv(
 export const timeoutMsSchema = (fallback: number) =>
   optionalEnv(z.coerce.number().int().min(100).max(60_000).default(fallback));
 
+/** The operations port (health probes, /metrics): never the port browsers use. */
+export const opsPortSchema = optionalEnv(z.coerce.number().int().min(0).max(65_535).default(9464));
+export const opsHostSchema = optionalEnv(z.string().min(1).default('0.0.0.0'));
+
 /** The variables every service reads. */
 export const serviceEnvSchema = z.object({
   NATS_URL: natsUrlSchema,
   MONGO_URL: mongoUrlSchema,
   LOG_LEVEL: logLevelSchema,
   NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
+  OPS_PORT: opsPortSchema,
+  OPS_HOST: opsHostSchema,
 });
 export type ServiceEnv = z.output<typeof serviceEnvSchema>;

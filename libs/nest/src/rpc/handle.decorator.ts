@@ -15,7 +15,8 @@ import {
   UseInterceptors,
 } from '@nestjs/common';
 import { EventPattern, MessagePattern, RpcException } from '@nestjs/microservices';
-import { catchError, EMPTY, map, type Observable, throwError } from 'rxjs';
+import { catchError, EMPTY, finalize, map, type Observable, tap, throwError } from 'rxjs';
+import { natsRequestMetrics } from '../operations/metrics.js';
 
 /** Validates a handler's payload on receipt and its reply (or each streamed item) before sending. */
 @Injectable()
@@ -24,18 +25,29 @@ class ContractInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const { contract } = this;
+    const metrics = natsRequestMetrics();
+    const labels = { service: contract.owner, subject: contract.subject };
+    const count = (outcome: 'ok' | 'error' | 'invalid') =>
+      metrics.requests.inc({ ...labels, outcome });
     const args = context.getArgs<unknown[]>();
     try {
       // The handler reads its payload from args[0]: hand it the parsed value.
       args[0] = parsePayload(contract.subject, 'request', contract.request, args[0]);
     } catch (error) {
+      count('invalid');
       return throwError(() => toRpcException(error));
     }
     const schema = contract.kind === 'request' ? contract.response : contract.item;
     const direction = contract.kind === 'request' ? 'response' : 'item';
+    const stopTimer = metrics.duration.startTimer(labels);
     return next.handle().pipe(
       map((value: unknown) => parsePayload(contract.subject, direction, schema, value)),
-      catchError((error: unknown) => throwError(() => toRpcException(error))),
+      catchError((error: unknown) => {
+        count('error');
+        return throwError(() => toRpcException(error));
+      }),
+      finalize(() => stopTimer()),
+      tap({ complete: () => count('ok') }),
     );
   }
 }

@@ -35,6 +35,14 @@ export class DrainingNatsServer extends ServerNats {
     });
   }
 
+  /** True once the broker answers a ping on this server's connection (for readiness). */
+  async ping(): Promise<true | string> {
+    const connection = this.unwrap<NatsConnection>();
+    if (connection.isClosed()) return 'the NATS connection is closed';
+    await connection.flush();
+    return true;
+  }
+
   override async close(): Promise<void> {
     let connection: NatsConnection | undefined;
     try {
