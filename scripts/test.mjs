@@ -1,5 +1,6 @@
 // npm test: everything CI checks, from a fresh clone. Installs the dependencies when needed,
-// then lint, typecheck, build and unit tests of every project, the integration tests (services
+// then lint, typecheck, build and unit tests of every project, docker-compose.yml and what each
+// image holds (without a container engine), the integration tests (services
 // and gateway as separate NestJS apps over a real nats-server, and in process), the browser
 // tests in Chromium, and the formatting check.
 import { spawnSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { ensureInstalled, hasCommand, run } from './workspace.mjs';
 function ensureSystemTools() {
   const missing = [];
   if (!hasCommand('nats-server')) missing.push('nats-server');
+  if (!hasCommand('docker-compose')) missing.push('docker-compose');
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) missing.push('chromium');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -29,6 +31,8 @@ ensureInstalled();
 ensureSystemTools();
 run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 run('npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static']);
+run('node', ['scripts/check-compose.mjs']);
+run('node', ['scripts/check-images.mjs']);
 run('npx', ['nx', 'run', 'platform:integration', '--outputStyle=static']);
 run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);
 process.stdout.write('\nAll checks passed.\n');

@@ -26,6 +26,8 @@ export interface CreateGatewayOptions {
   readonly webDistDir?: string;
   /** The realm URL whose access tokens the gateway accepts (Keycloak or the embedded issuer). */
   readonly authIssuer?: string | (() => string);
+  /** Where the realm's keys are, when the gateway reaches the realm by another address. */
+  readonly authJwksUrl?: string;
   /** NestJS's own messages (process-wide); by default the gateway's logger. */
   readonly frameworkLogger?: LoggerService;
 }
@@ -80,6 +82,7 @@ export async function createGateway(
     requestTimeoutMs: options.requestTimeoutMs ?? 5_000,
     healthTimeoutMs: options.healthTimeoutMs ?? 2_000,
     ...(options.authIssuer ? { authIssuer: options.authIssuer } : {}),
+    ...(options.authJwksUrl ? { authJwksUrl: options.authJwksUrl } : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     module,

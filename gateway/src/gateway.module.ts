@@ -1,6 +1,7 @@
 import type { TransportConfig } from '@debate/nest';
 import { LoggingModule, type LogLevel, serviceClientProvider } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { createRemoteJWKSet } from 'jose';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
 import { TokenVerifier } from './auth/token-verifier.js';
@@ -25,6 +26,8 @@ export interface GatewayOptions {
   readonly healthTimeoutMs: number;
   /** The realm whose access tokens @Authenticated() operations accept; none: nobody signs in. */
   readonly authIssuer?: string | (() => string);
+  /** The realm's JWKS URL, when it is not under the issuer URL as the gateway reaches it. */
+  readonly authJwksUrl?: string;
   /** How many debates one user may start per minute (5 by default). */
   readonly startDebateLimit?: number;
 }
@@ -61,7 +64,12 @@ export class GatewayModule {
           ? [
               {
                 provide: TokenVerifier,
-                useValue: new TokenVerifier({ issuer: options.authIssuer }),
+                useValue: new TokenVerifier({
+                  issuer: options.authIssuer,
+                  ...(options.authJwksUrl
+                    ? { jwks: createRemoteJWKSet(new URL(options.authJwksUrl)) }
+                    : {}),
+                }),
               },
             ]
           : []),

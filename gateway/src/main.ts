@@ -19,6 +19,7 @@ const app = await createGateway({
   healthTimeoutMs: env.HEALTH_TIMEOUT_MS,
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
   ...(env.AUTH_ISSUER_URL ? { authIssuer: env.AUTH_ISSUER_URL } : {}),
+  ...(env.AUTH_JWKS_URL ? { authJwksUrl: env.AUTH_JWKS_URL } : {}),
 });
 app.enableShutdownHooks();
 await app.listen({ port: env.PORT, host: env.HOST });

@@ -8,6 +8,7 @@ describe('/about', () => {
     const { page } = session;
     await page.goto('/about');
     const tabs = page.getByRole('tab');
+    await tabs.first().waitFor(); // the page loads on demand
     expect(await tabs.allTextContents()).toEqual(['The Philosophy', 'The Science', 'The Backers']);
     const panel = page.getByRole('tabpanel');
     expect(await panel.getByRole('heading', { level: 2 }).textContent()).toBe('The Philosophy');

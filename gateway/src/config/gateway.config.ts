@@ -20,6 +20,12 @@ export const gatewayEnvSchema = z.object({
   WEB_DIST_DIR: optionalEnv(z.string().min(1).optional()),
   /** The realm URL, e.g. https://sso.example.org/realms/debate; unset: nobody can sign in. */
   AUTH_ISSUER_URL: optionalEnv(z.url().optional()),
+  /**
+   * The realm's JWKS, when the gateway reaches the realm at another address than the issuer
+   * URL in the tokens (in compose: tokens say http://localhost:8080, the gateway reaches
+   * http://keycloak:8080). Unset: under AUTH_ISSUER_URL.
+   */
+  AUTH_JWKS_URL: optionalEnv(z.url().optional()),
   /** Health probes and /metrics, apart from the public port. */
   OPS_PORT: opsPortSchema,
   OPS_HOST: opsHostSchema,

@@ -1,6 +1,6 @@
 import type { ServiceName } from '@debate/contracts';
 import type { DynamicModule, INestMicroservice, LoggerService, Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { ModuleRef, NestFactory } from '@nestjs/core';
 import { PinoLoggerService } from '../logging/logging.module.js';
 import type { CustomStrategy } from '@nestjs/microservices';
 import type { Connection } from 'mongoose';
@@ -62,9 +62,13 @@ export function serveServiceOperations(
   return startOperationsServer({ ...address, checks });
 }
 
+/**
+ * A provider the service may not have. (Through ModuleRef: the application's own `get` runs
+ * in NestJS's exceptions zone, which ends the process on an unknown provider.)
+ */
 function optionalProvider<T>(app: INestMicroservice, token: symbol): T | undefined {
   try {
-    return app.get<T>(token, { strict: false });
+    return app.get(ModuleRef).get<T>(token, { strict: false });
   } catch {
     return undefined;
   }

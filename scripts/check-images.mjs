@@ -1,0 +1,118 @@
+// What each image holds, checked without a container engine: for every deployable, the
+// runtime stage of deploy/docker/Dockerfile is laid out in a temporary folder as that file
+// lays it out (the manifests, `npm ci --omit=dev --workspace <package>`, the libraries' and the
+// project's dist, the realm file, the web build for the gateway), then started there with a
+// real NATS and store: it must report ready on its operations port. A dependency missing from
+// a package.json, or a file the image does not carry, fails here instead of in production.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { root } from './workspace.mjs';
+
+const { start: startStore } = await import('@debate/embedded-mongo');
+const { startNatsServer } = await import('@debate/nest/testing');
+
+const deployables = [
+  ['identity', 'services/identity', '@debate/identity-service'],
+  ['usage', 'services/usage', '@debate/usage-service'],
+  ['generation', 'services/generation', '@debate/generation-service'],
+  ['debates', 'services/debates', '@debate/debates-service'],
+  ['community', 'services/community', '@debate/community-service'],
+  ['gateway', 'gateway', '@debate/gateway'],
+];
+const workspaces = ['libs', 'services']
+  .flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`))
+  .concat(['gateway', 'web']);
+
+const work = mkdtempSync(join(tmpdir(), 'image-check-'));
+const store = await startStore({ port: 0, dbPath: join(work, 'mongo') });
+const nats = await startNatsServer();
+const failures = [];
+
+async function readyWithin(url, ms) {
+  const deadline = Date.now() + ms;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`${url}/health/ready`);
+      if (response.ok) return true;
+      last = await response.text();
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return last;
+}
+
+try {
+  for (const [project, projectDir, packageName] of deployables) {
+    if (process.env.ONLY && process.env.ONLY !== project) continue;
+    const app = join(work, project);
+    // The deps stage: the manifests, then the project's production dependencies only.
+    mkdirSync(app, { recursive: true });
+    cpSync(join(root, 'package.json'), join(app, 'package.json'));
+    cpSync(join(root, 'package-lock.json'), join(app, 'package-lock.json'));
+    for (const dir of workspaces) {
+      mkdirSync(join(app, dir), { recursive: true });
+      cpSync(join(root, dir, 'package.json'), join(app, dir, 'package.json'));
+    }
+    const install = spawnSync(
+      'npm',
+      ['ci', '--omit=dev', `--workspace=${packageName}`, '--no-audit', '--no-fund'],
+      { cwd: app, encoding: 'utf8' },
+    );
+    if (install.status !== 0) {
+      failures.push(`${project}: npm ci --omit=dev failed\n${install.stderr}`);
+      continue;
+    }
+    // The build stage's /out: each library's and the project's dist, the realm, the web app.
+    cpSync(join(root, 'deploy/keycloak'), join(app, 'deploy/keycloak'), { recursive: true });
+    for (const dir of [...workspaces.filter((dir) => dir.startsWith('libs/')), projectDir]) {
+      if (existsSync(join(root, dir, 'dist'))) {
+        cpSync(join(root, dir, 'dist'), join(app, dir, 'dist'), { recursive: true });
+      }
+    }
+    if (project === 'gateway') {
+      cpSync(join(root, 'web/dist'), join(app, 'web/dist'), { recursive: true });
+    }
+    const opsPort = 19_464 + deployables.findIndex(([name]) => name === project);
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: join(app, projectDir),
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        NATS_URL: nats.url,
+        MONGO_URL: store.uri,
+        OPS_PORT: String(opsPort),
+        OPS_HOST: '127.0.0.1',
+        PORT: '0',
+        ISSUER_PORT: '0',
+        DATA_DIR: join(app, 'data'),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    process.stderr.write(`[${project}] installed, starting\n`);
+    const ready = await readyWithin(`http://127.0.0.1:${opsPort}`, 20_000);
+    process.stderr.write(`[${project}] ready: ${ready === true}, stopping\n`);
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    process.stderr.write(`[${project}] stopped\n`);
+    if (ready === true) process.stdout.write(`image of ${project}: starts and is ready\n`);
+    else failures.push(`${project}: not ready (${ready})\n${stderr.slice(-2000)}`);
+  }
+} finally {
+  await nats.stop();
+  await store.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  process.stderr.write(`\n${failures.join('\n\n')}\n`);
+  process.exit(1);
+}
