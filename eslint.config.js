@@ -22,6 +22,8 @@ const depConstraints = [
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
   { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
   { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
+  // The Pulumi program describes the deployables; it runs none of their code.
+  { sourceTag: 'type:infra', onlyDependOnLibsWithTags: [] },
   {
     sourceTag: 'type:launcher',
     onlyDependOnLibsWithTags: ['type:contracts', 'type:lib', 'type:service', 'type:gateway'],

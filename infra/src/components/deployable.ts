@@ -1,0 +1,166 @@
+import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
+
+/** Every deployable's operations port: /health/live, /health/ready, /metrics. */
+export const OPS_PORT = 9464;
+
+export interface DeployableArgs {
+  readonly namespace: pulumi.Input<string>;
+  readonly image: pulumi.Input<string>;
+  /** Plain settings (NATS_URL, LOG_LEVEL, …). */
+  readonly env: Record<string, pulumi.Input<string>>;
+  /** Secret settings: kept in a Kubernetes Secret, read by the pod from there, never inline. */
+  readonly secretEnv: Record<string, pulumi.Input<string>>;
+  /** The public HTTP port (the gateway's 3000); services have none. */
+  readonly httpPort?: number;
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  readonly resources?: {
+    requests: { cpu: string; memory: string };
+    limits: { cpu: string; memory: string };
+  };
+}
+
+/**
+ * One deployable (a service or the gateway) on Kubernetes: its Secret, a Deployment with
+ * liveness and readiness probes on the operations port, requests and limits, a non-root and
+ * read-only container; a Service; and a HorizontalPodAutoscaler on CPU.
+ */
+export class Deployable extends pulumi.ComponentResource {
+  readonly deployment: k8s.apps.v1.Deployment;
+  readonly service: k8s.core.v1.Service;
+  readonly autoscaler: k8s.autoscaling.v2.HorizontalPodAutoscaler;
+  readonly secret: k8s.core.v1.Secret;
+  /** The in-cluster DNS name of the Service. */
+  readonly host: pulumi.Output<string>;
+
+  constructor(name: string, args: DeployableArgs, options?: pulumi.ComponentResourceOptions) {
+    super('debate:platform:Deployable', name, {}, options);
+    const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'debate' };
+    const metadata = { name, namespace: args.namespace, labels };
+    const resources = args.resources ?? {
+      requests: { cpu: '100m', memory: '192Mi' },
+      limits: { cpu: '1', memory: '512Mi' },
+    };
+
+    this.secret = new k8s.core.v1.Secret(
+      `${name}-env`,
+      {
+        metadata: { name: `${name}-env`, namespace: args.namespace, labels },
+        type: 'Opaque',
+        stringData: args.secretEnv,
+      },
+      { parent: this },
+    );
+
+    const probe = (path: string, periodSeconds: number) => ({
+      httpGet: { path, port: 'ops' },
+      periodSeconds,
+      timeoutSeconds: 3,
+      failureThreshold: 3,
+    });
+    this.deployment = new k8s.apps.v1.Deployment(
+      name,
+      {
+        metadata,
+        spec: {
+          selector: { matchLabels: labels },
+          template: {
+            metadata: {
+              labels,
+              annotations: {
+                'prometheus.io/scrape': 'true',
+                'prometheus.io/port': String(OPS_PORT),
+                'prometheus.io/path': '/metrics',
+              },
+            },
+            spec: {
+              automountServiceAccountToken: false,
+              securityContext: {
+                runAsNonRoot: true,
+                runAsUser: 1000,
+                runAsGroup: 1000,
+                fsGroup: 1000,
+                seccompProfile: { type: 'RuntimeDefault' },
+              },
+              terminationGracePeriodSeconds: 30,
+              containers: [
+                {
+                  name,
+                  image: args.image,
+                  ports: [
+                    { name: 'ops', containerPort: OPS_PORT },
+                    ...(args.httpPort ? [{ name: 'http', containerPort: args.httpPort }] : []),
+                  ],
+                  env: [
+                    ...Object.entries(args.env).map(([key, value]) => ({ name: key, value })),
+                    { name: 'OPS_PORT', value: String(OPS_PORT) },
+                  ],
+                  envFrom: [{ secretRef: { name: this.secret.metadata.name } }],
+                  startupProbe: { ...probe('/health/live', 5), failureThreshold: 24 },
+                  livenessProbe: probe('/health/live', 10),
+                  readinessProbe: probe('/health/ready', 5),
+                  resources,
+                  securityContext: {
+                    allowPrivilegeEscalation: false,
+                    readOnlyRootFilesystem: true,
+                    capabilities: { drop: ['ALL'] },
+                  },
+                  // The one writable place (the embedded issuer's keys, if ever used).
+                  volumeMounts: [{ name: 'data', mountPath: '/app/data' }],
+                },
+              ],
+              volumes: [{ name: 'data', emptyDir: {} }],
+            },
+          },
+        },
+      },
+      { parent: this },
+    );
+
+    this.service = new k8s.core.v1.Service(
+      name,
+      {
+        metadata,
+        spec: {
+          selector: labels,
+          ports: [
+            { name: 'ops', port: OPS_PORT, targetPort: 'ops' },
+            ...(args.httpPort ? [{ name: 'http', port: args.httpPort, targetPort: 'http' }] : []),
+          ],
+        },
+      },
+      { parent: this },
+    );
+
+    this.autoscaler = new k8s.autoscaling.v2.HorizontalPodAutoscaler(
+      name,
+      {
+        metadata,
+        spec: {
+          scaleTargetRef: {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: this.deployment.metadata.name,
+          },
+          minReplicas: args.minReplicas,
+          maxReplicas: args.maxReplicas,
+          metrics: [
+            {
+              type: 'Resource',
+              resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } },
+            },
+          ],
+        },
+      },
+      { parent: this },
+    );
+
+    this.host = pulumi.interpolate`${this.service.metadata.name}.${args.namespace}.svc.cluster.local`;
+    this.registerOutputs({
+      deployment: this.deployment.metadata.name,
+      service: this.service.metadata.name,
+      host: this.host,
+    });
+  }
+}

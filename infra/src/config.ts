@@ -1,0 +1,69 @@
+import * as pulumi from '@pulumi/pulumi';
+
+/** The five services, each with its own database and user. */
+export const serviceNames = ['identity', 'usage', 'generation', 'debates', 'community'] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+/** A stack's settings (Pulumi.<stack>.yaml); the secrets are Pulumi config secrets. */
+export interface StackSettings {
+  readonly namespace: string;
+  readonly imageRegistry: string;
+  readonly imageTag: string;
+  /** Where browsers reach the gateway, and Keycloak. */
+  readonly host: string;
+  readonly keycloakHost: string;
+  /** The cert-manager ClusterIssuer of the Ingress certificates. */
+  readonly tlsClusterIssuer: string;
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  /** MongoDB Atlas instead of MongoDB in the cluster, when both are set. */
+  readonly atlasProjectId: string | undefined;
+  readonly atlasClusterName: string | undefined;
+  readonly secrets: {
+    readonly mongoRootPassword: pulumi.Output<string>;
+    readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
+    readonly keycloakAdminPassword: pulumi.Output<string>;
+    readonly keycloakDbPassword: pulumi.Output<string>;
+    readonly identityClientSecret: pulumi.Output<string>;
+    readonly openaiApiKey: pulumi.Output<string> | undefined;
+    readonly googleClientId: string | undefined;
+    readonly googleClientSecret: pulumi.Output<string> | undefined;
+    readonly githubClientId: string | undefined;
+    readonly githubClientSecret: pulumi.Output<string> | undefined;
+  };
+}
+
+export function readSettings(config = new pulumi.Config('debate')): StackSettings {
+  const passwords =
+    config.requireSecretObject<Record<ServiceName, string>>('mongoServicePasswords');
+  return {
+    namespace: config.get('namespace') ?? 'debate',
+    imageRegistry: config.require('imageRegistry'),
+    imageTag: config.require('imageTag'),
+    host: config.require('host'),
+    keycloakHost: config.require('keycloakHost'),
+    tlsClusterIssuer: config.get('tlsClusterIssuer') ?? 'letsencrypt',
+    minReplicas: config.getNumber('minReplicas') ?? 2,
+    maxReplicas: config.getNumber('maxReplicas') ?? 10,
+    atlasProjectId: config.get('atlasProjectId'),
+    atlasClusterName: config.get('atlasClusterName'),
+    secrets: {
+      mongoRootPassword: config.requireSecret('mongoRootPassword'),
+      mongoServicePasswords: passwords.apply((all) => {
+        const missing = serviceNames.filter((name) => !all[name]);
+        if (missing.length > 0) {
+          throw new Error(`mongoServicePasswords has no password for ${missing.join(', ')}`);
+        }
+        return all;
+      }),
+      keycloakAdminPassword: config.requireSecret('keycloakAdminPassword'),
+      keycloakDbPassword: config.requireSecret('keycloakDbPassword'),
+      identityClientSecret: config.requireSecret('identityClientSecret'),
+      openaiApiKey: config.getSecret('openaiApiKey'),
+      googleClientId: config.get('googleClientId'),
+      googleClientSecret: config.getSecret('googleClientSecret'),
+      githubClientId: config.get('githubClientId'),
+      githubClientSecret: config.getSecret('githubClientSecret'),
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
+import { type ServiceName, serviceNames, type StackSettings } from './config.js';
+import { KeycloakServer, Mongo, Nats } from './components/backing-services.js';
+import { Deployable } from './components/deployable.js';
+import { DebateRealm } from './components/keycloak-realm.js';
+
+/** The build arguments of deploy/docker/Dockerfile, by deployable: its image's name. */
+const imageOf = (settings: StackSettings, deployable: ServiceName | 'gateway') =>
+  `${settings.imageRegistry}/${deployable}:${settings.imageTag}`;
+
+/**
+ * The whole platform on Kubernetes: a namespace; NATS, MongoDB and Keycloak; the realm; each
+ * service and the gateway as a Deployable with its NATS and MongoDB settings; the gateway behind
+ * a TLS Ingress.
+ */
+export function createPlatform(settings: StackSettings) {
+  const namespace = new k8s.core.v1.Namespace('debate', {
+    metadata: { name: settings.namespace, labels: { 'app.kubernetes.io/part-of': 'debate' } },
+  });
+  const ns = namespace.metadata.name;
+  const nats = new Nats('nats', { namespace: ns });
+  const mongo = new Mongo('mongo', {
+    namespace: ns,
+    rootPassword: settings.secrets.mongoRootPassword,
+    servicePasswords: settings.secrets.mongoServicePasswords,
+    atlas:
+      settings.atlasProjectId && settings.atlasClusterName
+        ? { projectId: settings.atlasProjectId, clusterName: settings.atlasClusterName }
+        : undefined,
+  });
+  const keycloakServer = new KeycloakServer('keycloak', {
+    namespace: ns,
+    host: settings.keycloakHost,
+    tlsClusterIssuer: settings.tlsClusterIssuer,
+    adminPassword: settings.secrets.keycloakAdminPassword,
+    dbPassword: settings.secrets.keycloakDbPassword,
+  });
+  const webOrigin = `https://${settings.host}`;
+  const { googleClientId, googleClientSecret, githubClientId, githubClientSecret } =
+    settings.secrets;
+  new DebateRealm(
+    'debate-realm',
+    {
+      url: keycloakServer.publicUrl,
+      adminPassword: settings.secrets.keycloakAdminPassword,
+      webOrigin,
+      identityClientSecret: settings.secrets.identityClientSecret,
+      google:
+        googleClientId && googleClientSecret
+          ? { clientId: googleClientId, clientSecret: googleClientSecret }
+          : undefined,
+      github:
+        githubClientId && githubClientSecret
+          ? { clientId: githubClientId, clientSecret: githubClientSecret }
+          : undefined,
+    },
+    { dependsOn: [keycloakServer] },
+  );
+
+  const common = {
+    namespace: ns,
+    minReplicas: settings.minReplicas,
+    maxReplicas: settings.maxReplicas,
+  };
+  const baseEnv = { NATS_URL: nats.url, LOG_LEVEL: 'info' };
+  const extraEnv: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
+    identity: {
+      KEYCLOAK_URL: keycloakServer.internalUrl,
+      KEYCLOAK_PUBLIC_URL: keycloakServer.publicUrl,
+      WEB_ORIGIN: webOrigin,
+    },
+  };
+  const extraSecrets: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
+    identity: { KEYCLOAK_CLIENT_SECRET: settings.secrets.identityClientSecret },
+    ...(settings.secrets.openaiApiKey
+      ? { generation: { OPENAI_API_KEY: settings.secrets.openaiApiKey } }
+      : {}),
+  };
+  const services = Object.fromEntries(
+    serviceNames.map((service) => [
+      service,
+      new Deployable(
+        service,
+        {
+          ...common,
+          image: imageOf(settings, service),
+          env: { ...baseEnv, ...extraEnv[service] },
+          secretEnv: { MONGO_URL: mongo.urls[service], ...extraSecrets[service] },
+        },
+        { dependsOn: [nats, mongo] },
+      ),
+    ]),
+  ) as Record<ServiceName, Deployable>;
+
+  const gateway = new Deployable(
+    'gateway',
+    {
+      ...common,
+      image: imageOf(settings, 'gateway'),
+      httpPort: 3000,
+      env: {
+        ...baseEnv,
+        PORT: '3000',
+        AUTH_ISSUER_URL: `${keycloakServer.publicUrl}/realms/debate`,
+        AUTH_JWKS_URL: pulumi.interpolate`${keycloakServer.internalUrl}/realms/debate/protocol/openid-connect/certs`,
+      },
+      secretEnv: {},
+    },
+    { dependsOn: Object.values(services) },
+  );
+
+  const ingress = new k8s.networking.v1.Ingress('gateway', {
+    metadata: {
+      name: 'gateway',
+      namespace: ns,
+      annotations: {
+        'cert-manager.io/cluster-issuer': settings.tlsClusterIssuer,
+        // graphql-ws subscriptions stay open while a debate is written.
+        'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+        'nginx.ingress.kubernetes.io/proxy-send-timeout': '3600',
+      },
+    },
+    spec: {
+      ingressClassName: 'nginx',
+      tls: [{ hosts: [settings.host], secretName: 'gateway-tls' }],
+      rules: [
+        {
+          host: settings.host,
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: {
+                  service: { name: gateway.service.metadata.name, port: { name: 'http' } },
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  });
+
+  return { namespace, nats, mongo, keycloakServer, services, gateway, ingress, webOrigin };
+}
