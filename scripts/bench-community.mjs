@@ -38,10 +38,8 @@ if (!values['no-build']) {
   buildAll();
 }
 
-const { communityDebateContracts, debateCategories, debateSharedEvent } =
-  await import('@debate/contracts');
-const { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } =
-  await import('@debate/nest');
+// After the build: the workspace's packages are imported from their dist.
+const { seedCommunity } = await import('./bench/seed-community.mjs');
 
 // ---------------------------------------------------------------------------------------------
 // The platform
@@ -69,76 +67,8 @@ const [url, natsUrl] = await new Promise((resolve, reject) => {
 
 // ---------------------------------------------------------------------------------------------
 // 10,000 shared debates over the last 60 days, then votes on them
-const events = new JetStreamEventLog(natsUrl, 'bench-community');
-const community = new ServiceClient(createClientProxy(natsTransport(natsUrl), 'bench-community'));
-const DAY = 24 * 60 * 60_000;
-const now = Date.now();
-const pick = (list) => list[Math.floor(Math.random() * list.length)];
-const rounds = [1, 2, 3].flatMap((round) => [
-  { speaker: 'First Speaker', round, text: 'An argument. '.repeat(80), summary: 'A summary.' },
-  { speaker: 'Second Speaker', round, text: 'A rebuttal. '.repeat(80), summary: 'A summary.' },
-]);
-const ids = Array.from({ length: debateCount }, (_, i) => `bench-${String(i).padStart(6, '0')}`);
-
-async function inBatches(items, size, work) {
-  for (let start = 0; start < items.length; start += size) {
-    await Promise.all(items.slice(start, start + size).map(work));
-  }
-}
-
-let started = Date.now();
-await inBatches(ids, 200, async (id, index) => {
-  const sharedAt = new Date(now - (index * 60 * DAY) / debateCount - 1000).toISOString();
-  const categories = [...new Set([pick(debateCategories), pick(debateCategories)])];
-  const debate = {
-    id,
-    userId: `author-${index % 500}`,
-    userDisplayName: `Author ${index % 500}`,
-    topic: `Benchmark debate ${index}: should the motion pass?`,
-    categories,
-    timestamp: sharedAt,
-    sharedAt,
-    views: 0,
-    upvotes: 0,
-    downvotes: 0,
-    isPublic: true,
-    isPro: false,
-    model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-    model2: { name: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual' },
-    rounds,
-  };
-  await events.publish(debateSharedEvent, { debate }, `${id}:${sharedAt}`);
-});
-// The consumer takes events in order: once the last is public, all are.
-const last = ids.at(-1);
-for (;;) {
-  const { debate } = await community.request(communityDebateContracts.get, {
-    debateId: last,
-    countView: false,
-  });
-  if (debate) break;
-  await new Promise((resolve) => setTimeout(resolve, 200));
-}
-const sharedSeconds = (Date.now() - started) / 1000;
-
-started = Date.now();
-const voters = Array.from({ length: 200 }, (_, i) => `voter-${i}`);
-const kinds = ['FOR', 'FOR', 'AGAINST', 'INTERESTING'];
-await inBatches(Array.from({ length: voteCount }), 200, async () => {
-  await community.request(communityDebateContracts.vote, {
-    voterId: pick(voters),
-    debateId: pick(ids),
-    kind: pick(kinds),
-  });
-});
-const voteSeconds = (Date.now() - started) / 1000;
-await community.close();
-await events.close();
-console.log(
-  `seeded ${debateCount} debates in ${sharedSeconds.toFixed(1)} s ` +
-    `(${Math.round(debateCount / sharedSeconds)}/s through JetStream), ` +
-    `${voteCount} votes in ${voteSeconds.toFixed(1)} s (${Math.round(voteCount / voteSeconds)}/s)`,
-);
+const seeded = await seedCommunity({ natsUrl, debates: debateCount, votes: voteCount });
+console.log(seeded.summary);
 
 // ---------------------------------------------------------------------------------------------
 // The ranking query, as /community/ranking sends it

@@ -58,7 +58,7 @@ try {
   const rendered = result.stdout;
   for (const deployable of ['identity', 'usage', 'generation', 'debates', 'community', 'gateway']) {
     const start = rendered.indexOf(`\n  ${deployable}:\n`);
-    const end = rendered.slice(start + 3).search(/\n  [a-z-]+:\n/);
+    const end = rendered.slice(start + 3).search(/\n {2}[a-z-]+:\n/);
     const block = rendered.slice(start, end < 0 ? undefined : start + 3 + end);
     if (start < 0) {
       problems.push(`${deployable} is not a service`);

@@ -3,13 +3,17 @@ import {
   closeOnSignals,
   loadConfigOrExit,
   natsTransport,
+  PinoLoggerService,
   ServiceClient,
   startOperationsServer,
+  startTracing,
+  stopTracing,
 } from '@debate/nest';
 import { gatewayEnvSchema } from './config/gateway.config.js';
 import { createGateway } from './create-gateway.js';
 
 const env = loadConfigOrExit('the gateway', gatewayEnvSchema);
+startTracing('gateway');
 
 const app = await createGateway({
   transport: natsTransport(env.NATS_URL),
@@ -30,7 +34,11 @@ const operations = await startOperationsServer({
   host: env.OPS_HOST,
   checks: { nats: () => services.ping() },
 });
+app
+  .get(PinoLoggerService)
+  .log(`The gateway is listening at ${await app.getUrl()}, operations at ${operations.url}`);
 closeOnSignals(async () => {
   await app.close();
   await operations.close();
+  await stopTracing();
 });

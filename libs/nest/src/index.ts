@@ -17,3 +17,4 @@ export * from './client/service-client.provider.js';
 export * from './http/listening-url.js';
 export * from './operations/metrics.js';
 export * from './operations/operations-server.js';
+export * from './tracing/tracing.js';

@@ -6,6 +6,7 @@ import {
   inProcessTransport,
   loadConfigOrExit,
   startOperationsServer,
+  startTracing,
 } from '@debate/nest';
 import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { startPlatform } from './start-platform.js';
  * MONGO_URL names a MongoDB, the embedded MongoDB-compatible server with its data in DATA_DIR.
  */
 const env = loadConfigOrExit('the platform', platformEnvSchema);
+startTracing('platform');
 
 const dbPath = join(env.DATA_DIR, 'mongo');
 const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_PORT, dbPath });

@@ -5,6 +5,7 @@ import {
   natsTransport,
   serveServiceOperations,
   startService,
+  startTracing,
 } from '@debate/nest';
 import { resolve } from 'node:path';
 import { identityEnvSchema, keycloakSettings } from './identity.config.js';
@@ -12,6 +13,7 @@ import { IdentityServiceModule } from './identity-service.module.js';
 import { brokersFrom, serveEmbeddedIssuer } from './issuer/index.js';
 
 const env = loadConfigOrExit('the identity service', identityEnvSchema);
+startTracing('identity');
 
 // Without KEYCLOAK_URL the service serves the embedded issuer at http://host:ISSUER_PORT/auth,
 // and signs in against it over HTTP exactly as it would against Keycloak.

@@ -1,6 +1,7 @@
 import type { ServiceName } from '@debate/contracts';
 import type { DynamicModule } from '@nestjs/common';
 import { loadConfigOrExit, serviceEnvSchema } from '../config/load-config.js';
+import { startTracing, stopTracing } from '../tracing/tracing.js';
 import { natsTransport } from '../transport/transport.factory.js';
 import type { ServiceRuntimeOptions } from './service-core.module.js';
 import { closeOnSignals, serveServiceOperations, startService } from './start-service.js';
@@ -15,6 +16,7 @@ export async function runServiceProcess(
   register: (options: ServiceRuntimeOptions) => DynamicModule,
 ): Promise<void> {
   const env = loadConfigOrExit(`the ${service} service`, serviceEnvSchema);
+  startTracing(service);
   const transport = natsTransport(env.NATS_URL);
   const app = await startService({
     service,
@@ -25,5 +27,6 @@ export async function runServiceProcess(
   closeOnSignals(async () => {
     await app.close();
     await operations.close();
+    await stopTracing();
   });
 }

@@ -12,6 +12,9 @@ import {
   type Subject,
 } from '@debate/contracts';
 import type { OnApplicationShutdown } from '@nestjs/common';
+import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+import { headers as natsHeaders } from '@nats-io/transport-node';
+import { traceHeaders } from '../tracing/tracing.js';
 import {
   catchError,
   firstValueFrom,
@@ -114,7 +117,7 @@ export class ServiceClient implements OnApplicationShutdown {
     this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
     const reply = await firstValueFrom(
-      this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options),
+      this.guard(contract, this.proxy.send<unknown>(contract.subject, this.traced(data)), options),
     );
     return parsePayload(contract.subject, 'response', contract.response, reply) as ResponseOf<C>;
   }
@@ -126,9 +129,11 @@ export class ServiceClient implements OnApplicationShutdown {
   ): Observable<ItemOf<C>> {
     this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
-    return this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options).pipe(
-      map((item) => parsePayload(contract.subject, 'item', contract.item, item) as ItemOf<C>),
-    );
+    return this.guard(
+      contract,
+      this.proxy.send<unknown>(contract.subject, this.traced(data)),
+      options,
+    ).pipe(map((item) => parsePayload(contract.subject, 'item', contract.item, item) as ItemOf<C>));
   }
 
   /**
@@ -139,6 +144,20 @@ export class ServiceClient implements OnApplicationShutdown {
     this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'event', contract.payload, payload);
     await lastValueFrom(this.proxy.emit(contract.subject, data), { defaultValue: undefined });
+  }
+
+  /**
+   * On NATS, the payload with the current trace in its headers (W3C traceparent), so the
+   * service's spans and log lines join the caller's trace. In process, the trace follows by
+   * itself (one AsyncLocalStorage).
+   */
+  private traced(data: unknown): unknown {
+    if (!(this.proxy instanceof ClientNats)) return data;
+    const carrier = traceHeaders();
+    if (!carrier['traceparent']) return data;
+    const headers = natsHeaders();
+    for (const [key, value] of Object.entries(carrier)) headers.set(key, value);
+    return new NatsRecordBuilder(data).setHeaders(headers).build();
   }
 
   private assertOpen(contract: RequestContract | StreamContract | EventContract): void {

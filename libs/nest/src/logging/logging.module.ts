@@ -1,3 +1,4 @@
+import { traceFields } from '../tracing/tracing.js';
 import { type DynamicModule, type LoggerService, Module } from '@nestjs/common';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 
@@ -54,7 +55,8 @@ export class PinoLoggerService implements LoggerService {
 }
 
 export function createLogger(deployable: string, level: LogLevel): Logger {
-  return pino({ level, base: { service: deployable } });
+  // Every line written inside a traced call carries its trace_id and span_id.
+  return pino({ level, base: { service: deployable }, mixin: traceFields });
 }
 
 /** JSON logs through pino, every line carrying the name of the deployable that wrote it. */

@@ -14,21 +14,35 @@ import {
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import { EventPattern, MessagePattern, RpcException } from '@nestjs/microservices';
+import {
+  EventPattern,
+  MessagePattern,
+  type NatsContext,
+  RpcException,
+} from '@nestjs/microservices';
 import { catchError, EMPTY, finalize, map, type Observable, tap, throwError } from 'rxjs';
 import { natsRequestMetrics } from '../operations/metrics.js';
+import { contextFrom, inSpan } from '../tracing/tracing.js';
 
 /** Validates a handler's payload on receipt and its reply (or each streamed item) before sending. */
 @Injectable()
 class ContractInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('rpc');
+
   constructor(private readonly contract: RequestContract | StreamContract) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const { contract } = this;
     const metrics = natsRequestMetrics();
     const labels = { service: contract.owner, subject: contract.subject };
-    const count = (outcome: 'ok' | 'error' | 'invalid') =>
+    const started = performance.now();
+    const count = (outcome: 'ok' | 'error' | 'invalid') => {
       metrics.requests.inc({ ...labels, outcome });
+      // At debug: one line per request, with the trace it belongs to (the logger adds it).
+      this.logger.debug(
+        `${contract.subject} ${outcome} in ${(performance.now() - started).toFixed(1)} ms`,
+      );
+    };
     const args = context.getArgs<unknown[]>();
     try {
       // The handler reads its payload from args[0]: hand it the parsed value.
@@ -40,14 +54,20 @@ class ContractInterceptor implements NestInterceptor {
     const schema = contract.kind === 'request' ? contract.response : contract.item;
     const direction = contract.kind === 'request' ? 'response' : 'item';
     const stopTimer = metrics.duration.startTimer(labels);
-    return next.handle().pipe(
+    // The caller's trace, from the NATS headers (traceparent), continues here.
+    const rpc: unknown = context.switchToRpc().getContext();
+    const headers =
+      rpc && typeof (rpc as NatsContext).getHeaders === 'function'
+        ? (rpc as NatsContext).getHeaders()
+        : undefined;
+    return inSpan(contract.subject, 'server', contextFrom(headers), () => next.handle()).pipe(
       map((value: unknown) => parsePayload(contract.subject, direction, schema, value)),
       catchError((error: unknown) => {
         count('error');
         return throwError(() => toRpcException(error));
       }),
-      finalize(() => stopTimer()),
       tap({ complete: () => count('ok') }),
+      finalize(() => stopTimer()),
     );
   }
 }

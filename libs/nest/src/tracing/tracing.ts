@@ -1,0 +1,96 @@
+import {
+  type Context,
+  context,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { Observable } from 'rxjs';
+
+let provider: NodeTracerProvider | undefined;
+
+/**
+ * OpenTelemetry for this process: spans carried across async calls (AsyncLocalStorage) and
+ * across NATS in W3C `traceparent` headers; exported over OTLP/HTTP when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set (else kept for the logs' trace ids only). Once per process;
+ * the first name wins (in single-process mode: 'platform').
+ */
+export function startTracing(serviceName: string): void {
+  if (provider) return;
+  const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
+  provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': serviceName }),
+    spanProcessors: endpoint ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
+  });
+  provider.register({ propagator: new W3CTraceContextPropagator() });
+}
+
+/** Sends what is left of the spans, on shutdown. */
+export async function stopTracing(): Promise<void> {
+  await provider?.shutdown();
+}
+
+/** The trace and span of the current call, for log lines (nothing outside a span). */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/** The current trace as W3C headers (`traceparent`, `tracestate`), to send along. */
+export function traceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+/** The trace a caller sent in its headers (or the current one). */
+export function contextFrom(
+  headers: { get(name: string): string | undefined } | undefined,
+): Context {
+  if (!headers) return context.active();
+  return propagation.extract(context.active(), headers, {
+    keys: () => ['traceparent', 'tracestate'],
+    get: (carrier, key) => carrier.get(key) || undefined,
+  });
+}
+
+/**
+ * Runs the Observable `work` inside a new span (child of `parent`), active for everything the
+ * work does, ended when it completes or fails.
+ */
+export function inSpan<T>(
+  name: string,
+  kind: 'server' | 'client',
+  parent: Context,
+  work: () => Observable<T>,
+): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const span: Span = trace
+      .getTracer('debate')
+      .startSpan(name, { kind: kind === 'server' ? SpanKind.SERVER : SpanKind.CLIENT }, parent);
+    const subscription = context.with(trace.setSpan(parent, span), () =>
+      work().subscribe({
+        next: (value) => subscriber.next(value),
+        error: (error: unknown) => {
+          span.recordException(error instanceof Error ? error : String(error));
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+          subscriber.error(error);
+        },
+        complete: () => {
+          span.end();
+          subscriber.complete();
+        },
+      }),
+    );
+    return () => subscription.unsubscribe();
+  });
+}

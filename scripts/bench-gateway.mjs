@@ -1,0 +1,294 @@
+// Gateway benchmark: what the gateway and the NATS hop cost. The community ranking query and
+// `catalog`, through the gateway over NATS in cluster mode (each service and the gateway a
+// process of its own, a real nats-server, the embedded store with 10,000 public debates),
+// beside the same service methods called in this process with no gateway and no NATS, in one
+// run: at a fixed 500 requests a second, and at saturation.
+//
+//   npm run bench:gateway
+//   npm run bench:gateway -- --duration 10 --rate 500 --concurrency 32 --debates 10000 --no-build
+//
+// Latency is measured by this process around each call (performance.now()): an HTTP request
+// on a keep-alive connection for the gateway, a method call in-process. Both share the 2 cores
+// with everything else that runs, as a real deployment on one host would.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { buildAll, ensureInstalled, root } from './workspace.mjs';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    rate: { type: 'string', default: '500' },
+    concurrency: { type: 'string', default: '32' },
+    debates: { type: 'string', default: '10000' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(values.duration);
+const rate = Number(values.rate);
+const concurrency = Number(values.concurrency);
+
+if (!values['no-build']) {
+  ensureInstalled();
+  buildAll();
+}
+
+await import('reflect-metadata');
+const { startNatsServer } = await import('@debate/nest/testing');
+const { inProcessTransport } = await import('@debate/nest');
+const { NestFactory } = await import('@nestjs/core');
+const { CommunityServiceModule } = await import('@debate/community-service');
+const { seedCommunity } = await import('./bench/seed-community.mjs');
+const { PublicDebatesController } =
+  await import('../services/community/dist/public-debates/public-debates.controller.js');
+const { CategoriesController } =
+  await import('../services/community/dist/categories/categories.controller.js');
+const { CatalogController } =
+  await import('../services/generation/dist/catalog/catalog.controller.js');
+
+// ---------------------------------------------------------------------------------------------
+// Cluster mode: a nats-server, the store, five services and the gateway, each its own process
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
+const children = [];
+function startProcess(label, args, env, ready) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${label} did not start:\n${output}`)), 60_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk;
+      const found = ready.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${label} exited (${code}):\n${output}`)));
+  });
+}
+const stopAll = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+};
+process.on('exit', () => {
+  stopAll();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const nats = await startNatsServer();
+const mongoUrl = await startProcess(
+  'store',
+  ['libs/embedded-mongo/dist/cli.js', '--port', '0', '--dbpath', join(dataDir, 'mongo')],
+  {},
+  /listening at (mongodb:\/\/\S+)/,
+);
+const common = { NATS_URL: nats.url, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
+const services = ['identity', 'usage', 'generation', 'debates', 'community'];
+await Promise.all(
+  services.map(
+    (service, i) =>
+      startProcess(
+        service,
+        [`services/${service}/dist/main.js`],
+        { ...common, OPS_PORT: '0', ISSUER_PORT: '0', LOG_LEVEL: 'warn' },
+        // Ready once its handlers listen: the health subject answers (checked below).
+        /()$/,
+      ).catch(() => undefined) ?? i,
+  ),
+);
+const url = await startProcess(
+  'gateway',
+  ['gateway/dist/main.js'],
+  // Its start-up line is logged at info; requests are not logged at all.
+  { ...common, PORT: '0', HOST: '127.0.0.1', OPS_PORT: '0', LOG_LEVEL: 'info' },
+  /The gateway is listening at (http:\/\/[^,\s"]+)/,
+);
+const agent = new Agent({ keepAlive: true, maxSockets: Math.max(concurrency, 64) });
+
+function post(body) {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${url}/graphql`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () =>
+          response.statusCode === 200 && !text.includes('"errors"')
+            ? resolve(text)
+            : reject(new Error(`${response.statusCode}: ${text.slice(0, 200)}`)),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+for (let attempt = 0; ; attempt += 1) {
+  const health = await post(JSON.stringify({ query: '{ health { status } }' })).catch(() => '');
+  if (health && !health.includes('down')) break;
+  if (attempt > 100) throw new Error(`the services did not come up: ${health}`);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+const seeded = await seedCommunity({
+  natsUrl: nats.url,
+  debates: Number(values.debates),
+  votes: Number(values.debates),
+});
+console.log(seeded.summary);
+
+// ---------------------------------------------------------------------------------------------
+// The same methods in this process: the community service's module on the same store, with
+// the in-process transport (no NATS), and the catalog's two controllers.
+const communityApp = await NestFactory.createApplicationContext(
+  CommunityServiceModule.register({
+    logLevel: 'silent',
+    transport: inProcessTransport(),
+    mongoUrl,
+  }),
+  { logger: false },
+);
+const ranking = communityApp.get(PublicDebatesController);
+const categories = communityApp.get(CategoriesController);
+const catalog = new CatalogController();
+
+const RANK = {
+  sort: 'popular',
+  period: 'all',
+  utcOffsetMinutes: 0,
+  starredOnly: false,
+  limit: 10,
+};
+const queries = [
+  {
+    name: 'ranking (Most Popular, All Time)',
+    body: JSON.stringify({
+      query: `{ communityDebates(sort: MOST_POPULAR, period: ALL_TIME, limit: 10) {
+        debates { id topic categories userDisplayName sharedAt upvotes downvotes interesting
+          views myVote starred model1 { name stance rhetoricStyle } model2 { name stance rhetoricStyle } }
+        next } }`,
+    }),
+    direct: () => ranking.rank({ ...RANK }),
+  },
+  {
+    name: 'catalog',
+    body: JSON.stringify({
+      query: '{ catalog { categories rhetoricStyles debateFormats models roundTitles topics } }',
+    }),
+    direct: async () => [catalog.get(), categories.list()],
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Load: open loop at a fixed rate, and closed loop at saturation
+function summarise(latencies, elapsedMs, failures) {
+  latencies.sort((a, b) => a - b);
+  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+  return {
+    p50: at(0.5),
+    p99: at(0.99),
+    rps: (latencies.length * 1000) / elapsedMs,
+    failures,
+  };
+}
+
+/** `call` `rate` times a second for `seconds`, each on time whatever the others do. */
+async function atRate(call) {
+  const latencies = [];
+  let failures = 0;
+  const pending = [];
+  const start = performance.now();
+  const total = Math.round(rate * seconds);
+  for (let i = 0; i < total; i += 1) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sent = performance.now();
+    pending.push(
+      call().then(
+        () => latencies.push(performance.now() - sent),
+        () => (failures += 1),
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return summarise(latencies, performance.now() - start, failures);
+}
+
+/** `concurrency` callers back to back for `seconds`. */
+async function saturated(call) {
+  const latencies = [];
+  let failures = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const sent = performance.now();
+        try {
+          await call();
+          latencies.push(performance.now() - sent);
+        } catch {
+          failures += 1;
+        }
+      }
+    }),
+  );
+  return summarise(latencies, performance.now() - start, failures);
+}
+
+const rows = [];
+for (const query of queries) {
+  const viaGateway = () => post(query.body);
+  // Warm both paths (JIT, connections, the store's caches) before measuring.
+  await saturated(viaGateway);
+  await saturated(query.direct);
+  const gatewayRate = await atRate(viaGateway);
+  const directRate = await atRate(query.direct);
+  const gatewaySat = await saturated(viaGateway);
+  const directSat = await saturated(query.direct);
+  rows.push({ query: query.name, gatewayRate, directRate, gatewaySat, directSat });
+}
+
+const ms = (value) => value.toFixed(2);
+console.log(
+  `\n${seconds} s per measurement; ${rate} req/s open loop; saturation = ${concurrency} ` +
+    `callers back to back. Latency in ms, measured around each call by this process.\n`,
+);
+console.log(
+  '| query | load | via gateway + NATS p50 / p99 | in-process p50 / p99 | added p50 / p99 | ' +
+    'req/s gateway / in-process (ratio) | errors |\n| --- | --- | --- | --- | --- | --- | --- |',
+);
+for (const row of rows) {
+  for (const [load, gateway, direct] of [
+    [`${rate} req/s`, row.gatewayRate, row.directRate],
+    ['saturation', row.gatewaySat, row.directSat],
+  ]) {
+    console.log(
+      `| ${row.query} | ${load} | ${ms(gateway.p50)} / ${ms(gateway.p99)} | ` +
+        `${ms(direct.p50)} / ${ms(direct.p99)} | ${ms(gateway.p50 - direct.p50)} / ` +
+        `${ms(gateway.p99 - direct.p99)} | ${Math.round(gateway.rps)} / ${Math.round(direct.rps)} ` +
+        `(${(direct.rps / gateway.rps).toFixed(1)}x) | ${gateway.failures + direct.failures} |`,
+    );
+  }
+}
+const worst = (key) => Math.max(...rows.map((row) => row.gatewayRate[key] - row.directRate[key]));
+console.log(
+  `\nat ${rate} req/s the gateway + NATS hop adds at most ${ms(worst('p50'))} ms p50 ` +
+    `(goal <= 1 ms) and ${ms(worst('p99'))} ms p99 (goal <= 5 ms)`,
+);
+
+await communityApp.close();
+agent.destroy();
+stopAll();
+await nats.stop();
