@@ -1,5 +1,10 @@
-import type { NatsConnection } from '@nats-io/transport-node';
+import type {
+  Msg,
+  NatsConnection,
+  Subscription as NatsSubscription,
+} from '@nats-io/transport-node';
 import { ClientNats, ServerNats } from '@nestjs/microservices';
+import { finalize, type Observable, type Subscription } from 'rxjs';
 
 /** Connection settings shared by every NATS client and server of the platform. */
 export function natsConnectionOptions(url: string, name: string) {
@@ -14,12 +19,55 @@ export function natsConnectionOptions(url: string, name: string) {
   };
 }
 
+/** How long a stopping service waits for the requests it took to be answered. */
+const DRAIN_TIMEOUT_MS = 10_000;
+
 /**
  * The NATS server strategy, ready only once the broker has its subscriptions (a request sent
- * right after start-up finds its handler), and closing by draining: subscriptions stop taking
- * new messages, the ones already received are answered, then the connection closes.
+ * right after start-up finds its handler), and closing by draining: its subscriptions stop
+ * taking new messages (the broker routes them to the other instances), every request already
+ * taken is answered, including the ones whose handler is still working, then the
+ * connection closes. (nats.js's own drain counts a message done when its callback returns,
+ * before an async handler has replied: those replies were lost.)
  */
 export class DrainingNatsServer extends ServerNats {
+  private inFlight = 0;
+  private readonly idle: Array<() => void> = [];
+
+  override async handleMessage(channel: string, message: Msg): Promise<unknown> {
+    this.inFlight += 1;
+    try {
+      return await super.handleMessage(channel, message);
+    } finally {
+      this.release();
+    }
+  }
+
+  override send(
+    stream$: Observable<unknown>,
+    respond: Parameters<ServerNats['send']>[1],
+  ): Subscription {
+    // handleMessage is still counted when this starts: the count never drops to 0 in between.
+    this.inFlight += 1;
+    return super.send(stream$.pipe(finalize(() => this.release())), respond);
+  }
+
+  private release(): void {
+    this.inFlight -= 1;
+    if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
+  }
+
+  private whenIdle(timeoutMs: number): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   override async listen(callback: (...optionalParams: unknown[]) => void): Promise<void> {
     await super.listen((error?: unknown) => {
       if (error) {
@@ -50,7 +98,13 @@ export class DrainingNatsServer extends ServerNats {
     } catch {
       connection = undefined;
     }
-    if (connection && !connection.isClosed()) await connection.drain();
+    if (connection && !connection.isClosed()) {
+      const subscriptions = (this as unknown as { subscriptions: NatsSubscription[] })
+        .subscriptions;
+      await Promise.all(subscriptions.map((subscription) => subscription.drain()));
+      await this.whenIdle(DRAIN_TIMEOUT_MS);
+      await connection.drain();
+    }
     await super.close();
   }
 }

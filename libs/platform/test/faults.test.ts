@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { graphql } from './graphql-client.js';
+import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Outcome {
+  readonly sentAt: number;
+  readonly ms: number;
+  readonly ok: boolean;
+  readonly code: unknown;
+}
+
+// Faults over real NATS, the services and the gateway as separate applications.
+describe('a service that goes down under load', () => {
+  let running: NatsTestPlatform;
+
+  beforeAll(async () => {
+    running = await startTestPlatformOverNats();
+  }, 30_000);
+
+  afterAll(async () => {
+    await running?.teardown();
+  });
+
+  it('gets clear errors within 5 s while it is down, and answers within 2 s of its restart', async () => {
+    const { platform } = running;
+    const outcomes: Outcome[] = [];
+    let loading = true;
+    // A steady load on a query that needs the generation service, 16 requests at a time.
+    const workers = Array.from({ length: 16 }, async () => {
+      while (loading) {
+        const sentAt = Date.now();
+        const result = await graphql(platform.url, '{ catalog { models } }');
+        outcomes.push({
+          sentAt,
+          ms: Date.now() - sentAt,
+          ok: !result.errors,
+          code: result.errors?.[0]?.extensions?.['code'],
+        });
+      }
+    });
+    await sleep(1_000);
+    const stoppedAt = Date.now();
+    await platform.stopService('generation');
+    await sleep(2_000);
+    await platform.startService('generation');
+    const restartedAt = Date.now();
+    await sleep(3_000);
+    loading = false;
+    await Promise.all(workers);
+
+    const before = outcomes.filter((outcome) => outcome.sentAt + outcome.ms < stoppedAt);
+    expect(before.length).toBeGreaterThan(10);
+    expect(before.every((outcome) => outcome.ok)).toBe(true);
+
+    const failed = outcomes.filter((outcome) => !outcome.ok);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((outcome) => outcome.code === 'SERVICE_UNAVAILABLE')).toBe(true);
+    expect(Math.max(...failed.map((outcome) => outcome.ms))).toBeLessThan(5_000);
+    // Nothing fails once the service has been back for 2 s.
+    const recovered = outcomes.filter((outcome) => outcome.sentAt >= restartedAt + 2_000);
+    expect(recovered.length).toBeGreaterThan(10);
+    expect(recovered.every((outcome) => outcome.ok)).toBe(true);
+  }, 30_000);
+});
+
+// A service process told to stop (SIGTERM) answers what it has already received first.
+describe('a service stopped with SIGTERM', () => {
+  it('drains: every request it took is answered, then it exits cleanly', async () => {
+    const { startNatsServer } = await import('@debate/nest/testing');
+    const { start: startStore } = await import('@debate/embedded-mongo');
+    const { createClientProxy, natsTransport, ServiceClient } = await import('@debate/nest');
+    const { communityDebateContracts } = await import('@debate/contracts');
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { fileURLToPath } = await import('node:url');
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'drain-test-'));
+    const nats = await startNatsServer();
+    const store = await startStore({ port: 0, dbPath: join(dataDir, 'mongo') });
+    const client = new ServiceClient(createClientProxy(natsTransport(nats.url), 'drain-test'));
+    const service = spawn(process.execPath, ['services/community/dist/main.js'], {
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      env: { ...process.env, NATS_URL: nats.url, MONGO_URL: store.uri, OPS_PORT: '0' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => service.once('exit', resolve));
+    try {
+      const rank = () =>
+        client.request(
+          communityDebateContracts.rank,
+          { sort: 'popular', period: 'all', utcOffsetMinutes: 0, starredOnly: false, limit: 10 },
+          { timeoutMs: 10_000 },
+        );
+      for (let attempt = 0; ; attempt += 1) {
+        const ready = await rank().then(
+          () => true,
+          () => false,
+        );
+        if (ready) break;
+        if (attempt > 100) throw new Error('the community service did not start');
+        await sleep(100);
+      }
+      // A burst, and SIGTERM while it is being handled.
+      const burst = Array.from({ length: 300 }, () => rank().then(() => 'answered', String));
+      await sleep(5);
+      service.kill('SIGTERM');
+      const answers = await Promise.all(burst);
+      // A request it took is never lost (the caller would wait out its timeout: before the
+      // drain waited for replies, 291 of 300 were). One sent after it stopped taking requests
+      // finds no responder at once.
+      expect(answers.filter((answer) => /no answer within/.test(answer))).toEqual([]);
+      expect(answers.every((answer) => answer === 'answered' || /unavailable/i.test(answer))).toBe(
+        true,
+      );
+      expect(answers.filter((answer) => answer === 'answered').length).toBeGreaterThan(0);
+      expect(await exited).toBe(0);
+    } finally {
+      if (service.exitCode === null) service.kill('SIGKILL');
+      await client.close();
+      await nats.stop();
+      await store.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
