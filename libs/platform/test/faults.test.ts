@@ -127,3 +127,89 @@ describe('a service stopped with SIGTERM', () => {
     }
   }, 60_000);
 });
+
+// The broker itself restarted: the services reconnect by themselves, and no event the broker
+// acknowledged is lost.
+describe('NATS restarted', () => {
+  it('loses no acknowledged event, and the platform answers again by itself', async () => {
+    const { natsTransport, JetStreamEventLog } = await import('@debate/nest');
+    const { startNatsServer } = await import('@debate/nest/testing');
+    const { communityDebateContracts, debateSharedEvent } = await import('@debate/contracts');
+    const { startTestPlatform } = await import('./test-platform.js');
+    const nats = await startNatsServer();
+    const running = await startTestPlatform(natsTransport(nats.url));
+    const events = new JetStreamEventLog(nats.url, 'restart-test');
+    const share = (id: string, sharedAt = new Date().toISOString()) =>
+      events.publish(
+        debateSharedEvent,
+        {
+          debate: {
+            id,
+            userId: 'author',
+            userDisplayName: 'Ada',
+            topic: `Topic ${id}`,
+            categories: ['Science'],
+            timestamp: sharedAt,
+            sharedAt,
+            views: 0,
+            upvotes: 0,
+            downvotes: 0,
+            isPublic: true,
+            isPro: false,
+            model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
+            model2: { name: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual' },
+            rounds: [],
+          },
+        },
+        `${id}:${sharedAt}`,
+      );
+    const QUERY = '{ communityDebates(category: "Science", limit: 50) { debates { id } } }';
+    const publicIds = async () => {
+      const result = await graphql<{ communityDebates: { debates: Array<{ id: string }> } }>(
+        running.platform.url,
+        QUERY,
+      );
+      return result.data?.communityDebates.debates.map((debate) => debate.id) ?? null;
+    };
+    try {
+      const before = Array.from({ length: 10 }, (_, i) => `before-${i}`);
+      for (const id of before) await share(id);
+
+      await nats.restart();
+      const restartedAt = Date.now();
+      // Acknowledged by JetStream before the restart, or after it: all must come through.
+      // A publish is acknowledged only once JetStream answers: until the broker is back, the
+      // publisher retries (the same event id, so a retry that did land is not counted twice).
+      const after = Array.from({ length: 10 }, (_, i) => `after-${i}`);
+      for (const id of after) {
+        const sharedAt = new Date().toISOString();
+        for (let attempt = 0; ; attempt += 1) {
+          const acknowledged = await share(id, sharedAt).then(
+            () => true,
+            () => false,
+          );
+          if (acknowledged) break;
+          if (attempt > 60) throw new Error('JetStream did not come back');
+          await sleep(250);
+        }
+      }
+
+      let ids: string[] | null = null;
+      while (Date.now() - restartedAt < 20_000) {
+        ids = await publicIds();
+        if (ids && ids.length === 20) break;
+        await sleep(250);
+      }
+      expect([...(ids ?? [])].sort()).toEqual([...before, ...after].sort());
+      // The services' request/reply came back with the broker, without a restart of their own.
+      const { debate } = await running.platform.gateway
+        .get((await import('@debate/nest')).ServiceClient)
+        .request(communityDebateContracts.get, { debateId: 'after-9', countView: false });
+      expect(debate?.id).toBe('after-9');
+    } finally {
+      await events.close();
+      await running.teardown();
+      await nats.stop();
+    }
+  }, 60_000);
+});

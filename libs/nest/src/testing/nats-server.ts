@@ -44,6 +44,8 @@ export async function waitForPort(
 
 export interface RunningNats {
   readonly url: string;
+  /** Stops the server (as a crash or an upgrade would) and starts it again on the same port and store. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,25 +57,35 @@ export async function startNatsServer(): Promise<RunningNats> {
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'debate-nats-'));
   const binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server';
-  const child: ChildProcess = spawn(
-    binary,
-    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir],
-    { stdio: 'ignore' },
-  );
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error) =>
-      reject(new Error(`Cannot start ${binary} (install Debian's nats-server): ${error.message}`)),
-    );
-  });
-  await Promise.race([waitForPort(port), failed]);
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+      stdio: 'ignore',
+    });
+    const failed = new Promise<never>((_, reject) => {
+      child.once('error', (error) =>
+        reject(
+          new Error(`Cannot start ${binary} (install Debian's nats-server): ${error.message}`),
+        ),
+      );
+    });
+    await Promise.race([waitForPort(port), failed]);
+    return child;
+  };
+  const halt = async (child: ChildProcess) => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  let child = await launch();
   return {
     url: `nats://127.0.0.1:${port}`,
+    restart: async () => {
+      await halt(child);
+      child = await launch();
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await halt(child);
       rmSync(storeDir, { recursive: true, force: true });
     },
   };
