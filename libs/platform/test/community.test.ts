@@ -9,35 +9,12 @@ import { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } fr
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { randomUUID } from 'node:crypto';
+import { debateOf } from './fixtures.js';
 import { graphql, type SignedUp, signUpThroughGateway } from './graphql-client.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
-
-function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
-  return {
-    id,
-    userId: `author-${id}`,
-    userDisplayName: '',
-    topic: `Topic ${id}`,
-    categories: ['Politics'],
-    timestamp: new Date(Date.now() - 10 * DAY).toISOString(),
-    sharedAt: new Date().toISOString(),
-    views: 0,
-    upvotes: 0,
-    downvotes: 0,
-    isPublic: true,
-    isPro: false,
-    model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-    model2: { name: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual' },
-    rounds: [1, 2, 3].flatMap((round) => [
-      { speaker: 'First Speaker' as const, round, text: `For ${round}`, summary: `F${round}` },
-      { speaker: 'Second Speaker' as const, round, text: `Against ${round}`, summary: `A${round}` },
-    ]),
-    ...fields,
-  };
-}
 
 async function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   let value = await probe();

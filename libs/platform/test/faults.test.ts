@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { debateOf } from './fixtures.js';
 import { graphql } from './graphql-client.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
@@ -142,25 +143,7 @@ describe('NATS restarted', () => {
     const share = (id: string, sharedAt = new Date().toISOString()) =>
       events.publish(
         debateSharedEvent,
-        {
-          debate: {
-            id,
-            userId: 'author',
-            userDisplayName: 'Ada',
-            topic: `Topic ${id}`,
-            categories: ['Science'],
-            timestamp: sharedAt,
-            sharedAt,
-            views: 0,
-            upvotes: 0,
-            downvotes: 0,
-            isPublic: true,
-            isPro: false,
-            model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-            model2: { name: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual' },
-            rounds: [],
-          },
-        },
+        { debate: debateOf(id, { categories: ['Science'], timestamp: sharedAt, sharedAt }) },
         `${id}:${sharedAt}`,
       );
     const QUERY = '{ communityDebates(category: "Science", limit: 50) { debates { id } } }';

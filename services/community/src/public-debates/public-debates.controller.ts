@@ -54,18 +54,29 @@ export class PublicDebatesController implements OnApplicationBootstrap {
 
   @HandleRequest(communityDebateContracts.rank)
   async rank(request: ParsedRequestOf<Contracts['rank']>): Promise<ResponseOf<Contracts['rank']>> {
-    const starred = request.viewerId
-      ? await this.stars.ids(request.viewerId)
-      : (request.starredIds ?? []);
+    const { viewerId } = request;
+    const localStars = request.starredIds ?? [];
+    // All of the viewer's stars only for the Starred view; else just those on the page.
+    const onlyIds = request.starredOnly
+      ? viewerId
+        ? await this.stars.ids(viewerId)
+        : localStars
+      : undefined;
+    const starredAmong = async (ids: readonly string[]) =>
+      new Set(
+        viewerId
+          ? await this.stars.starredAmong(viewerId, ids)
+          : localStars.filter((id) => ids.includes(id)),
+      );
     try {
       return await this.debates.rank({
-        viewerId: request.viewerId,
+        viewerId,
         category: request.category,
         sort: request.sort,
         period: request.period,
         utcOffsetMinutes: request.utcOffsetMinutes,
-        onlyIds: request.starredOnly ? starred : undefined,
-        starredIds: new Set(starred),
+        onlyIds,
+        starredAmong,
         after: request.after,
         limit: request.limit,
         now: new Date(),

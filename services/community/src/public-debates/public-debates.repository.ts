@@ -138,7 +138,8 @@ export interface RankQuery {
   readonly utcOffsetMinutes: number;
   /** Only these debates (the viewer's stars); undefined: all. */
   readonly onlyIds?: readonly string[] | undefined;
-  readonly starredIds: ReadonlySet<string>;
+  /** Which of these ids (the page's) the viewer starred. */
+  readonly starredAmong: (ids: readonly string[]) => Promise<ReadonlySet<string>>;
   readonly after?: string | undefined;
   readonly limit: number;
   readonly now: Date;
@@ -295,11 +296,12 @@ export class PublicDebatesRepository implements OnApplicationBootstrap {
             id: last._id,
           })
         : null;
+    const starred = await query.starredAmong(page.map((document) => document._id));
     return {
       debates: page.map((document) => ({
         ...cardOf(document),
         myVote: (query.viewerId && document.votes?.[query.viewerId]) || null,
-        starred: query.starredIds.has(document._id),
+        starred: starred.has(document._id),
       })),
       next,
     };

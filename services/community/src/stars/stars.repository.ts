@@ -73,6 +73,16 @@ export class StarsRepository implements OnApplicationBootstrap {
     );
   }
 
+  /** Which of `debateIds` the user starred (read through the unique user+debate index). */
+  async starredAmong(userId: string, debateIds: readonly string[]): Promise<string[]> {
+    if (debateIds.length === 0) return [];
+    const found = await this.stars
+      .find({ userId, debateId: { $in: debateIds } }, { debateId: 1 })
+      .lean<Array<Pick<StarDocument, 'debateId'>>>()
+      .exec();
+    return found.map((star) => star.debateId);
+  }
+
   /** The user's starred debate ids, newest star first. */
   async ids(userId: string): Promise<string[]> {
     const found = await this.stars
