@@ -13,8 +13,15 @@ import {
 } from '@debate/contracts';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
-import { headers as natsHeaders } from '@nats-io/transport-node';
+import {
+  headers as natsHeaders,
+  type MsgHdrs,
+  type NatsConnection,
+  TimeoutError,
+} from '@nats-io/transport-node';
+import { randomUUID } from 'node:crypto';
 import { traceHeaders } from '../tracing/tracing.js';
+import { requestMuxOf } from '../transport/nats-request-mux.js';
 import {
   catchError,
   firstValueFrom,
@@ -70,7 +77,19 @@ function messageOf(error: unknown): string {
   return 'unknown error';
 }
 
-const UNREACHABLE = /no responders|empty response|connection (closed|lost)|not initialized|503/i;
+const UNREACHABLE =
+  /no responders|empty response|connection (closed|lost)|closed connection|draining|not initialized|503/i;
+
+/** A NestJS microservice's reply packet, as its NATS server strategy publishes it. */
+interface ReplyPacket {
+  readonly id?: unknown;
+  readonly response?: unknown;
+  readonly err?: unknown;
+}
+
+function isReplyPacket(value: unknown): value is ReplyPacket {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * The typed way to call another service: the request is validated before it leaves, the
@@ -116,10 +135,55 @@ export class ServiceClient implements OnApplicationShutdown {
   ): Promise<ResponseOf<C>> {
     this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
-    const reply = await firstValueFrom(
-      this.guard(contract, this.proxy.send<unknown>(contract.subject, this.traced(data)), options),
-    );
+    const reply =
+      this.proxy instanceof ClientNats
+        ? await this.natsRequest(this.proxy, contract, data, options)
+        : await firstValueFrom(
+            this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options),
+          );
     return parsePayload(contract.subject, 'response', contract.response, reply) as ResponseOf<C>;
+  }
+
+  /**
+   * One request and its one reply on NATS, every reply arriving on the connection's one reply
+   * subscription (NatsRequestMux). NestJS's ClientNats subscribes to a new inbox for each
+   * request and unsubscribes after it: two more protocol lines each time and a change of
+   * interest the broker has to process. The packet is the one NestJS's NATS server strategy
+   * reads and answers: { pattern, data, id }, answered with { id, response | err }.
+   */
+  private async natsRequest(
+    client: ClientNats,
+    contract: RequestContract,
+    data: unknown,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const limit = options.timeoutMs ?? this.defaultTimeoutMs;
+    const unavailable = (reason: string) =>
+      new ServiceUnavailableError(contract.owner, contract.subject, reason);
+    let message;
+    try {
+      const connection = (await client.connect()) as NatsConnection;
+      const packet = JSON.stringify({ pattern: contract.subject, data, id: randomUUID() });
+      message = await requestMuxOf(connection).request(contract.subject, packet, {
+        timeoutMs: limit,
+        headers: this.traceparent(),
+      });
+    } catch (error) {
+      if (error instanceof TimeoutError) throw unavailable(`no answer within ${limit} ms`);
+      const reason = messageOf(error);
+      throw UNREACHABLE.test(reason)
+        ? unavailable(reason)
+        : new ServiceError(contract.owner, contract.subject, reason);
+    }
+    if (message.data.length === 0) throw unavailable('empty response');
+    const reply: unknown = message.json();
+    if (!isReplyPacket(reply)) {
+      throw new ServiceError(contract.owner, contract.subject, 'the reply is not a reply packet');
+    }
+    if (reply.err !== undefined && reply.err !== null) {
+      throw new ServiceError(contract.owner, contract.subject, messageOf(reply.err));
+    }
+    return reply.response;
   }
 
   stream<C extends StreamContract>(
@@ -153,11 +217,17 @@ export class ServiceClient implements OnApplicationShutdown {
    */
   private traced(data: unknown): unknown {
     if (!(this.proxy instanceof ClientNats)) return data;
+    const headers = this.traceparent();
+    return headers ? new NatsRecordBuilder(data).setHeaders(headers).build() : data;
+  }
+
+  /** The current trace as NATS headers (W3C traceparent/tracestate), if there is one. */
+  private traceparent(): MsgHdrs | undefined {
     const carrier = traceHeaders();
-    if (!carrier['traceparent']) return data;
+    if (!carrier['traceparent']) return undefined;
     const headers = natsHeaders();
     for (const [key, value] of Object.entries(carrier)) headers.set(key, value);
-    return new NatsRecordBuilder(data).setHeaders(headers).build();
+    return headers;
   }
 
   private assertOpen(contract: RequestContract | StreamContract | EventContract): void {

@@ -9,6 +9,7 @@ import {
 } from '@debate/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, type INestMicroservice, Module } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
 import { firstValueFrom, from, toArray } from 'rxjs';
 import { z } from 'zod';
 import { ServiceCoreModule } from '../bootstrap/service-core.module.js';
@@ -74,14 +75,16 @@ const catalog: GenerationCatalog = {
 function createTestModule(
   instance: string,
   calls: Map<string, number>,
-  mode: 'request' | 'stream',
+  mode: 'request' | 'stream' | 'failing' | 'slow',
 ) {
   @Controller()
   class TestController {
-    @HandleRequest(mode === 'request' ? catalogContracts.generationCatalog : countdown)
-    answer(payload: { from?: number }) {
+    @HandleRequest(mode === 'stream' ? countdown : catalogContracts.generationCatalog)
+    async answer(payload: { from?: number }) {
       calls.set(instance, (calls.get(instance) ?? 0) + 1);
-      if (mode === 'request') return catalog;
+      if (mode === 'failing') throw new RpcException('the catalog is being rebuilt');
+      if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 600));
+      if (mode !== 'stream') return catalog;
       const values = Array.from({ length: payload.from ?? 0 }, (_, index) => ({
         value: (payload.from ?? 0) - index,
       }));
@@ -117,7 +120,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
   const apps: INestMicroservice[] = [];
   const calls = new Map<string, number>();
 
-  async function startInstance(instance: string, mode: 'request' | 'stream') {
+  async function startInstance(instance: string, mode: 'request' | 'stream' | 'failing' | 'slow') {
     const app = await startService({
       service: 'generation',
       module: createTestModule(instance, calls, mode),
@@ -162,6 +165,30 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
     first.topics.push('mutated by the caller');
     const second = await sut.request(catalogContracts.generationCatalog, {});
     expect(second.topics).toEqual(catalog.topics);
+  });
+
+  it("hands the caller a handler's error as a ServiceError with its message", async () => {
+    await startInstance('a', 'failing');
+    const error = await sut
+      .request(catalogContracts.generationCatalog, {})
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as ServiceError).message).toBe('the catalog is being rebuilt');
+  });
+
+  it('reports a handler slower than the timeout as unavailable, then answers the next call', async () => {
+    await startInstance('a', 'slow');
+    const impatient = new ServiceClient(proxy, 200);
+    const started = Date.now();
+    const error = await impatient
+      .request(catalogContracts.generationCatalog, {})
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect((error as Error).message).toMatch(/no answer within 200 ms/);
+    expect(Date.now() - started).toBeLessThan(500);
+    // The late reply to the first call must not be taken for the second's.
+    await expect(sut.request(catalogContracts.generationCatalog, {})).resolves.toEqual(catalog);
+    expect(calls.get('a')).toBe(2);
   });
 
   it('delivers every value of a streamed reply, in order', async () => {

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  ClosedConnectionError,
+  connect,
+  type NatsConnection,
+  NoRespondersError,
+  TimeoutError,
+} from '@nats-io/transport-node';
+import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
+import { NatsRequestMux, requestMuxOf } from './nats-request-mux.js';
+
+describe('NatsRequestMux, over a real nats-server', () => {
+  let nats: RunningNats;
+  let responder: NatsConnection;
+  let caller: NatsConnection;
+  const answers = new Set<NodeJS.Timeout>();
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    responder = await connect({ servers: [nats.url] });
+    caller = await connect({ servers: [nats.url] });
+    // Answers after the delay the request asks for, so replies come back out of order.
+    responder.subscribe('test.echo', {
+      callback: (_error, message) => {
+        const { delayMs, value } = message.json<{ delayMs: number; value: number }>();
+        const answer = setTimeout(() => {
+          answers.delete(answer);
+          message.respond(JSON.stringify({ value }));
+        }, delayMs);
+        answers.add(answer);
+      },
+    });
+    await responder.flush();
+  });
+
+  afterAll(async () => {
+    for (const answer of answers) clearTimeout(answer);
+    await caller.close();
+    await responder.close();
+    await nats.stop();
+  });
+
+  it('gives each of many concurrent requests its own reply, whatever the order of replies', async () => {
+    const mux = requestMuxOf(caller);
+    const values = Array.from({ length: 300 }, (_, index) => index);
+    const replies = await Promise.all(
+      values.map((value) =>
+        mux.request('test.echo', JSON.stringify({ value, delayMs: (value * 7) % 23 }), {
+          timeoutMs: 2_000,
+        }),
+      ),
+    );
+    expect(replies.map((reply) => reply.json<{ value: number }>().value)).toEqual(values);
+    expect(requestMuxOf(caller)).toBe(mux);
+  });
+
+  it('fails at once with no responders when nobody subscribes to the subject', async () => {
+    const started = performance.now();
+    const error = await requestMuxOf(caller)
+      .request('test.nobody', '{}', { timeoutMs: 2_000 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NoRespondersError);
+    expect((error as Error).message).toContain('test.nobody');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('times out a request not answered in time, and drops its late reply', async () => {
+    const mux = requestMuxOf(caller);
+    const slow = mux
+      .request('test.echo', JSON.stringify({ value: 1, delayMs: 300 }), { timeoutMs: 100 })
+      .catch((caught: unknown) => caught);
+    await expect(slow).resolves.toBeInstanceOf(TimeoutError);
+    // The late reply (value 1) arrives while this one waits: it must not be taken for it.
+    const next = await mux.request('test.echo', JSON.stringify({ value: 2, delayMs: 250 }), {
+      timeoutMs: 2_000,
+    });
+    expect(next.json<{ value: number }>().value).toBe(2);
+  });
+
+  it('fails the requests still waiting when the connection closes', async () => {
+    const own = await connect({ servers: [nats.url] });
+    const mux = new NatsRequestMux(own);
+    const waiting = mux
+      .request('test.echo', JSON.stringify({ value: 3, delayMs: 1_500 }), { timeoutMs: 10_000 })
+      .catch((caught: unknown) => caught);
+    await own.flush();
+    const started = performance.now();
+    await own.close();
+    await expect(waiting).resolves.toBeInstanceOf(ClosedConnectionError);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});
