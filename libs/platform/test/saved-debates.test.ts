@@ -5,7 +5,7 @@ import {
   subjects,
 } from '@debate/contracts';
 import { createClientProxy, natsTransport, ServiceClient } from '@debate/nest';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { DiscardPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
@@ -292,6 +292,92 @@ describe('saved debates', () => {
     expect(mine.data?.['myDebate']).toEqual({ id });
     expect(await totalOf(ada)).toBe(before + 1);
   }, 30_000);
+
+  it('a share the event log refused reaches the community once the log takes events again', async () => {
+    const gus = await signUp('gus@example.org');
+    const runId = await generate(gus, 'Should voting be compulsory?');
+    await debates.request(debatesContracts.save, {
+      userId: gus.id,
+      userDisplayName: 'Gus',
+      isPro: false,
+      runId,
+      categories: ['Politics'],
+    });
+    const nc = await connect({ servers: natsUrl });
+    const community = new ServiceClient(
+      createClientProxy(natsTransport(natsUrl), 'community-outbox-test'),
+    );
+    const publicCopy = async () =>
+      (await community.request(communityDebateContracts.get, { debateId: runId, countView: false }))
+        .debate;
+    const waitFor = async (wanted: (copy: unknown) => boolean, limitMs: number) => {
+      const deadline = Date.now() + limitMs;
+      let copy = await publicCopy();
+      while (!wanted(copy) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        copy = await publicCopy();
+      }
+      return copy;
+    };
+    const jsm = await jetstreamManager(nc);
+    const stream = eventStreams.debates.name;
+    // The log refuses every new event (a full stream that discards new ones), while the
+    // services still answer requests over the same NATS.
+    const refuseEvents = async (refuse: boolean) => {
+      const info = await jsm.streams.info(stream);
+      await jsm.streams.update(stream, {
+        ...info.config,
+        discard: refuse ? DiscardPolicy.New : DiscardPolicy.Old,
+        max_msgs: refuse ? info.state.messages : -1,
+      });
+    };
+    try {
+      await refuseEvents(true);
+      const { debate } = await debates.request(debatesContracts.share, {
+        userId: gus.id,
+        debateId: runId,
+      });
+      // The share stands: the owner sees it shared, though the community cannot have it yet.
+      expect(debate).toMatchObject({ id: runId, isPublic: true });
+      expect(
+        (await debates.request(debatesContracts.get, { userId: gus.id, debateId: runId })).debate,
+      ).toMatchObject({ isPublic: true, sharedAt: debate?.sharedAt });
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await publicCopy()).toBeNull();
+
+      await refuseEvents(false);
+      // The outbox sweep (every 5 s) announces it.
+      expect(await waitFor((copy) => copy !== null, 15_000)).toMatchObject({
+        id: runId,
+        sharedAt: debate?.sharedAt,
+        userDisplayName: 'Gus',
+      });
+
+      // Deleting it while the log refuses: gone from the history at once, from the community
+      // once the log is back.
+      await refuseEvents(true);
+      expect(
+        await debates.request(debatesContracts.delete, { userId: gus.id, debateId: runId }),
+      ).toEqual({ deleted: true });
+      expect(
+        await debates.request(debatesContracts.get, { userId: gus.id, debateId: runId }),
+      ).toEqual({ debate: null });
+      const { debates: listed } = await debates.request(debatesContracts.list, {
+        userId: gus.id,
+        order: 'newest',
+        limit: 10,
+      });
+      expect(listed.map((listedDebate) => listedDebate.id)).not.toContain(runId);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await publicCopy()).not.toBeNull();
+      await refuseEvents(false);
+      expect(await waitFor((copy) => copy === null, 15_000)).toBeNull();
+    } finally {
+      await refuseEvents(false).catch(() => undefined);
+      await community.close();
+      await nc.close();
+    }
+  }, 60_000);
 
   it('a debate shared while the community service is down appears when it is back', async () => {
     // Someone new: the others have used up their debates for this minute (the rate limit).

@@ -5,6 +5,7 @@ import {
   type ServiceRuntimeOptions,
 } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { DebateAnnouncer } from './debates/debate-announcer.js';
 import { DebatesController } from './debates/debates.controller.js';
 import { DebatesRepository } from './debates/debates.repository.js';
 
@@ -19,7 +20,11 @@ export class DebatesServiceModule {
         ServiceDataModule.forService('debates', options),
       ],
       controllers: [DebatesController],
-      providers: [DebatesRepository, serviceClientProvider(options.transport, 'debates')],
+      providers: [
+        DebatesRepository,
+        DebateAnnouncer,
+        serviceClientProvider(options.transport, 'debates'),
+      ],
     };
   }
 }

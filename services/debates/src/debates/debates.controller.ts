@@ -1,13 +1,12 @@
 import {
   debatesContracts,
-  debateSharedEvent,
-  debateUnsharedEvent,
   type ParsedRequestOf,
   type ResponseOf,
   runLookupContract,
 } from '@debate/contracts';
-import { EventLog, HandleRequest, ServiceClient } from '@debate/nest';
+import { HandleRequest, ServiceClient } from '@debate/nest';
 import { Controller } from '@nestjs/common';
+import { DebateAnnouncer } from './debate-announcer.js';
 import { type DebateDocument, DebatesRepository, toDebate } from './debates.repository.js';
 
 type Contracts = typeof debatesContracts;
@@ -23,7 +22,7 @@ export class DebatesController {
   constructor(
     private readonly debates: DebatesRepository,
     private readonly services: ServiceClient,
-    private readonly events: EventLog,
+    private readonly announcer: DebateAnnouncer,
   ) {}
 
   @HandleRequest(debatesContracts.save)
@@ -87,8 +86,9 @@ export class DebatesController {
   }
 
   /**
-   * Makes the debate public and announces it. The event id is the debate's and its sharedAt, so
-   * repeated or concurrent shares announce it once.
+   * Makes the debate public and announces it. Once the store has the change the share stands:
+   * if the event log cannot take the announcement now, the outbox sweep delivers it later. The
+   * event id is the debate's and its sharedAt, so repeated or concurrent shares announce it once.
    */
   @HandleRequest(debatesContracts.share)
   async share(
@@ -96,31 +96,21 @@ export class DebatesController {
   ): Promise<ResponseOf<Contracts['share']>> {
     const shared = await this.debates.makePublic(request.userId, request.debateId, new Date());
     if (!shared?.isPublic || !shared.sharedAt) return { debate: null };
-    const debate = toDebate(shared);
-    await this.events.publish(
-      debateSharedEvent,
-      { debate },
-      `shared:${debate.id}:${debate.sharedAt}`,
-    );
-    return { debate };
+    await this.announcer.announce(shared);
+    return { debate: toDebate(shared) };
   }
 
   @HandleRequest(debatesContracts.unshare)
   async unshare(
     request: ParsedRequestOf<Contracts['unshare']>,
   ): Promise<ResponseOf<Contracts['unshare']>> {
-    const before = await this.debates.makePrivate(request.userId, request.debateId);
+    const before = await this.debates.makePrivate(request.userId, request.debateId, new Date());
     if (!before) return { debate: null };
-    if (before.isPublic) await this.announceUnshared(before);
+    if (before.isPublic) {
+      const unshared = await this.debates.findOwn(request.userId, request.debateId);
+      if (unshared) await this.announcer.announce(unshared);
+    }
     return { debate: toDebate({ ...before, isPublic: false, sharedAt: null }) };
-  }
-
-  private async announceUnshared(debate: DebateDocument): Promise<void> {
-    await this.events.publish(
-      debateUnsharedEvent,
-      { debateId: debate._id, at: new Date().toISOString() },
-      `unshared:${debate._id}:${debate.sharedAt?.toISOString() ?? 'never'}`,
-    );
   }
 
   /** Deletes the user's debate, and its public copy with it. */
@@ -128,9 +118,14 @@ export class DebatesController {
   async delete(
     request: ParsedRequestOf<Contracts['delete']>,
   ): Promise<ResponseOf<Contracts['delete']>> {
-    const deleted = await this.debates.deleteOwn(request.userId, request.debateId);
-    if (!deleted) return { deleted: false };
-    if (deleted.isPublic) await this.announceUnshared(deleted);
+    const before = await this.debates.markDeleted(request.userId, request.debateId, new Date());
+    if (!before) return { deleted: false };
+    const deleted = await this.debates.findAny(request.debateId);
+    if (deleted) {
+      // Announced only if the community may have it: public, or its share still owed.
+      const wasShared = before.isPublic || before.pendingEvent?.kind === 'shared';
+      await (wasShared ? this.announcer.announce(deleted) : this.announcer.forget(deleted));
+    }
     return { deleted: true };
   }
 }

@@ -3,11 +3,25 @@ import { MONGO_CONNECTION } from '@debate/nest';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Connection, type Model, Schema } from 'mongoose';
 
+/**
+ * The event a debate's last change owes the event log: the outbox. It is set in the same write
+ * as the change and cleared once the log holds the event, so a change the user was told about
+ * is announced even if the log was unreachable then, or the service stopped in between.
+ */
+export interface PendingEvent {
+  readonly kind: 'shared' | 'unshared';
+  /** When the change was made: the unshared event's time, and part of its event id. */
+  readonly at: Date;
+}
+
 /** A saved debate in the store: the contract's fields, times as dates, the run id as _id. */
 export interface DebateDocument extends Omit<Debate, 'id' | 'timestamp' | 'sharedAt'> {
   _id: string;
   timestamp: Date;
   sharedAt: Date | null;
+  pendingEvent?: PendingEvent | null;
+  /** Set when the owner deleted it while its removal from the community is still owed. */
+  deletedAt?: Date | null;
 }
 
 const speakerInfo = {
@@ -41,14 +55,34 @@ const debateSchema = new Schema<DebateDocument>(
         summary: { type: String, required: true },
       },
     ],
+    pendingEvent: {
+      type: new Schema(
+        {
+          kind: { type: String, enum: ['shared', 'unshared'], required: true },
+          at: { type: Date, required: true },
+        },
+        { _id: false },
+      ),
+      default: null,
+    },
+    deletedAt: { type: Date, default: null },
   },
   { versionKey: false },
 );
 // The history list: one user's debates by time (and id, for a stable cursor).
 debateSchema.index({ userId: 1, timestamp: -1, _id: -1 });
+// The outbox: only the few debates that still owe an event are in it.
+debateSchema.index(
+  { 'pendingEvent.at': 1 },
+  { partialFilterExpression: { 'pendingEvent.at': { $exists: true } } },
+);
+
+/** Debates the owner has not deleted (a deleted one may wait for its removal to be announced). */
+const NOT_DELETED = { deletedAt: null };
 
 export function toDebate(document: DebateDocument): Debate {
-  const { _id, timestamp, sharedAt, ...rest } = document;
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { _id, timestamp, sharedAt, pendingEvent, deletedAt, ...rest } = document;
   return {
     ...rest,
     id: _id,
@@ -111,13 +145,16 @@ export class DebatesRepository implements OnApplicationBootstrap {
   }
 
   findOwn(userId: string, debateId: string): Promise<DebateDocument | null> {
-    return this.debates.findOne({ _id: debateId, userId }).lean<DebateDocument>().exec();
+    return this.debates
+      .findOne({ _id: debateId, userId, ...NOT_DELETED })
+      .lean<DebateDocument>()
+      .exec();
   }
 
   async list(
     query: ListQuery,
   ): Promise<{ debates: DebateDocument[]; total: number; next: string | null }> {
-    const filter: Record<string, unknown> = { userId: query.userId };
+    const filter: Record<string, unknown> = { userId: query.userId, ...NOT_DELETED };
     if (query.category) filter['categories'] = query.category;
     if (query.search?.trim()) {
       filter['topic'] = { $regex: literalPattern(query.search.trim()), $options: 'i' };
@@ -147,13 +184,16 @@ export class DebatesRepository implements OnApplicationBootstrap {
 
   /**
    * Makes the user's debate public, stamping sharedAt only if it was private: concurrent shares
-   * all end with the same stamp. Null when the debate is not theirs.
+   * all end with the same stamp. The shared event is owed from the same write. Null when the
+   * debate is not theirs.
    */
   async makePublic(userId: string, debateId: string, now: Date): Promise<DebateDocument | null> {
     const changed = await this.debates
       .findOneAndUpdate(
-        { _id: debateId, userId, isPublic: false },
-        { $set: { isPublic: true, sharedAt: now } },
+        { _id: debateId, userId, isPublic: false, ...NOT_DELETED },
+        {
+          $set: { isPublic: true, sharedAt: now, pendingEvent: { kind: 'shared', at: now } },
+        },
         { returnDocument: 'after' },
       )
       .lean<DebateDocument>()
@@ -161,19 +201,77 @@ export class DebatesRepository implements OnApplicationBootstrap {
     return changed ?? this.findOwn(userId, debateId);
   }
 
-  /** Makes the user's debate private; returns it as it was before (null when not theirs). */
-  makePrivate(userId: string, debateId: string): Promise<DebateDocument | null> {
+  /**
+   * Makes the user's public debate private, owing the unshared event; returns it as it was
+   * before, or, if it was private already, as it is (null when not theirs).
+   */
+  async makePrivate(userId: string, debateId: string, now: Date): Promise<DebateDocument | null> {
+    const changed = await this.debates
+      .findOneAndUpdate(
+        { _id: debateId, userId, isPublic: true, ...NOT_DELETED },
+        {
+          $set: {
+            isPublic: false,
+            sharedAt: null,
+            pendingEvent: { kind: 'unshared', at: now },
+          },
+        },
+        { returnDocument: 'before' },
+      )
+      .lean<DebateDocument>()
+      .exec();
+    return changed ?? this.findOwn(userId, debateId);
+  }
+
+  /**
+   * Deletes the user's debate in two steps: it disappears from their history at once, owing
+   * the unshared event; the document goes once that is announced (`remove`). Returns it as it
+   * was before (null when not theirs).
+   */
+  markDeleted(userId: string, debateId: string, now: Date): Promise<DebateDocument | null> {
     return this.debates
       .findOneAndUpdate(
-        { _id: debateId, userId },
-        { $set: { isPublic: false, sharedAt: null } },
+        { _id: debateId, userId, ...NOT_DELETED },
+        {
+          $set: {
+            deletedAt: now,
+            isPublic: false,
+            sharedAt: null,
+            pendingEvent: { kind: 'unshared', at: now },
+          },
+        },
         { returnDocument: 'before' },
       )
       .lean<DebateDocument>()
       .exec();
   }
 
-  async deleteOwn(userId: string, debateId: string): Promise<DebateDocument | null> {
-    return this.debates.findOneAndDelete({ _id: debateId, userId }).lean<DebateDocument>().exec();
+  /** The debate as it is now, whoever owns it, deleted or not (for the outbox). */
+  findAny(debateId: string): Promise<DebateDocument | null> {
+    return this.debates.findOne({ _id: debateId }).lean<DebateDocument>().exec();
+  }
+
+  /** Debates owing an event since before `before`, oldest first. */
+  pending(before: Date, limit: number): Promise<DebateDocument[]> {
+    return this.debates
+      .find({ 'pendingEvent.at': { $lt: before } })
+      .sort({ 'pendingEvent.at': 1 })
+      .limit(limit)
+      .lean<DebateDocument[]>()
+      .exec();
+  }
+
+  /**
+   * The event `pending` is announced: clears it, or, for a deleted debate, removes the
+   * document. Only if it is still the one owed: a later change owes its own event.
+   */
+  async settle(debateId: string, pending: PendingEvent, deleted: boolean): Promise<void> {
+    const filter = {
+      _id: debateId,
+      'pendingEvent.kind': pending.kind,
+      'pendingEvent.at': pending.at,
+    };
+    if (deleted) await this.debates.deleteOne(filter).exec();
+    else await this.debates.updateOne(filter, { $set: { pendingEvent: null } }).exec();
   }
 }
