@@ -1,6 +1,7 @@
 import {
   DebateSettings,
   generationContracts,
+  runInstanceKey,
   type RunEvent,
   usageContracts,
 } from '@debate/contracts';
@@ -117,8 +118,12 @@ export class DebateResolver implements OnModuleDestroy {
     if (id.length === 0 || id.length > 128) {
       throw new GraphQLError('Invalid run id', { extensions: { code: 'BAD_USER_INPUT' } });
     }
+    const instance = runInstanceKey(id);
+    if (!instance) {
+      throw new GraphQLError('No such debate run', { extensions: { code: 'NOT_FOUND' } });
+    }
     return observableIterator(
-      this.services.stream(generationContracts.watch, { runId: id, userId: user.id }),
+      this.services.stream(generationContracts.watch, { runId: id, userId: user.id }, { instance }),
       (event) => ({ debateRun: toModel(event) }),
       this.shutdown.signal,
       joinDeltas,

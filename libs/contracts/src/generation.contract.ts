@@ -125,6 +125,16 @@ export type RunEvent = z.output<typeof RunEvent>;
 const runId = z.string().min(1).max(128);
 const userId = z.string().min(1).max(128);
 
+/**
+ * A run lives in the instance of the generation service that generates it, and is watched and
+ * looked up there: its id begins with that instance's key (8 hex digits, then the rest of a
+ * UUID), and `watch` and `runLookupContract` are addressed to that key. Undefined for an id
+ * that no instance made.
+ */
+export function runInstanceKey(runId: string): string | undefined {
+  return /^([0-9a-f]{8})-[0-9a-f]{4}-/.exec(runId)?.[1];
+}
+
 export const generationContracts = {
   /**
    * Takes one free debate from the user's allowance, then starts the run; the run goes on

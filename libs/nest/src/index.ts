@@ -6,6 +6,7 @@ export * from './transport/nats.transport.js';
 export * from './transport/transport.factory.js';
 export * from './client/service-client.js';
 export * from './rpc/handle.decorator.js';
+export * from './rpc/instance.js';
 export * from './logging/logging.module.js';
 export * from './health/health.controller.js';
 export * from './bootstrap/service-core.module.js';

@@ -22,6 +22,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { traceHeaders } from '../tracing/tracing.js';
 import { requestMuxOf } from '../transport/nats-request-mux.js';
+import { instanceSubject } from '../rpc/instance.js';
 import {
   catchError,
   firstValueFrom,
@@ -66,6 +67,15 @@ export interface MessageSender {
 export interface CallOptions {
   /** How long to wait for the reply (for a stream: for its first item). */
   readonly timeoutMs?: number;
+  /**
+   * The key of the instance that must answer (a handler with `onThisInstance`); without it,
+   * any instance of the service does.
+   */
+  readonly instance?: string | undefined;
+}
+
+function subjectOf(contract: RequestContract | StreamContract, options: CallOptions): string {
+  return options.instance ? instanceSubject(contract.subject, options.instance) : contract.subject;
 }
 
 function messageOf(error: unknown): string {
@@ -139,7 +149,11 @@ export class ServiceClient implements OnApplicationShutdown {
       this.proxy instanceof ClientNats
         ? await this.natsRequest(this.proxy, contract, data, options)
         : await firstValueFrom(
-            this.guard(contract, this.proxy.send<unknown>(contract.subject, data), options),
+            this.guard(
+              contract,
+              this.proxy.send<unknown>(subjectOf(contract, options), data),
+              options,
+            ),
           );
     return parsePayload(contract.subject, 'response', contract.response, reply) as ResponseOf<C>;
   }
@@ -163,8 +177,9 @@ export class ServiceClient implements OnApplicationShutdown {
     let message;
     try {
       const connection = (await client.connect()) as NatsConnection;
-      const packet = JSON.stringify({ pattern: contract.subject, data, id: randomUUID() });
-      message = await requestMuxOf(connection).request(contract.subject, packet, {
+      const subject = subjectOf(contract, options);
+      const packet = JSON.stringify({ pattern: subject, data, id: randomUUID() });
+      message = await requestMuxOf(connection).request(subject, packet, {
         timeoutMs: limit,
         headers: this.traceparent(),
       });
@@ -195,7 +210,7 @@ export class ServiceClient implements OnApplicationShutdown {
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
     return this.guard(
       contract,
-      this.proxy.send<unknown>(contract.subject, this.traced(data)),
+      this.proxy.send<unknown>(subjectOf(contract, options), this.traced(data)),
       options,
     ).pipe(map((item) => parsePayload(contract.subject, 'item', contract.item, item) as ItemOf<C>));
   }

@@ -23,6 +23,7 @@ import {
 import { catchError, EMPTY, finalize, map, type Observable, tap, throwError } from 'rxjs';
 import { natsRequestMetrics } from '../operations/metrics.js';
 import { contextFrom, inSpan } from '../tracing/tracing.js';
+import { INSTANCE_KEY, instanceSubject } from './instance.js';
 
 /** Validates a handler's payload on receipt and its reply (or each streamed item) before sending. */
 @Injectable()
@@ -79,13 +80,27 @@ function toRpcException(error: unknown): unknown {
   return error;
 }
 
+export interface HandleOptions {
+  /**
+   * Answer on this instance's own subject (`<subject>.<INSTANCE_KEY>`) instead of the shared
+   * one: for requests about state only this instance holds. Callers address it with
+   * CallOptions.instance.
+   */
+  readonly onThisInstance?: boolean;
+}
+
 /**
  * Marks a controller method as the handler of `contract`: subscribes it to the contract's
  * subject and validates what comes in and what goes out against the contract's schemas.
  */
-export function HandleRequest(contract: RequestContract | StreamContract): MethodDecorator {
+export function HandleRequest(
+  contract: RequestContract | StreamContract,
+  options: HandleOptions = {},
+): MethodDecorator {
   return applyDecorators(
-    MessagePattern(contract.subject),
+    MessagePattern(
+      options.onThisInstance ? instanceSubject(contract.subject, INSTANCE_KEY) : contract.subject,
+    ),
     UseInterceptors(new ContractInterceptor(contract)),
   );
 }

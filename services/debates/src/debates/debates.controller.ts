@@ -1,10 +1,12 @@
 import {
   debatesContracts,
+  type FinishedRun,
   type ParsedRequestOf,
   type ResponseOf,
+  runInstanceKey,
   runLookupContract,
 } from '@debate/contracts';
-import { HandleRequest, ServiceClient } from '@debate/nest';
+import { HandleRequest, ServiceClient, ServiceUnavailableError } from '@debate/nest';
 import { Controller } from '@nestjs/common';
 import { DebateAnnouncer } from './debate-announcer.js';
 import { type DebateDocument, DebatesRepository, toDebate } from './debates.repository.js';
@@ -27,10 +29,7 @@ export class DebatesController {
 
   @HandleRequest(debatesContracts.save)
   async save(request: ParsedRequestOf<Contracts['save']>): Promise<ResponseOf<Contracts['save']>> {
-    const { run } = await this.services.request(runLookupContract, {
-      runId: request.runId,
-      userId: request.userId,
-    });
+    const run = await this.finishedRun(request.runId, request.userId);
     if (!run) {
       return {
         saved: false,
@@ -71,6 +70,28 @@ export class DebatesController {
       return { saved: false, reason: 'already_saved', message: 'This debate is already saved' };
     }
     return { saved: true, debate: toDebate(document) };
+  }
+
+  /**
+   * The user's finished run, from the generation instance that has it; null when there is no
+   * such run, or its instance is gone (it stopped, and its runs with it).
+   */
+  private async finishedRun(runId: string, userId: string): Promise<FinishedRun | null> {
+    const instance = runInstanceKey(runId);
+    if (!instance) return null;
+    try {
+      const { run } = await this.services.request(
+        runLookupContract,
+        { runId, userId },
+        { instance },
+      );
+      return run;
+    } catch (error) {
+      if (error instanceof ServiceUnavailableError && /no responders/i.test(error.reason)) {
+        return null;
+      }
+      throw error;
+    }
   }
 
   @HandleRequest(debatesContracts.list)

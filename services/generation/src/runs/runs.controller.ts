@@ -7,7 +7,7 @@ import {
   runLookupContract,
   usageContracts,
 } from '@debate/contracts';
-import { HandleRequest, PinoLoggerService, ServiceClient } from '@debate/nest';
+import { HandleRequest, INSTANCE_KEY, PinoLoggerService, ServiceClient } from '@debate/nest';
 import { Controller, Inject } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { randomUUID } from 'node:crypto';
@@ -39,7 +39,8 @@ export class RunsController {
   async start(
     request: ParsedRequestOf<Contracts['start']>,
   ): Promise<ResponseOf<Contracts['start']>> {
-    const runId = randomUUID();
+    // The id says which instance has the run (runInstanceKey): watching and saving it ask there.
+    const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
     const { userId, email } = request;
     const taken = await this.services.request(usageContracts.consume, { userId, email, runId });
     if (!taken.granted) {
@@ -63,7 +64,7 @@ export class RunsController {
   }
 
   /** A completed run of the user's, for saving: its settings and the speakers' turns. */
-  @HandleRequest(runLookupContract)
+  @HandleRequest(runLookupContract, { onThisInstance: true })
   get(request: ParsedRequestOf<typeof runLookupContract>): ResponseOf<typeof runLookupContract> {
     const run = this.registry.find(request.runId, request.userId);
     if (!run?.completed || !run.settings) return { run: null };
@@ -76,7 +77,7 @@ export class RunsController {
     return { run: { runId: run.runId, topic, first, second, turns } };
   }
 
-  @HandleRequest(generationContracts.watch)
+  @HandleRequest(generationContracts.watch, { onThisInstance: true })
   watch(request: ParsedRequestOf<Contracts['watch']>): Observable<RunEvent> {
     const run = this.registry.find(request.runId, request.userId);
     if (!run) throw new RpcException({ status: 'error', message: 'No such debate run' });
