@@ -49,11 +49,12 @@ describe('tracing across the gateway and a service', () => {
   let gateway: ReturnType<typeof startDeployable>;
   let community: ReturnType<typeof startDeployable>;
   let url = '';
+  let env: Record<string, string> = {};
 
   beforeAll(async () => {
     const nats = await startNatsServer();
     const store = await startStore({ port: 0, dbPath: join(dataDir, 'mongo') });
-    const env = { NATS_URL: nats.url, MONGO_URL: store.uri };
+    env = { NATS_URL: nats.url, MONGO_URL: store.uri };
     community = startDeployable('services/community/dist/main.js', env);
     gateway = startDeployable('gateway/dist/main.js', { ...env, PORT: '0', HOST: '127.0.0.1' });
     stop = async () => {
@@ -115,4 +116,29 @@ describe('tracing across the gateway and a service', () => {
     expect(other.length).toBeGreaterThan(0);
     expect(other.every((line) => /^[0-9a-f]{32}$/.test(line.trace_id ?? ''))).toBe(true);
   });
+
+  it('traces nothing in a process started with OTEL_SDK_DISABLED=true', async () => {
+    // A second community instance (the queue group shares the requests between the two).
+    const untraced = startDeployable('services/community/dist/main.js', {
+      ...env,
+      OTEL_SDK_DISABLED: 'true',
+    });
+    try {
+      const answered = () =>
+        untraced.lines.filter((line) => line.msg?.includes(`${subjects.community.debate.rank} ok`));
+      for (let attempt = 0; attempt < 200 && answered().length < 3; attempt += 1) {
+        const traceId = randomBytes(16).toString('hex');
+        await graphql(url, '{ communityDebates { next } }', {
+          headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+        });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(answered().length).toBeGreaterThanOrEqual(3);
+      expect(answered().filter((line) => line.trace_id !== undefined)).toEqual([]);
+    } finally {
+      const exited = new Promise((resolve) => untraced.child.once('exit', resolve));
+      untraced.child.kill('SIGTERM');
+      await exited;
+    }
+  }, 30_000);
 });

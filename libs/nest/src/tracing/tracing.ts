@@ -18,11 +18,13 @@ let provider: NodeTracerProvider | undefined;
 /**
  * OpenTelemetry for this process: spans carried across async calls (AsyncLocalStorage) and
  * across NATS in W3C `traceparent` headers; exported over OTLP/HTTP when
- * OTEL_EXPORTER_OTLP_ENDPOINT is set (else kept for the logs' trace ids only). Once per process;
- * the first name wins (in single-process mode: 'platform').
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set (else kept for the logs' trace ids only); off with
+ * OTEL_SDK_DISABLED=true. Once per process; the first name wins (in single-process mode:
+ * 'platform').
  */
 export function startTracing(serviceName: string): void {
-  if (provider) return;
+  // OpenTelemetry's own switch: no spans, no trace ids in the logs, no context carried along.
+  if (provider || process.env['OTEL_SDK_DISABLED'] === 'true') return;
   const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
