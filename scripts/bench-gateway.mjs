@@ -252,16 +252,26 @@ async function saturated(call) {
   return summarise(latencies, performance.now() - start, failures);
 }
 
+// Between two measurements: the processes finish the garbage collection the previous one left
+// them (a Mark-Compact started under saturation lands in the next measurement's first second
+// otherwise, and a steady 500 req/s does not follow a saturation burst in production).
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
+
 const rows = [];
 for (const query of queries) {
   const viaGateway = () => post(query.body);
   // Warm both paths (JIT, connections, the store's caches) before measuring.
   await saturated(viaGateway);
   await saturated(query.direct);
+  await settle();
   const gatewayRate = await atRate(viaGateway);
+  await settle();
   const directRate = await atRate(query.direct);
+  await settle();
   const gatewaySat = await saturated(viaGateway);
+  await settle();
   const directSat = await saturated(query.direct);
+  await settle();
   rows.push({ query: query.name, gatewayRate, directRate, gatewaySat, directSat });
 }
 

@@ -8,10 +8,12 @@ import {
   startOperationsServer,
   startTracing,
   stopTracing,
+  tuneRuntime,
 } from '@debate/nest';
 import { gatewayEnvSchema } from './config/gateway.config.js';
 import { createGateway } from './create-gateway.js';
 
+tuneRuntime();
 const env = loadConfigOrExit('the gateway', gatewayEnvSchema);
 startTracing('gateway');
 

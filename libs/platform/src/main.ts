@@ -7,6 +7,7 @@ import {
   loadConfigOrExit,
   startOperationsServer,
   startTracing,
+  tuneRuntime,
 } from '@debate/nest';
 import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { startPlatform } from './start-platform.js';
  * Single-process mode: the five services and the gateway in this one Node process, and, unless
  * MONGO_URL names a MongoDB, the embedded MongoDB-compatible server with its data in DATA_DIR.
  */
+tuneRuntime();
 const env = loadConfigOrExit('the platform', platformEnvSchema);
 startTracing('platform');
 

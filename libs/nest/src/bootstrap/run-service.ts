@@ -4,6 +4,7 @@ import { loadConfigOrExit, serviceEnvSchema } from '../config/load-config.js';
 import { startTracing, stopTracing } from '../tracing/tracing.js';
 import { natsTransport } from '../transport/transport.factory.js';
 import type { ServiceRuntimeOptions } from './service-core.module.js';
+import { tuneRuntime } from './runtime.js';
 import { closeOnSignals, serveServiceOperations, startService } from './start-service.js';
 
 /**
@@ -15,6 +16,7 @@ export async function runServiceProcess(
   service: ServiceName,
   register: (options: ServiceRuntimeOptions) => DynamicModule,
 ): Promise<void> {
+  tuneRuntime();
   const env = loadConfigOrExit(`the ${service} service`, serviceEnvSchema);
   startTracing(service);
   const transport = natsTransport(env.NATS_URL);
