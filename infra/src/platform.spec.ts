@@ -197,6 +197,23 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
+  it('gives a stopping generation pod time to finish its debates, the others the default', () => {
+    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
+      const pod = containerOf(deployment) as ReturnType<typeof containerOf> & {
+        terminationGracePeriodSeconds: number;
+      };
+      const drain = pod.containers[0]?.env.find((variable) => variable.name === 'DRAIN_TIMEOUT_MS');
+      if (deployment.name === 'generation') {
+        expect(drain?.value).toBe('120000');
+        // The requests it took, then its runs: each may take the drain time, and a margin.
+        expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual((2 * 120_000) / 1000);
+      } else {
+        expect(drain).toBeUndefined();
+        expect(pod.terminationGracePeriodSeconds).toBe(30);
+      }
+    }
+  });
+
   it('keeps every secret out of the Deployments: they read them from their Secret', () => {
     const everySecret = [...Object.values(SECRETS), ...Object.values(servicePasswords)];
     for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {

@@ -5,6 +5,9 @@ import { KeycloakServer, Mongo, Nats } from './components/backing-services.js';
 import { Deployable } from './components/deployable.js';
 import { DebateRealm } from './components/keycloak-realm.js';
 
+/** How long a stopping generation pod waits for its running debates (DRAIN_TIMEOUT_MS). */
+export const GENERATION_DRAIN_MS = 120_000;
+
 /** The build arguments of deploy/docker/Dockerfile, by deployable: its image's name. */
 const imageOf = (settings: StackSettings, deployable: ServiceName | 'gateway') =>
   `${settings.imageRegistry}/${deployable}:${settings.imageTag}`;
@@ -65,6 +68,9 @@ export function createPlatform(settings: StackSettings) {
   };
   const baseEnv = { NATS_URL: nats.url, LOG_LEVEL: 'info' };
   const extraEnv: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
+    // A debate runs for a minute or two with a real model: a generation pod being replaced
+    // or scaled down lets the runs it has finish (and their watchers see the end).
+    generation: { DRAIN_TIMEOUT_MS: String(GENERATION_DRAIN_MS) },
     identity: {
       KEYCLOAK_URL: keycloakServer.internalUrl,
       KEYCLOAK_PUBLIC_URL: keycloakServer.publicUrl,
@@ -87,6 +93,9 @@ export function createPlatform(settings: StackSettings) {
           image: imageOf(settings, service),
           env: { ...baseEnv, ...extraEnv[service] },
           secretEnv: { MONGO_URL: mongo.urls[service], ...extraSecrets[service] },
+          ...(service === 'generation'
+            ? { terminationGracePeriodSeconds: (2 * GENERATION_DRAIN_MS) / 1000 + 10 }
+            : {}),
         },
         { dependsOn: [nats, mongo] },
       ),

@@ -15,6 +15,11 @@ export interface DeployableArgs {
   readonly httpPort?: number;
   readonly minReplicas: number;
   readonly maxReplicas: number;
+  /**
+   * How long Kubernetes lets a stopping pod finish its work before killing it (default 30 s);
+   * at least twice the deployable's DRAIN_TIMEOUT_MS plus a few seconds.
+   */
+  readonly terminationGracePeriodSeconds?: number;
   readonly resources?: {
     requests: { cpu: string; memory: string };
     limits: { cpu: string; memory: string };
@@ -83,7 +88,7 @@ export class Deployable extends pulumi.ComponentResource {
                 fsGroup: 1000,
                 seccompProfile: { type: 'RuntimeDefault' },
               },
-              terminationGracePeriodSeconds: 30,
+              terminationGracePeriodSeconds: args.terminationGracePeriodSeconds ?? 30,
               containers: [
                 {
                   name,

@@ -196,3 +196,124 @@ describe('NATS restarted', () => {
     }
   }, 60_000);
 });
+
+// A generation instance being replaced or scaled down (SIGTERM) lets the debates it is running
+// finish, whether someone watches them or not, instead of cutting them off.
+describe('a generation instance stopped with SIGTERM', () => {
+  it('finishes the debates it is running, then exits cleanly', async () => {
+    const { generationContracts, runLookupContract, usageContracts } =
+      await import('@debate/contracts');
+    const { createClientProxy, INSTANCE_KEY, natsTransport, ServiceClient } =
+      await import('@debate/nest');
+    const { signUpThroughGateway } = await import('./graphql-client.js');
+    const { firstValueFrom, toArray } = await import('rxjs');
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const fast = { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 };
+    const running = await startTestPlatformOverNats({
+      speakers: fast,
+      testAccountEmail: 'ada@example.org',
+    });
+    // The second instance writes its debates slowly: a few seconds each.
+    const second = spawn(process.execPath, ['services/generation/dist/main.js'], {
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      env: {
+        ...process.env,
+        NATS_URL: running.natsUrl,
+        MONGO_URL: running.mongoUrl,
+        OPS_PORT: '0',
+        DRAIN_TIMEOUT_MS: '20000',
+        OFFLINE_TOKENS_PER_SECOND: '300',
+        OFFLINE_FIRST_TOKEN_MS: '0',
+        TURN_PAUSE_MS: '200',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
+    let logged = '';
+    const client = new ServiceClient(
+      createClientProxy(natsTransport(running.natsUrl), 'gen-drain'),
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        second.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+          logged += chunk;
+          if (logged.includes('microservice successfully started')) resolve();
+        });
+        void exited.then((code) => reject(new Error(`generation exited (${code}): ${logged}`)));
+      });
+      const ada = await signUpThroughGateway(running.platform.url, 'ada@example.org');
+      const start = async () => {
+        const started = await client.request(generationContracts.start, {
+          userId: ada.id,
+          email: 'ada@example.org',
+          settings: {
+            topic: 'Should the last train run later?',
+            debateFormat: 'structured',
+            moderatorEnabled: true,
+            first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+            second: {
+              model: 'gpt-3.5-turbo',
+              stance: -0.6,
+              rhetoricStyle: 'casual',
+              personality: '',
+            },
+          },
+        });
+        if (!started.started) throw new Error(started.message);
+        return started.runId;
+      };
+      // Two runs on the second instance (the platform's own instance takes the others): one
+      // watched, and one started a second later that nobody watches, so it ends last.
+      const startOnSecond = async () => {
+        for (let attempt = 0; attempt < 40; attempt += 1) {
+          const runId = await start();
+          if (!runId.startsWith(INSTANCE_KEY)) return runId;
+        }
+        throw new Error('no run landed on the second instance');
+      };
+      const watchedId = await startOnSecond();
+      const instance = watchedId.slice(0, 8);
+      const watched = firstValueFrom(
+        client
+          .stream(generationContracts.watch, { runId: watchedId, userId: ada.id }, { instance })
+          .pipe(toArray()),
+      );
+      await sleep(1_000);
+      const unwatchedId = await startOnSecond();
+      const stats = () =>
+        client.request(usageContracts.stats, { userId: ada.id, email: 'ada@example.org' });
+      const before = await stats();
+      // Both are still being written when the instance is told to stop.
+      const lookup = (runId: string) =>
+        client.request(runLookupContract, { runId, userId: ada.id }, { instance });
+      expect((await lookup(watchedId)).run).toBeNull();
+      expect((await lookup(unwatchedId)).run).toBeNull();
+      second.kill('SIGTERM');
+
+      const events = await watched;
+      expect(events.at(-1)?.type).toBe('runCompleted');
+      expect(await exited).toBe(0);
+      // Neither was cut off: each completed and was settled with the usage service (a run
+      // stays open in the user's usage until it is settled, or given back when it fails).
+      const after = await stats();
+      expect(after.freeDebatesRemaining).toBe(before.freeDebatesRemaining);
+      const { MongoClient } = await import('mongodb');
+      const mongo = await MongoClient.connect(running.mongoUrl);
+      try {
+        const usage = await mongo
+          .db('usage')
+          .collection<{ _id: string; openRuns: string[] }>('debateUsage')
+          .findOne({ _id: ada.id });
+        expect(usage?.openRuns).toEqual([]);
+      } finally {
+        await mongo.close();
+      }
+      expect(logged).not.toMatch(/failed|could not be settled/i);
+    } finally {
+      if (second.exitCode === null) second.kill('SIGKILL');
+      await client.close();
+      await running.teardown();
+    }
+  }, 90_000);
+});

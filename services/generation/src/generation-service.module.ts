@@ -26,7 +26,10 @@ export class GenerationServiceModule {
       imports: [ServiceCoreModule.forService('generation', options), CatalogModule],
       controllers: [RunsController],
       providers: [
-        { provide: RunRegistry, useValue: new RunRegistry() },
+        {
+          provide: RunRegistry,
+          useValue: new RunRegistry(undefined, options.drainTimeoutMs ?? 10_000),
+        },
         { provide: RUN_OPTIONS, useValue: { pauseMs: speakers.TURN_PAUSE_MS ?? 1000 } },
         {
           provide: SPEAKER,

@@ -19,16 +19,26 @@ export async function runServiceProcess(
   tuneRuntime();
   const env = loadConfigOrExit(`the ${service} service`, serviceEnvSchema);
   startTracing(service);
-  const transport = natsTransport(env.NATS_URL);
+  const drainTimeoutMs = env.DRAIN_TIMEOUT_MS;
+  const transport = natsTransport(env.NATS_URL, { drainTimeoutMs });
   const app = await startService({
     service,
-    module: register({ logLevel: env.LOG_LEVEL, transport, mongoUrl: env.MONGO_URL }),
+    module: register({
+      logLevel: env.LOG_LEVEL,
+      transport,
+      mongoUrl: env.MONGO_URL,
+      drainTimeoutMs,
+    }),
     transport,
   });
   const operations = await serveServiceOperations(app, { port: env.OPS_PORT, host: env.OPS_HOST });
-  closeOnSignals(async () => {
-    await app.close();
-    await operations.close();
-    await stopTracing();
-  });
+  // The requests taken, then (generation) the runs going on: each waits up to DRAIN_TIMEOUT_MS.
+  closeOnSignals(
+    async () => {
+      await app.close();
+      await operations.close();
+      await stopTracing();
+    },
+    2 * drainTimeoutMs + 5_000,
+  );
 }

@@ -13,6 +13,8 @@ export interface ServiceRuntimeOptions {
   readonly transport: TransportConfig;
   /** The MongoDB server; a service that keeps documents uses a database of its own there. */
   readonly mongoUrl: string;
+  /** On shutdown, how long to wait for work in progress (DRAIN_TIMEOUT_MS; default 10 s). */
+  readonly drainTimeoutMs?: number;
 }
 
 /** What every service has: JSON logging and an answer to its health check. */

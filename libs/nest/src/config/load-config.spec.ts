@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       MONGO_URL: 'mongodb://127.0.0.1:27017',
       LOG_LEVEL: 'info',
       NATS_REQUEST_TIMEOUT_MS: 5_000,
+      DRAIN_TIMEOUT_MS: 10_000,
       OPS_PORT: 9464,
       OPS_HOST: '0.0.0.0',
     });
@@ -23,6 +24,7 @@ describe('loadConfig', () => {
       MONGO_URL: 'mongodb://mongo.internal:27017/?replicaSet=rs0',
       LOG_LEVEL: 'debug',
       NATS_REQUEST_TIMEOUT_MS: '1500',
+      DRAIN_TIMEOUT_MS: '120000',
       OPS_PORT: '9100',
       OPS_HOST: '10.0.0.5',
     });
@@ -31,6 +33,7 @@ describe('loadConfig', () => {
       MONGO_URL: 'mongodb://mongo.internal:27017/?replicaSet=rs0',
       LOG_LEVEL: 'debug',
       NATS_REQUEST_TIMEOUT_MS: 1_500,
+      DRAIN_TIMEOUT_MS: 120_000,
       OPS_PORT: 9100,
       OPS_HOST: '10.0.0.5',
     });
@@ -44,6 +47,7 @@ describe('loadConfig', () => {
         MONGO_URL: 'postgres://localhost',
         LOG_LEVEL: 'loud',
         NATS_REQUEST_TIMEOUT_MS: 'soon',
+        DRAIN_TIMEOUT_MS: '-1',
         OPS_PORT: '70000',
       });
     } catch (error) {
@@ -57,10 +61,11 @@ describe('loadConfig', () => {
       'MONGO_URL',
       'LOG_LEVEL',
       'NATS_REQUEST_TIMEOUT_MS',
+      'DRAIN_TIMEOUT_MS',
       'OPS_PORT',
     ]) {
       expect(message).toContain(variable);
     }
-    expect((caught as ConfigError).problems).toHaveLength(5);
+    expect((caught as ConfigError).problems).toHaveLength(6);
   });
 });

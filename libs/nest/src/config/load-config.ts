@@ -72,6 +72,11 @@ export const serviceEnvSchema = z.object({
   MONGO_URL: mongoUrlSchema,
   LOG_LEVEL: logLevelSchema,
   NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
+  /**
+   * On SIGTERM, how long the service waits for the work it has taken (requests, and for the
+   * generation service its running debates) before it stops anyway.
+   */
+  DRAIN_TIMEOUT_MS: optionalEnv(z.coerce.number().int().min(0).max(600_000).default(10_000)),
   OPS_PORT: opsPortSchema,
   OPS_HOST: opsHostSchema,
 });

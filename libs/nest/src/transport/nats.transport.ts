@@ -22,7 +22,7 @@ export function natsConnectionOptions(url: string, name: string) {
   };
 }
 
-/** How long a stopping service waits for the requests it took to be answered. */
+/** By default, how long a stopping service waits for the requests it took to be answered. */
 const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
@@ -36,6 +36,13 @@ const DRAIN_TIMEOUT_MS = 10_000;
 export class DrainingNatsServer extends ServerNats {
   private inFlight = 0;
   private readonly idle: Array<() => void> = [];
+
+  constructor(
+    options: ConstructorParameters<typeof ServerNats>[0],
+    private readonly drainTimeoutMs = DRAIN_TIMEOUT_MS,
+  ) {
+    super(options);
+  }
 
   /**
    * The handler of a subject. The platform's patterns are plain subjects, so the map is read
@@ -114,15 +121,19 @@ export class DrainingNatsServer extends ServerNats {
       const subscriptions = (this as unknown as { subscriptions: NatsSubscription[] })
         .subscriptions;
       await Promise.all(subscriptions.map((subscription) => subscription.drain()));
-      await this.whenIdle(DRAIN_TIMEOUT_MS);
+      await this.whenIdle(this.drainTimeoutMs);
       await connection.drain();
     }
     await super.close();
   }
 }
 
-export function createNatsServer(url: string, queue: string): DrainingNatsServer {
-  return new DrainingNatsServer({ ...natsConnectionOptions(url, queue), queue });
+export function createNatsServer(
+  url: string,
+  queue: string,
+  drainTimeoutMs?: number,
+): DrainingNatsServer {
+  return new DrainingNatsServer({ ...natsConnectionOptions(url, queue), queue }, drainTimeoutMs);
 }
 
 export function createNatsClient(url: string, name: string): ClientNats {

@@ -7,11 +7,19 @@ import { createNatsClient, createNatsServer } from './nats.transport.js';
 
 /** Which transport a deployable talks over. Only this differs between the two ways to run. */
 export type TransportConfig =
-  | { readonly kind: 'nats'; readonly url: string }
+  | {
+      readonly kind: 'nats';
+      readonly url: string;
+      /** How long a stopping server waits for the requests it took (default 10 s). */
+      readonly drainTimeoutMs?: number;
+    }
   | { readonly kind: 'in-process'; readonly bus: InProcessBus };
 
-export function natsTransport(url: string): TransportConfig {
-  return { kind: 'nats', url };
+export function natsTransport(
+  url: string,
+  options: { drainTimeoutMs?: number } = {},
+): TransportConfig {
+  return { kind: 'nats', url, ...options };
 }
 
 export function inProcessTransport(bus: InProcessBus = new InProcessBus()): TransportConfig {
@@ -25,7 +33,7 @@ export function createServerStrategy(
 ): CustomStrategy {
   const strategy =
     transport.kind === 'nats'
-      ? createNatsServer(transport.url, service)
+      ? createNatsServer(transport.url, service, transport.drainTimeoutMs)
       : new InProcessServer(transport.bus, service);
   return { strategy };
 }
