@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { debateOf } from './fixtures.js';
+import { debateOf, settingsOf } from './fixtures.js';
 import { graphql } from './graphql-client.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
@@ -247,18 +247,7 @@ describe('a generation instance stopped with SIGTERM', () => {
         const started = await client.request(generationContracts.start, {
           userId: ada.id,
           email: 'ada@example.org',
-          settings: {
-            topic: 'Should the last train run later?',
-            debateFormat: 'structured',
-            moderatorEnabled: true,
-            first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
-            second: {
-              model: 'gpt-3.5-turbo',
-              stance: -0.6,
-              rhetoricStyle: 'casual',
-              personality: '',
-            },
-          },
+          settings: settingsOf('Should the last train run later?'),
         });
         if (!started.started) throw new Error(started.message);
         return started.runId;

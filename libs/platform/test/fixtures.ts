@@ -1,4 +1,4 @@
-import type { Debate } from '@debate/contracts';
+import type { Debate, DebateSettings } from '@debate/contracts';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -23,6 +23,18 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
       { speaker: 'First Speaker' as const, round, text: `For ${round}`, summary: `F${round}` },
       { speaker: 'Second Speaker' as const, round, text: `Against ${round}`, summary: `A${round}` },
     ]),
+    ...fields,
+  };
+}
+
+/** The settings of a debate to start: GPT-4 for, GPT-3.5 against, `fields` overriding. */
+export function settingsOf(topic: string, fields: Partial<DebateSettings> = {}): DebateSettings {
+  return {
+    topic,
+    debateFormat: 'structured',
+    moderatorEnabled: true,
+    first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+    second: { model: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual', personality: '' },
     ...fields,
   };
 }

@@ -14,6 +14,7 @@ import {
   type SignedUp,
   signUpThroughGateway,
 } from './graphql-client.js';
+import { settingsOf } from './fixtures.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
@@ -36,20 +37,7 @@ describe('saved debates', () => {
   const generate = async (person: Person, topic: string): Promise<string> => {
     const started = await graphql<{ startDebate: string }>(url, START, {
       headers: { authorization: `Bearer ${person.token}` },
-      variables: {
-        settings: {
-          topic,
-          debateFormat: 'structured',
-          moderatorEnabled: true,
-          first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
-          second: {
-            model: 'gpt-3.5-turbo',
-            stance: -0.6,
-            rhetoricStyle: 'casual',
-            personality: '',
-          },
-        },
-      },
+      variables: { settings: settingsOf(topic) },
     });
     const runId = started.data?.startDebate ?? '';
     await collectSubscription(url, WATCH, 10_000, {

@@ -1,21 +1,16 @@
-import { type DebateSettings, debatesContracts, generationContracts } from '@debate/contracts';
+import { debatesContracts, generationContracts } from '@debate/contracts';
 import { createClientProxy, INSTANCE_KEY, natsTransport, ServiceClient } from '@debate/nest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { settingsOf } from './fixtures.js';
 import { collectSubscription, type SignedUp, signUpThroughGateway } from './graphql-client.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
 const WATCH = 'subscription ($id: String!) { debateRun(id: $id) { type } }';
 const FAST = { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 };
 
-const settings = (topic: string): DebateSettings => ({
-  topic,
-  debateFormat: 'structured',
-  moderatorEnabled: false,
-  first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
-  second: { model: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual', personality: '' },
-});
+const settings = (topic: string) => settingsOf(topic, { moderatorEnabled: false });
 
 // The generation service scaled out: a second instance, a process of its own, beside the one
 // the test platform runs. Starts go to either; each run is watched and saved on its own.

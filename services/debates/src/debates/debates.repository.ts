@@ -80,6 +80,11 @@ debateSchema.index(
 /** Debates the owner has not deleted (a deleted one may wait for its removal to be announced). */
 const NOT_DELETED = { deletedAt: null };
 
+/** A debate made private at `now`, owing the community its unshared event. */
+function privateSince(now: Date) {
+  return { isPublic: false, sharedAt: null, pendingEvent: { kind: 'unshared', at: now } };
+}
+
 export function toDebate(document: DebateDocument): Debate {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { _id, timestamp, sharedAt, pendingEvent, deletedAt, ...rest } = document;
@@ -209,13 +214,7 @@ export class DebatesRepository implements OnApplicationBootstrap {
     const changed = await this.debates
       .findOneAndUpdate(
         { _id: debateId, userId, isPublic: true, ...NOT_DELETED },
-        {
-          $set: {
-            isPublic: false,
-            sharedAt: null,
-            pendingEvent: { kind: 'unshared', at: now },
-          },
-        },
+        { $set: privateSince(now) },
         { returnDocument: 'before' },
       )
       .lean<DebateDocument>()
@@ -232,14 +231,7 @@ export class DebatesRepository implements OnApplicationBootstrap {
     return this.debates
       .findOneAndUpdate(
         { _id: debateId, userId, ...NOT_DELETED },
-        {
-          $set: {
-            deletedAt: now,
-            isPublic: false,
-            sharedAt: null,
-            pendingEvent: { kind: 'unshared', at: now },
-          },
-        },
+        { $set: { ...privateSince(now), deletedAt: now } },
         { returnDocument: 'before' },
       )
       .lean<DebateDocument>()
