@@ -8,7 +8,7 @@ import {
 import type { LoggerService } from '@nestjs/common';
 import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,8 @@ export interface CreateGatewayOptions {
   readonly authJwksUrl?: string;
   /** NestJS's own messages (process-wide); by default the gateway's logger. */
   readonly frameworkLogger?: LoggerService;
+  /** Which proxies' X-Forwarded-* headers to believe (Fastify's trustProxy); none by default. */
+  readonly trustProxy?: boolean | string;
 }
 
 export const defaultWebDistDir = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -84,9 +86,11 @@ export async function createGateway(
     ...(options.authIssuer ? { authIssuer: options.authIssuer } : {}),
     ...(options.authJwksUrl ? { authJwksUrl: options.authJwksUrl } : {}),
   });
+  const adapterOptions: FastifyServerOptions = {};
+  if (options.trustProxy !== undefined) adapterOptions.trustProxy = options.trustProxy;
   const app = await NestFactory.create<NestFastifyApplication>(
     module,
-    new FastifyAdapter(),
+    new FastifyAdapter(adapterOptions),
     options.frameworkLogger ? { logger: options.frameworkLogger } : { bufferLogs: true },
   );
   if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));

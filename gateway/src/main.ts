@@ -26,6 +26,7 @@ const app = await createGateway({
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
   ...(env.AUTH_ISSUER_URL ? { authIssuer: env.AUTH_ISSUER_URL } : {}),
   ...(env.AUTH_JWKS_URL ? { authJwksUrl: env.AUTH_JWKS_URL } : {}),
+  ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
 });
 app.enableShutdownHooks();
 await app.listen({ port: env.PORT, host: env.HOST });

@@ -197,6 +197,15 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
+  it('has the gateway believe the Ingress in front of it, and only it', () => {
+    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
+      const trust = containerOf(deployment).containers[0]?.env.find(
+        (variable) => variable.name === 'TRUST_PROXY',
+      );
+      expect(trust?.value).toBe(deployment.name === 'gateway' ? 'loopback,uniquelocal' : undefined);
+    }
+  });
+
   it('gives a stopping generation pod time to finish its debates, the others the default', () => {
     for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
       const pod = containerOf(deployment) as ReturnType<typeof containerOf> & {

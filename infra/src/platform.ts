@@ -113,6 +113,10 @@ export function createPlatform(settings: StackSettings) {
         PORT: '3000',
         AUTH_ISSUER_URL: `${keycloakServer.publicUrl}/realms/debate`,
         AUTH_JWKS_URL: pulumi.interpolate`${keycloakServer.internalUrl}/realms/debate/protocol/openid-connect/certs`,
+        // Behind the Ingress, which ends TLS: its X-Forwarded-Proto/Host say what the browser
+        // used (the sign-in redirect URI must be the https one the realm knows). Believed from
+        // the cluster's private addresses only; the gateway's Service is not exposed otherwise.
+        TRUST_PROXY: 'loopback,uniquelocal',
       },
       secretEnv: {},
     },

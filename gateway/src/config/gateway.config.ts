@@ -26,6 +26,22 @@ export const gatewayEnvSchema = z.object({
    * http://keycloak:8080). Unset: under AUTH_ISSUER_URL.
    */
   AUTH_JWKS_URL: optionalEnv(z.url().optional()),
+  /**
+   * Behind a reverse proxy (the Kubernetes Ingress, which ends TLS): whose X-Forwarded-* headers
+   * to believe, so the gateway knows the browser's scheme and host (the sign-in redirect URI is
+   * built from them). A comma-separated list of addresses, CIDR ranges or proxy-addr's names
+   * (`loopback`, `linklocal`, `uniquelocal`: the private ranges), or `true` for any peer.
+   * Unset: none (the gateway is reached directly).
+   */
+  TRUST_PROXY: optionalEnv(
+    z
+      .string()
+      .regex(/^[0-9A-Za-z.:/]+(\s*,\s*[0-9A-Za-z.:/]+)*$/, 'must be true, false or addresses')
+      .transform((value): boolean | string =>
+        value === 'true' ? true : value === 'false' ? false : value,
+      )
+      .optional(),
+  ),
   /** Health probes and /metrics, apart from the public port. */
   OPS_PORT: opsPortSchema,
   OPS_HOST: opsHostSchema,

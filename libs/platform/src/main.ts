@@ -40,6 +40,7 @@ const platform = await startPlatform({
   brokers: brokersFrom(env),
   testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
   speakers: env,
+  ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
 });
 // Probes and /metrics of the whole process, apart from the public port.
 const storeClient = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 2_000 });

@@ -38,6 +38,8 @@ export interface PlatformOptions {
   readonly testAccountEmail?: string | undefined;
   /** The speaker and the pace of debates (the generation service's variables). */
   readonly speakers?: Partial<SpeakerEnv>;
+  /** Which proxies' X-Forwarded-* headers the gateway believes (TRUST_PROXY). */
+  readonly trustProxy?: boolean | string;
 }
 
 export interface RunningPlatform {
@@ -108,6 +110,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
     ...(options.webDistDir ? { webDistDir: options.webDistDir } : {}),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
   await gateway
     .getHttpAdapter()

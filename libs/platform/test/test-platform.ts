@@ -24,7 +24,7 @@ export interface NatsTestPlatform extends TestPlatform {
   readonly natsUrl: string;
 }
 
-type ExtraOptions = Partial<Pick<PlatformOptions, 'speakers' | 'testAccountEmail'>>;
+type ExtraOptions = Partial<Pick<PlatformOptions, 'speakers' | 'testAccountEmail' | 'trustProxy'>>;
 
 /**
  * The platform with each service and the gateway as its own NestJS application, over a real
