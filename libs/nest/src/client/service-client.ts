@@ -191,7 +191,12 @@ export class ServiceClient implements OnApplicationShutdown {
         : new ServiceError(contract.owner, contract.subject, reason);
     }
     if (message.data.length === 0) throw unavailable('empty response');
-    const reply: unknown = message.json();
+    let reply: unknown;
+    try {
+      reply = message.json();
+    } catch {
+      throw new ServiceError(contract.owner, contract.subject, 'the reply is not JSON');
+    }
     if (!isReplyPacket(reply)) {
       throw new ServiceError(contract.owner, contract.subject, 'the reply is not a reply packet');
     }

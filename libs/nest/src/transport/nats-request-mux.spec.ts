@@ -6,7 +6,10 @@ import {
   NoRespondersError,
   TimeoutError,
 } from '@nats-io/transport-node';
+import { catalogContracts } from '@debate/contracts';
+import { ServiceClient, ServiceError } from '../client/service-client.js';
 import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
+import { createClientProxy, natsTransport } from './transport.factory.js';
 import { NatsRequestMux, requestMuxOf } from './nats-request-mux.js';
 
 describe('NatsRequestMux, over a real nats-server', () => {
@@ -75,6 +78,37 @@ describe('NatsRequestMux, over a real nats-server', () => {
       timeoutMs: 2_000,
     });
     expect(next.json<{ value: number }>().value).toBe(2);
+  });
+
+  it('has ServiceClient refuse a reply that is not a NestJS reply packet', async () => {
+    const answers = ['not json', '[1, 2]', JSON.stringify({ err: 'the catalog is locked' })];
+    let next = 0;
+    const subscription = responder.subscribe(catalogContracts.generationCatalog.subject, {
+      callback: (_error, message) => {
+        message.respond(answers[next++] ?? '');
+      },
+    });
+    await responder.flush();
+    const client = new ServiceClient(createClientProxy(natsTransport(nats.url), 'mux-test'), 2_000);
+    try {
+      const failures: unknown[] = [];
+      for (let i = 0; i < answers.length; i += 1) {
+        failures.push(
+          await client
+            .request(catalogContracts.generationCatalog, {})
+            .catch((caught: unknown) => caught),
+        );
+      }
+      expect(failures.every((failure) => failure instanceof ServiceError)).toBe(true);
+      expect(failures.map((failure) => (failure as Error).message)).toEqual([
+        'the reply is not JSON',
+        'the reply is not a reply packet',
+        'the catalog is locked',
+      ]);
+    } finally {
+      subscription.unsubscribe();
+      await client.close();
+    }
   });
 
   it('fails the requests still waiting when the connection closes', async () => {
