@@ -9,7 +9,12 @@ import {
 import { HandleRequest, ServiceClient, ServiceUnavailableError } from '@debate/nest';
 import { Controller } from '@nestjs/common';
 import { DebateAnnouncer } from './debate-announcer.js';
-import { type DebateDocument, DebatesRepository, toDebate } from './debates.repository.js';
+import {
+  type DebateDocument,
+  DebatesRepository,
+  privateSince,
+  toDebate,
+} from './debates.repository.js';
 
 type Contracts = typeof debatesContracts;
 
@@ -125,13 +130,14 @@ export class DebatesController {
   async unshare(
     request: ParsedRequestOf<Contracts['unshare']>,
   ): Promise<ResponseOf<Contracts['unshare']>> {
-    const before = await this.debates.makePrivate(request.userId, request.debateId, new Date());
+    const now = new Date();
+    const before = await this.debates.makePrivate(request.userId, request.debateId, now);
     if (!before) return { debate: null };
-    if (before.isPublic) {
-      const unshared = await this.debates.findOwn(request.userId, request.debateId);
-      if (unshared) await this.announcer.announce(unshared);
-    }
-    return { debate: toDebate({ ...before, isPublic: false, sharedAt: null }) };
+    // What the write left, derived rather than read again (the outbox settles it only if it
+    // still owes this very event).
+    const unshared = { ...before, ...privateSince(now) };
+    if (before.isPublic) await this.announcer.announce(unshared);
+    return { debate: toDebate(unshared) };
   }
 
   /** Deletes the user's debate, and its public copy with it. */
@@ -139,14 +145,13 @@ export class DebatesController {
   async delete(
     request: ParsedRequestOf<Contracts['delete']>,
   ): Promise<ResponseOf<Contracts['delete']>> {
-    const before = await this.debates.markDeleted(request.userId, request.debateId, new Date());
+    const now = new Date();
+    const before = await this.debates.markDeleted(request.userId, request.debateId, now);
     if (!before) return { deleted: false };
-    const deleted = await this.debates.findAny(request.debateId);
-    if (deleted) {
-      // Announced only if the community may have it: public, or its share still owed.
-      const wasShared = before.isPublic || before.pendingEvent?.kind === 'shared';
-      await (wasShared ? this.announcer.announce(deleted) : this.announcer.forget(deleted));
-    }
+    const deleted = { ...before, ...privateSince(now), deletedAt: now };
+    // Announced only if the community may have it: public, or its share still owed.
+    const wasShared = before.isPublic || before.pendingEvent?.kind === 'shared';
+    await (wasShared ? this.announcer.announce(deleted) : this.announcer.forget(deleted));
     return { deleted: true };
   }
 }

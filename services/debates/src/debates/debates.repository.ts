@@ -81,7 +81,9 @@ debateSchema.index(
 const NOT_DELETED = { deletedAt: null };
 
 /** A debate made private at `now`, owing the community its unshared event. */
-function privateSince(now: Date) {
+export function privateSince(
+  now: Date,
+): Pick<DebateDocument, 'isPublic' | 'sharedAt' | 'pendingEvent'> {
   return { isPublic: false, sharedAt: null, pendingEvent: { kind: 'unshared', at: now } };
 }
 
@@ -236,11 +238,6 @@ export class DebatesRepository implements OnApplicationBootstrap {
       )
       .lean<DebateDocument>()
       .exec();
-  }
-
-  /** The debate as it is now, whoever owns it, deleted or not (for the outbox). */
-  findAny(debateId: string): Promise<DebateDocument | null> {
-    return this.debates.findOne({ _id: debateId }).lean<DebateDocument>().exec();
   }
 
   /** Debates owing an event since before `before`, oldest first. */
