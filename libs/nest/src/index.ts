@@ -13,6 +13,7 @@ export * from './bootstrap/service-core.module.js';
 export * from './bootstrap/start-service.js';
 export * from './bootstrap/run-service.js';
 export * from './bootstrap/runtime.js';
+export * from './bootstrap/work-in-progress.js';
 export * from './events/event-log.js';
 export * from './mongo/mongo.js';
 export * from './client/service-client.provider.js';

@@ -5,6 +5,7 @@ import type {
 } from '@nats-io/transport-node';
 import { ClientNats, ServerNats } from '@nestjs/microservices';
 import { finalize, type Observable, type Subscription } from 'rxjs';
+import { WorkInProgress } from '../bootstrap/work-in-progress.js';
 
 /** Connection settings shared by every NATS client and server of the platform. */
 export function natsConnectionOptions(url: string, name: string) {
@@ -34,8 +35,8 @@ const DRAIN_TIMEOUT_MS = 10_000;
  * before an async handler has replied: those replies were lost.)
  */
 export class DrainingNatsServer extends ServerNats {
-  private inFlight = 0;
-  private readonly idle: Array<() => void> = [];
+  /** The requests taken and not yet answered (a streamed reply counts until it ends). */
+  private readonly inFlight = new WorkInProgress<object>();
 
   constructor(
     options: ConstructorParameters<typeof ServerNats>[0],
@@ -54,11 +55,12 @@ export class DrainingNatsServer extends ServerNats {
   }
 
   override async handleMessage(channel: string, message: Msg): Promise<unknown> {
-    this.inFlight += 1;
+    const request = {};
+    this.inFlight.add(request);
     try {
       return await super.handleMessage(channel, message);
     } finally {
-      this.release();
+      this.inFlight.delete(request);
     }
   }
 
@@ -66,25 +68,11 @@ export class DrainingNatsServer extends ServerNats {
     stream$: Observable<unknown>,
     respond: Parameters<ServerNats['send']>[1],
   ): Subscription {
-    // handleMessage is still counted when this starts: the count never drops to 0 in between.
-    this.inFlight += 1;
-    return super.send(stream$.pipe(finalize(() => this.release())), respond);
-  }
-
-  private release(): void {
-    this.inFlight -= 1;
-    if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
-  }
-
-  private whenIdle(timeoutMs: number): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.idle.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    // handleMessage still counts its request when this starts: the count never drops to 0 in
+    // between.
+    const reply = {};
+    this.inFlight.add(reply);
+    return super.send(stream$.pipe(finalize(() => this.inFlight.delete(reply))), respond);
   }
 
   override async listen(callback: (...optionalParams: unknown[]) => void): Promise<void> {
@@ -121,7 +109,7 @@ export class DrainingNatsServer extends ServerNats {
       const subscriptions = (this as unknown as { subscriptions: NatsSubscription[] })
         .subscriptions;
       await Promise.all(subscriptions.map((subscription) => subscription.drain()));
-      await this.whenIdle(this.drainTimeoutMs);
+      await this.inFlight.whenIdle(this.drainTimeoutMs);
       await connection.drain();
     }
     await super.close();

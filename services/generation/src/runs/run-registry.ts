@@ -4,6 +4,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { DebateSettings } from '@debate/contracts';
+import { WorkInProgress } from '@debate/nest';
 import { DebateRun } from './debate-run.js';
 
 /**
@@ -14,8 +15,7 @@ import { DebateRun } from './debate-run.js';
 @Injectable()
 export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly runs = new Map<string, DebateRun>();
-  private readonly running = new Set<DebateRun>();
-  private readonly idle: Array<() => void> = [];
+  private readonly running = new WorkInProgress<DebateRun>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
@@ -37,15 +37,9 @@ export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShut
     return run?.userId === userId ? run : undefined;
   }
 
-  /** How many runs are going on. */
-  get active(): number {
-    return this.running.size;
-  }
-
   /** Forgets the run `keepAfterEndMs` after it ended. */
   ended(run: DebateRun): void {
     this.running.delete(run);
-    if (this.running.size === 0) for (const resolve of this.idle.splice(0)) resolve();
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.runs.delete(run.runId);
@@ -55,19 +49,12 @@ export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShut
   }
 
   /** Lets the runs going on finish, for up to `drainTimeoutMs`. */
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.running.size === 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.drainTimeoutMs);
-      this.idle.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+  beforeApplicationShutdown(): Promise<void> {
+    return this.running.whenIdle(this.drainTimeoutMs);
   }
 
   onApplicationShutdown(): void {
-    for (const run of this.running) run.abort.abort();
+    for (const run of this.running.values()) run.abort.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
