@@ -90,6 +90,17 @@ function messageOf(error: unknown): string {
 const UNREACHABLE =
   /no responders|empty response|connection (closed|lost)|closed connection|draining|not initialized|503/i;
 
+/** What a failed call's error means to the caller: the service unreachable, or its own error. */
+function callError(
+  contract: RequestContract | StreamContract,
+  error: unknown,
+): ServiceUnavailableError | ServiceError {
+  const message = messageOf(error);
+  return UNREACHABLE.test(message)
+    ? new ServiceUnavailableError(contract.owner, contract.subject, message)
+    : new ServiceError(contract.owner, contract.subject, message);
+}
+
 /** A NestJS microservice's reply packet, as its NATS server strategy publishes it. */
 interface ReplyPacket {
   readonly id?: unknown;
@@ -185,10 +196,7 @@ export class ServiceClient implements OnApplicationShutdown {
       });
     } catch (error) {
       if (error instanceof TimeoutError) throw unavailable(`no answer within ${limit} ms`);
-      const reason = messageOf(error);
-      throw UNREACHABLE.test(reason)
-        ? unavailable(reason)
-        : new ServiceError(contract.owner, contract.subject, reason);
+      throw callError(contract, error);
     }
     if (message.data.length === 0) throw unavailable('empty response');
     let reply: unknown;
@@ -279,12 +287,7 @@ export class ServiceClient implements OnApplicationShutdown {
         if (error instanceof ServiceUnavailableError || error instanceof ContractViolation) {
           return throwError(() => error);
         }
-        const message = messageOf(error);
-        return throwError(() =>
-          UNREACHABLE.test(message)
-            ? new ServiceUnavailableError(contract.owner, contract.subject, message)
-            : new ServiceError(contract.owner, contract.subject, message),
-        );
+        return throwError(() => callError(contract, error));
       }),
     );
   }
