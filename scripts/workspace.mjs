@@ -28,7 +28,8 @@ export function ensureInstalled() {
   const lock = join(root, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
   process.stdout.write('Installing dependencies (npm ci)…\n');
-  run('npm', ['ci', '--no-audit', '--no-fund']);
+  // The build tools are dev dependencies: with NODE_ENV=production npm ci would leave them out.
+  run('npm', ['ci', '--include=dev', '--no-audit', '--no-fund']);
 }
 
 /** Builds every project Nx knows, from cache where nothing changed. */

@@ -3,11 +3,13 @@ import { start as startStore } from '@debate/embedded-mongo';
 import { startNatsServer } from '@debate/nest/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listeningUrl } from '@debate/nest';
 import { graphql } from './graphql-client.js';
 
 const workspace = fileURLToPath(new URL('../../../', import.meta.url));
@@ -141,4 +143,58 @@ describe('tracing across the gateway and a service', () => {
       await exited;
     }
   }, 30_000);
+  it("exports a caller's sampled traces over OTLP, and none the caller did not sample", async () => {
+    // An OTLP/HTTP collector: the trace ids of every span exported to it.
+    const exported = new Set<string>();
+    const collector = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        for (const [, traceId] of body.matchAll(/"traceId":"([0-9a-f]{32})"/g)) {
+          exported.add(traceId ?? '');
+        }
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const endpoint = listeningUrl(collector, '127.0.0.1');
+    // A second community instance that exports (the gateway does not: it only passes the
+    // caller's decision on).
+    const exporting = startDeployable('services/community/dist/main.js', {
+      ...env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    });
+    const answered = () =>
+      exporting.lines.filter((line) => line.msg?.includes(`${subjects.community.debate.rank} ok`));
+    const sampled = new Set<string>();
+    const unsampled = new Set<string>();
+    try {
+      for (let attempt = 0; attempt < 300 && answered().length < 6; attempt += 1) {
+        const traceId = randomBytes(16).toString('hex');
+        const flags = attempt % 2 === 0 ? '01' : '00';
+        (flags === '01' ? sampled : unsampled).add(traceId);
+        await graphql(url, '{ communityDebates { next } }', {
+          headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-${flags}` },
+        });
+        // and one with no traceparent at all: the gateway starts that trace, unsampled
+        await graphql(url, '{ communityDebates { next } }');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const answeredIds = new Set(answered().map((line) => line.trace_id));
+      const sampledThere = [...sampled].filter((id) => answeredIds.has(id));
+      expect(sampledThere.length).toBeGreaterThan(0);
+      for (let attempt = 0; attempt < 50; attempt += 1) {
+        if (sampledThere.every((id) => exported.has(id))) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(sampledThere.filter((id) => !exported.has(id))).toEqual([]);
+      expect([...exported].filter((id) => !sampled.has(id))).toEqual([]);
+    } finally {
+      const exited = new Promise((resolve) => exporting.child.once('exit', resolve));
+      exporting.child.kill('SIGTERM');
+      await exited;
+      collector.close();
+    }
+  }, 60_000);
 });

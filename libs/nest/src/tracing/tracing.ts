@@ -10,7 +10,12 @@ import {
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  ParentBasedSampler,
+} from '@opentelemetry/sdk-trace-node';
 import { Observable } from 'rxjs';
 
 let provider: NodeTracerProvider | undefined;
@@ -28,7 +33,13 @@ export function startTracing(serviceName: string): void {
   const endpoint = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'];
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }),
-    spanProcessors: endpoint ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
+    ...(endpoint ? { spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] } : {}),
+    // With nothing to export to, a trace this process starts is not recorded: its spans still
+    // have trace and span ids (for the log lines and `traceparent`) and cost next to nothing.
+    // A caller's decision to sample is kept and passed on. OTEL_TRACES_SAMPLER overrides this.
+    ...(endpoint || process.env['OTEL_TRACES_SAMPLER']
+      ? {}
+      : { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) }),
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
 }
