@@ -143,16 +143,6 @@ for (let attempt = 0; ; attempt += 1) {
   if (attempt > 100) throw new Error(`the services did not come up: ${health}`);
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
-const measured = (name) => !values.only || name.startsWith(values.only);
-if (measured('ranking')) {
-  const seeded = await seedCommunity({
-    natsUrl: nats.url,
-    debates: Number(values.debates),
-    votes: Number(values.debates),
-  });
-  console.log(seeded.summary);
-}
-
 // ---------------------------------------------------------------------------------------------
 // The same methods in this process: the community service's module on the same store, with
 // the in-process transport (no NATS), and the catalog's two controllers.
@@ -175,25 +165,23 @@ const RANK = {
   starredOnly: false,
   limit: 10,
 };
-const queries = [
-  {
-    name: 'ranking (Most Popular, All Time)',
-    body: JSON.stringify({
-      query: `{ communityDebates(sort: MOST_POPULAR, period: ALL_TIME, limit: 10) {
+const rankingQuery = {
+  name: 'ranking (Most Popular, All Time)',
+  body: JSON.stringify({
+    query: `{ communityDebates(sort: MOST_POPULAR, period: ALL_TIME, limit: 10) {
         debates { id topic categories userDisplayName sharedAt upvotes downvotes interesting
           views myVote starred model1 { name stance rhetoricStyle } model2 { name stance rhetoricStyle } }
         next } }`,
-    }),
-    direct: () => ranking.rank({ ...RANK }),
-  },
-  {
-    name: 'catalog',
-    body: JSON.stringify({
-      query: '{ catalog { categories rhetoricStyles debateFormats models roundTitles topics } }',
-    }),
-    direct: async () => [catalog.get(), categories.list()],
-  },
-];
+  }),
+  direct: () => ranking.rank({ ...RANK }),
+};
+const catalogQuery = {
+  name: 'catalog',
+  body: JSON.stringify({
+    query: '{ catalog { categories rhetoricStyles debateFormats models roundTitles topics } }',
+  }),
+  direct: async () => [catalog.get(), categories.list()],
+};
 
 // ---------------------------------------------------------------------------------------------
 // Load: open loop at a fixed rate, and closed loop at saturation
@@ -258,8 +246,7 @@ async function saturated(call) {
 // otherwise, and a steady 500 req/s does not follow a saturation burst in production).
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
 
-const rows = [];
-for (const query of queries.filter(({ name }) => measured(name))) {
+async function measure(query) {
   const viaGateway = () => post(query.body);
   // Warm both paths (JIT, connections, the store's caches) before measuring.
   await saturated(viaGateway);
@@ -273,7 +260,25 @@ for (const query of queries.filter(({ name }) => measured(name))) {
   await settle();
   const directSat = await saturated(query.direct);
   await settle();
-  rows.push({ query: query.name, gatewayRate, directRate, gatewaySat, directSat });
+  return { query: query.name, gatewayRate, directRate, gatewaySat, directSat };
+}
+
+// `catalog` reads no store: it is measured first, on the platform as it started. After the
+// seeding and the ranking's load, the store stand-in and the community service go on collecting
+// garbage for seconds once they fall idle (V8's memory reducer: Mark-Compacts of 13-31 ms on
+// the store's 10,000 debates, which take both cores), and that landed in the catalog's p99
+// although neither is on its path (a MongoDB has no such pauses).
+const measured = (name) => !values.only || name.startsWith(values.only);
+const rows = [];
+if (measured(catalogQuery.name)) rows.push(await measure(catalogQuery));
+if (measured(rankingQuery.name)) {
+  const seeded = await seedCommunity({
+    natsUrl: nats.url,
+    debates: Number(values.debates),
+    votes: Number(values.debates),
+  });
+  console.log(seeded.summary);
+  rows.push(await measure(rankingQuery));
 }
 
 const ms = (value) => value.toFixed(2);

@@ -1,13 +1,14 @@
-import { contextFrom, graphqlOperationMetrics, inSpan } from '@debate/nest';
+import { contextFrom, graphqlOperationMetrics, inSpan, PINO } from '@debate/nest';
 import {
   type CallHandler,
   type ExecutionContext,
+  Inject,
   Injectable,
-  Logger,
   type NestInterceptor,
 } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
+import type { Logger } from 'pino';
 import { type Observable, tap } from 'rxjs';
 import { requestOf } from '../auth/current-user.js';
 
@@ -20,7 +21,8 @@ import { requestOf } from '../auth/current-user.js';
 @Injectable()
 export class GraphqlMetricsInterceptor implements NestInterceptor {
   private readonly metrics = graphqlOperationMetrics();
-  private readonly logger = new Logger('graphql');
+
+  constructor(@Inject(PINO) private readonly log: Logger) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType<string>() !== 'graphql') return next.handle();
@@ -30,9 +32,13 @@ export class GraphqlMetricsInterceptor implements NestInterceptor {
     const count = (outcome: 'ok' | 'error') => {
       stopTimer();
       this.metrics.operations.inc({ operation, outcome });
-      this.logger.debug(
-        `${operation} ${outcome} in ${(performance.now() - started).toFixed(1)} ms`,
-      );
+      // Built only when it is written: this runs for every root field the gateway resolves.
+      if (this.log.isLevelEnabled('debug')) {
+        this.log.debug(
+          { context: 'graphql' },
+          `${operation} ${outcome} in ${(performance.now() - started).toFixed(1)} ms`,
+        );
+      }
     };
     const headers = requestOf(context)?.headers;
     const caller = contextFrom({
