@@ -1,7 +1,5 @@
-import { listeningUrl } from '@debate/nest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import {
   Field,
   GraphQLModule,
@@ -13,9 +11,10 @@ import {
   Resolver,
 } from '@nestjs/graphql';
 import { MercuriusDriver } from '@nestjs/mercurius';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { assertObjectType } from 'graphql';
 import { withPlainFieldsInlined } from './graphql.module.js';
+import { startGraphqlApp } from './graphql-app.spec-support.js';
 
 @ObjectType()
 class Card {
@@ -63,12 +62,7 @@ describe('withPlainFieldsInlined', () => {
       providers: [CardResolver],
     })
     class CardModule {}
-    app = await NestFactory.create<NestFastifyApplication>(CardModule, new FastifyAdapter(), {
-      logger: ['error'],
-      abortOnError: false,
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    url = `${listeningUrl(app.getHttpServer(), '127.0.0.1')}/graphql`;
+    ({ app, url } = await startGraphqlApp(CardModule));
   });
 
   afterAll(async () => {

@@ -1,10 +1,9 @@
-import { listeningUrl } from '@debate/nest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type INestApplication, Module } from '@nestjs/common';
-import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { GraphQLModule, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { MercuriusDriver } from '@nestjs/mercurius';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
@@ -13,6 +12,7 @@ import { AuthDecisionGuard } from './auth-decision.guard.js';
 import { Authenticated, Public } from './auth.decorators.js';
 import { CurrentUser } from './current-user.js';
 import { type AuthenticatedUser, TokenVerifier } from './token-verifier.js';
+import { startGraphqlApp } from '../graphql-app.spec-support.js';
 
 const ISSUER = 'http://localhost:3000/auth/realms/debate';
 
@@ -69,12 +69,7 @@ describe('@Authenticated() operations over GraphQL', () => {
       ],
     })
     class ProbeModule {}
-    app = await NestFactory.create<NestFastifyApplication>(ProbeModule, new FastifyAdapter(), {
-      logger: ['error'],
-      abortOnError: false,
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    url = `${listeningUrl(app.getHttpServer(), '127.0.0.1')}/graphql`;
+    ({ app, url } = await startGraphqlApp(ProbeModule));
   });
 
   afterAll(async () => {
