@@ -169,8 +169,16 @@ describe('tracing across the gateway and a service', () => {
       exporting.lines.filter((line) => line.msg?.includes(`${subjects.community.debate.rank} ok`));
     const sampled = new Set<string>();
     const unsampled = new Set<string>();
+    // NATS hands each request to either instance at random, and a quarter of the requests are
+    // sampled: go on until the exporting instance has answered sampled and unsampled ones.
+    const answeredBy = (ids: Set<string>) =>
+      answered().filter((line) => ids.has(line.trace_id ?? '')).length;
     try {
-      for (let attempt = 0; attempt < 300 && answered().length < 6; attempt += 1) {
+      for (
+        let attempt = 0;
+        attempt < 300 && (answeredBy(sampled) < 3 || answered().length < 9);
+        attempt += 1
+      ) {
         const traceId = randomBytes(16).toString('hex');
         const flags = attempt % 2 === 0 ? '01' : '00';
         (flags === '01' ? sampled : unsampled).add(traceId);
