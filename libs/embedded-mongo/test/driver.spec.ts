@@ -81,6 +81,48 @@ describe('the official driver against the server', () => {
     ]);
   });
 
+  it('projects included fields and dotted paths as MongoDB does, and keeps the field order', async () => {
+    const cards = db.collection('cards');
+    const at = new Date('2026-01-02T03:04:05.000Z');
+    await cards.insertMany([
+      {
+        _id: 'a',
+        topic: 'T',
+        sharedAt: at,
+        model: { name: 'm', stance: 0.5 },
+        votes: { u1: 'FOR', u2: 'AGAINST' },
+        rounds: [{ text: 'long' }],
+      },
+      { _id: 'b', topic: 'U', votes: {}, model: 'not a document' },
+      { _id: 'c', topic: 'V', votes: [{ u1: 'FOR', x: 1 }, { u2: 'AGAINST' }, 7] },
+    ] as never[]);
+    const read = (projection: Record<string, unknown>) =>
+      cards.find({}, { projection, sort: { _id: 1 } }).toArray();
+
+    const plain = await read({ votes: 1, topic: 1, 'model.name': 1 });
+    expect(plain).toEqual([
+      { _id: 'a', topic: 'T', model: { name: 'm' }, votes: { u1: 'FOR', u2: 'AGAINST' } },
+      { _id: 'b', topic: 'U', votes: {} },
+      { _id: 'c', topic: 'V', votes: [{ u1: 'FOR', x: 1 }, { u2: 'AGAINST' }, 7] },
+    ]);
+    // Fields come back in the stored document's order, not the projection's.
+    expect(Object.keys(plain[0] ?? {})).toEqual(['_id', 'topic', 'model', 'votes']);
+
+    expect(await read({ topic: 1, 'votes.u1': 1, _id: 0 })).toEqual([
+      { topic: 'T', votes: { u1: 'FOR' } },
+      { topic: 'U', votes: {} },
+      // Through an array, the path projects each element that is a document.
+      { topic: 'V', votes: [{ u1: 'FOR' }, {}] },
+    ]);
+    expect(await read({ _id: 1 })).toEqual([{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }]);
+    // Anything else, an exclusion here, goes the general way.
+    expect(await read({ rounds: 0, votes: 0, model: 0, sharedAt: 0 })).toEqual([
+      { _id: 'a', topic: 'T' },
+      { _id: 'b', topic: 'U' },
+      { _id: 'c', topic: 'V' },
+    ]);
+  });
+
   it('runs the aggregation stages the services use', async () => {
     const debates = db.collection('debates');
     const stars = db.collection('stars');

@@ -5,6 +5,7 @@ import { applyUpdate, Collection, newScanStats, type SortSpec } from '../store/c
 import type { Engine } from '../store/engine.js';
 import { type IndexSpec, parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
 import type { JournalRecord } from '../store/journal.js';
+import { project } from '../store/projection.js';
 import { cloneDocument } from '../store/values.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/protocol.js';
 
@@ -92,11 +93,6 @@ function checkSize(document: Document): void {
       `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,
     );
   }
-}
-
-function project(documents: Document[], projection: Document | undefined): Document[] {
-  if (!projection || Object.keys(projection).length === 0) return documents;
-  return new Query({}).find(documents, projection).all() as Document[];
 }
 
 function buildInfo(): Document {
