@@ -3,7 +3,9 @@ import type { ServiceName, Subject } from './subjects.js';
 
 /**
  * A request/reply message: the subject it travels on, the service that answers it,
- * and the schemas of what is sent and what comes back. Both sides validate both.
+ * and the schemas of what is sent and what comes back. Each payload is validated where it is
+ * received (the request by the answering service, the reply by the caller); the caller also
+ * checks its request before sending it, so that its own mistake fails where it was made.
  */
 export interface RequestContract<
   Req extends z.ZodType = z.ZodType,

@@ -20,12 +20,18 @@ import {
   type NatsContext,
   RpcException,
 } from '@nestjs/microservices';
-import { catchError, EMPTY, finalize, map, type Observable, tap, throwError } from 'rxjs';
+import { catchError, EMPTY, finalize, type Observable, tap, throwError } from 'rxjs';
 import { natsRequestMetrics } from '../operations/metrics.js';
 import { contextFrom, inSpan } from '../tracing/tracing.js';
 import { INSTANCE_KEY, instanceSubject } from './instance.js';
 
-/** Validates a handler's payload on receipt and its reply (or each streamed item) before sending. */
+/**
+ * Validates a handler's payload on receipt, counts and times each request, and continues the
+ * caller's trace. The reply (or each streamed item) is validated where it is received, by the
+ * caller's ServiceClient, as every payload is: checking it here too cost the ranking page's
+ * service as much CPU again (a zod pass over every card) and protected no one the receiver's
+ * check does not.
+ */
 @Injectable()
 class ContractInterceptor implements NestInterceptor {
   private readonly logger = new Logger('rpc');
@@ -52,8 +58,6 @@ class ContractInterceptor implements NestInterceptor {
       count('invalid');
       return throwError(() => toRpcException(error));
     }
-    const schema = contract.kind === 'request' ? contract.response : contract.item;
-    const direction = contract.kind === 'request' ? 'response' : 'item';
     const stopTimer = metrics.duration.startTimer(labels);
     // The caller's trace, from the NATS headers (traceparent), continues here.
     const rpc: unknown = context.switchToRpc().getContext();
@@ -62,7 +66,6 @@ class ContractInterceptor implements NestInterceptor {
         ? (rpc as NatsContext).getHeaders()
         : undefined;
     return inSpan(contract.subject, 'server', contextFrom(headers), () => next.handle()).pipe(
-      map((value: unknown) => parsePayload(contract.subject, direction, schema, value)),
       catchError((error: unknown) => {
         count('error');
         return throwError(() => toRpcException(error));

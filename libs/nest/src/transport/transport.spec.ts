@@ -71,22 +71,23 @@ const catalog: GenerationCatalog = {
   topics: ['Should cities ban cars?'],
 };
 
+type Mode = 'request' | 'stream' | 'failing' | 'slow' | 'invalid reply' | 'invalid item';
+
 /** The handler of the test service; `calls` counts what each instance answered. */
-function createTestModule(
-  instance: string,
-  calls: Map<string, number>,
-  mode: 'request' | 'stream' | 'failing' | 'slow',
-) {
+function createTestModule(instance: string, calls: Map<string, number>, mode: Mode) {
   @Controller()
   class TestController {
-    @HandleRequest(mode === 'stream' ? countdown : catalogContracts.generationCatalog)
+    @HandleRequest(
+      mode === 'stream' || mode === 'invalid item' ? countdown : catalogContracts.generationCatalog,
+    )
     async answer(payload: { from?: number }) {
       calls.set(instance, (calls.get(instance) ?? 0) + 1);
       if (mode === 'failing') throw new RpcException('the catalog is being rebuilt');
       if (mode === 'slow') await new Promise((resolve) => setTimeout(resolve, 600));
-      if (mode !== 'stream') return catalog;
+      if (mode === 'invalid reply') return { ...catalog, models: 'gpt-4' };
+      if (mode !== 'stream' && mode !== 'invalid item') return catalog;
       const values = Array.from({ length: payload.from ?? 0 }, (_, index) => ({
-        value: (payload.from ?? 0) - index,
+        value: mode === 'invalid item' && index === 2 ? 'three' : (payload.from ?? 0) - index,
       }));
       return from(values);
     }
@@ -120,7 +121,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
   const apps: INestMicroservice[] = [];
   const calls = new Map<string, number>();
 
-  async function startInstance(instance: string, mode: 'request' | 'stream' | 'failing' | 'slow') {
+  async function startInstance(instance: string, mode: Mode) {
     const app = await startService({
       service: 'generation',
       module: createTestModule(instance, calls, mode),
@@ -220,6 +221,32 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as Error).message).toContain(subjects.generation.catalog.get);
     expect(calls.get('a') ?? 0).toBe(0);
+  });
+
+  it('has the caller refuse a reply that breaks the contract, naming the subject and the field', async () => {
+    await startInstance('a', 'invalid reply');
+    const error = await sut
+      .request(catalogContracts.generationCatalog, {})
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ContractViolation);
+    expect((error as ContractViolation).message).toBe(
+      `Invalid response on ${subjects.generation.catalog.get}: models: Invalid input: expected array, received string`,
+    );
+  });
+
+  it('has the caller refuse a streamed item that breaks the contract, after the valid ones', async () => {
+    await startInstance('a', 'invalid item');
+    const received: number[] = [];
+    const error = await new Promise((resolve) => {
+      sut.stream(countdown, { from: 5 }).subscribe({
+        next: (item) => received.push(item.value),
+        error: resolve,
+        complete: () => resolve(undefined),
+      });
+    });
+    expect(received).toEqual([5, 4]);
+    expect(error).toBeInstanceOf(ContractViolation);
+    expect((error as ContractViolation).direction).toBe('item');
   });
 
   it('gives each request to one member of the service queue group', async () => {
