@@ -6,6 +6,7 @@
 //
 //   npm run bench:gateway
 //   npm run bench:gateway -- --duration 10 --rate 500 --concurrency 32 --debates 10000 --no-build
+//   npm run bench:gateway -- --rounds 5     (rounds of the fixed-rate measurement; default 3)
 //   npm run bench:gateway -- --profile /tmp/profiles   (a CPU profile of each cluster process)
 //
 // Latency is measured by this process around each call (performance.now()): an HTTP request
@@ -23,6 +24,8 @@ import { buildAll, ensureInstalled, root } from './workspace.mjs';
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
+    // The fixed-rate measurement is taken in rounds, the two paths in alternating order.
+    rounds: { type: 'string', default: '3' },
     rate: { type: 'string', default: '500' },
     concurrency: { type: 'string', default: '32' },
     debates: { type: 'string', default: '10000' },
@@ -34,6 +37,7 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.duration);
+const rounds = Number(values.rounds);
 const rate = Number(values.rate);
 const concurrency = Number(values.concurrency);
 
@@ -186,14 +190,25 @@ const catalogQuery = {
 // ---------------------------------------------------------------------------------------------
 // Load: open loop at a fixed rate, and closed loop at saturation
 function summarise(latencies, elapsedMs, failures) {
-  latencies.sort((a, b) => a - b);
-  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
+  const sorted = latencies.toSorted((a, b) => a - b);
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   return {
     p50: at(0.5),
     p99: at(0.99),
-    rps: (latencies.length * 1000) / elapsedMs,
+    rps: (sorted.length * 1000) / elapsedMs,
     failures,
+    latencies,
+    elapsedMs,
   };
+}
+
+/** Several measurements of one path as one: their requests pooled. */
+function pooled(measurements) {
+  return summarise(
+    measurements.flatMap((measurement) => measurement.latencies),
+    measurements.reduce((sum, measurement) => sum + measurement.elapsedMs, 0),
+    measurements.reduce((sum, measurement) => sum + measurement.failures, 0),
+  );
 }
 
 /** `call` `rate` times a second for `seconds`, each on time whatever the others do. */
@@ -252,15 +267,34 @@ async function measure(query) {
   await saturated(viaGateway);
   await saturated(query.direct);
   await settle();
-  const gatewayRate = await atRate(viaGateway);
-  await settle();
-  const directRate = await atRate(query.direct);
-  await settle();
+  // The fixed rate in rounds, the gateway first in odd rounds and last in even ones: whatever
+  // else this shared 2-core machine does over the minute (another process's collection, the
+  // store stand-in's idle-time work, the host) falls on both paths alike instead of on
+  // whichever went first. Each path's percentiles are over all of its rounds' requests.
+  const gatewayRounds = [];
+  const directRounds = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = [
+      [gatewayRounds, viaGateway],
+      [directRounds, query.direct],
+    ];
+    if (round % 2 === 1) order.reverse();
+    for (const [into, call] of order) {
+      into.push(await atRate(call));
+      await settle();
+    }
+  }
+  const gatewayRate = pooled(gatewayRounds);
+  const directRate = pooled(directRounds);
+  const perRound = gatewayRounds.map((gateway, round) => ({
+    p50: gateway.p50 - directRounds[round].p50,
+    p99: gateway.p99 - directRounds[round].p99,
+  }));
   const gatewaySat = await saturated(viaGateway);
   await settle();
   const directSat = await saturated(query.direct);
   await settle();
-  return { query: query.name, gatewayRate, directRate, gatewaySat, directSat };
+  return { query: query.name, gatewayRate, directRate, perRound, gatewaySat, directSat };
 }
 
 // `catalog` reads no store: it is measured first, on the platform as it started. After the
@@ -283,8 +317,9 @@ if (measured(rankingQuery.name)) {
 
 const ms = (value) => value.toFixed(2);
 console.log(
-  `\n${seconds} s per measurement; ${rate} req/s open loop; saturation = ${concurrency} ` +
-    `callers back to back. Latency in ms, measured around each call by this process.\n`,
+  `\n${rate} req/s open loop: ${rounds} rounds of ${seconds} s per path, alternating; ` +
+    `saturation = ${concurrency} callers back to back for ${seconds} s. Latency in ms, ` +
+    `measured around each call by this process.\n`,
 );
 console.log(
   '| query | load | via gateway + NATS p50 / p99 | in-process p50 / p99 | added p50 / p99 | ' +
@@ -302,6 +337,11 @@ for (const row of rows) {
         `(${(direct.rps / gateway.rps).toFixed(1)}x) | ${gateway.failures + direct.failures} |`,
     );
   }
+}
+console.log(`\nadded at ${rate} req/s, round by round (p50 / p99):`);
+for (const row of rows) {
+  const each = row.perRound.map((round) => `${ms(round.p50)} / ${ms(round.p99)}`);
+  console.log(`  ${row.query}: ${each.join(', ')}`);
 }
 const worst = (key) => Math.max(...rows.map((row) => row.gatewayRate[key] - row.directRate[key]));
 console.log(
