@@ -20,67 +20,58 @@ import {
   type NatsContext,
   RpcException,
 } from '@nestjs/microservices';
-import { catchError, EMPTY, finalize, type Observable, tap, throwError } from 'rxjs';
-import { natsRequestMetrics } from '../operations/metrics.js';
-import { contextFrom, inSpan } from '../tracing/tracing.js';
+import { context as otelContext } from '@opentelemetry/api';
+import { EMPTY, Observable, throwError } from 'rxjs';
+import { invalidPayloadError, REQUEST_CONTRACT, RequestObservation } from './answer-request.js';
 import { INSTANCE_KEY, instanceSubject } from './instance.js';
 
 /**
- * Validates a handler's payload on receipt, counts and times each request, and continues the
- * caller's trace. The reply (or each streamed item) is validated where it is received, by the
- * caller's ServiceClient, as every payload is: checking it here too cost the ranking page's
- * service as much CPU again (a zod pass over every card) and protected no one the receiver's
- * check does not.
+ * A stream handler's requests: what answerRequest does for a request contract, around the
+ * Observable of items the handler returns (its span and timer end when the stream does).
+ * Each streamed item is validated where it is received, by the caller's ServiceClient.
  */
 @Injectable()
-class ContractInterceptor implements NestInterceptor {
-  private readonly logger = new Logger('rpc');
-
-  constructor(private readonly contract: RequestContract | StreamContract) {}
+class StreamContractInterceptor implements NestInterceptor {
+  constructor(private readonly contract: StreamContract) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const { contract } = this;
-    const metrics = natsRequestMetrics();
-    const labels = { service: contract.owner, subject: contract.subject };
-    const started = performance.now();
-    const count = (outcome: 'ok' | 'error' | 'invalid') => {
-      metrics.requests.inc({ ...labels, outcome });
-      // At debug: one line per request, with the trace it belongs to (the logger adds it).
-      this.logger.debug(
-        `${contract.subject} ${outcome} in ${(performance.now() - started).toFixed(1)} ms`,
-      );
-    };
-    const args = context.getArgs<unknown[]>();
-    try {
-      // The handler reads its payload from args[0]: hand it the parsed value.
-      args[0] = parsePayload(contract.subject, 'request', contract.request, args[0]);
-    } catch (error) {
-      count('invalid');
-      return throwError(() => toRpcException(error));
-    }
-    const stopTimer = metrics.duration.startTimer(labels);
-    // The caller's trace, from the NATS headers (traceparent), continues here.
     const rpc: unknown = context.switchToRpc().getContext();
     const headers =
       rpc && typeof (rpc as NatsContext).getHeaders === 'function'
         ? (rpc as NatsContext).getHeaders()
         : undefined;
-    return inSpan(contract.subject, 'server', contextFrom(headers), () => next.handle()).pipe(
-      catchError((error: unknown) => {
-        count('error');
-        return throwError(() => toRpcException(error));
-      }),
-      tap({ complete: () => count('ok') }),
-      finalize(() => stopTimer()),
-    );
+    const observation = new RequestObservation(contract, headers);
+    const args = context.getArgs<unknown[]>();
+    try {
+      // The handler reads its payload from args[0]: hand it the parsed value.
+      args[0] = parsePayload(contract.subject, 'request', contract.request, args[0]);
+    } catch (error) {
+      if (!(error instanceof ContractViolation)) throw error;
+      otelContext.with(observation.context, () => observation.end('invalid', error));
+      return throwError(() => new RpcException(invalidPayloadError(error)));
+    }
+    return new Observable<unknown>((subscriber) => {
+      const items = otelContext.with(observation.context, () =>
+        next.handle().subscribe({
+          next: (item) => subscriber.next(item),
+          error: (error: unknown) => {
+            observation.end('error', error);
+            subscriber.error(error);
+          },
+          complete: () => {
+            observation.end('ok');
+            subscriber.complete();
+          },
+        }),
+      );
+      return () => {
+        items.unsubscribe();
+        // Not ended yet: no one reads the stream any more (the server closed).
+        observation.end('error', new Error('the stream was unsubscribed before it ended'));
+      };
+    });
   }
-}
-
-function toRpcException(error: unknown): unknown {
-  if (error instanceof ContractViolation) {
-    return new RpcException({ status: 'error', code: 'INVALID_PAYLOAD', message: error.message });
-  }
-  return error;
 }
 
 export interface HandleOptions {
@@ -94,18 +85,25 @@ export interface HandleOptions {
 
 /**
  * Marks a controller method as the handler of `contract`: subscribes it to the contract's
- * subject and validates what comes in and what goes out against the contract's schemas.
+ * subject; every request is validated against the contract's request schema before it
+ * reaches the method, counted, timed and traced (answerRequest). The reply is validated by
+ * the caller, where it is received.
  */
 export function HandleRequest(
   contract: RequestContract | StreamContract,
   options: HandleOptions = {},
 ): MethodDecorator {
-  return applyDecorators(
-    MessagePattern(
-      options.onThisInstance ? instanceSubject(contract.subject, INSTANCE_KEY) : contract.subject,
-    ),
-    UseInterceptors(new ContractInterceptor(contract)),
-  );
+  const subject = options.onThisInstance
+    ? instanceSubject(contract.subject, INSTANCE_KEY)
+    : contract.subject;
+  // A request's handler is answered by the server strategy itself (answerRequest), which
+  // finds its contract among the pattern's extras; a stream's through an interceptor.
+  return contract.kind === 'request'
+    ? MessagePattern(subject, { [REQUEST_CONTRACT]: contract })
+    : applyDecorators(
+        MessagePattern(subject),
+        UseInterceptors(new StreamContractInterceptor(contract)),
+      );
 }
 
 /** Validates an event's payload on receipt; an invalid one is logged and never handled. */

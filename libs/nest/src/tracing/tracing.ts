@@ -75,6 +75,13 @@ export function contextFrom(
   });
 }
 
+/** A new span, child of `parent` (the caller's trace), not yet active. */
+export function startSpan(name: string, kind: 'server' | 'client', parent: Context): Span {
+  return trace
+    .getTracer('debate')
+    .startSpan(name, { kind: kind === 'server' ? SpanKind.SERVER : SpanKind.CLIENT }, parent);
+}
+
 /**
  * Runs the Observable `work` inside a new span (child of `parent`), active for everything the
  * work does, ended when it completes or fails.
@@ -86,9 +93,7 @@ export function inSpan<T>(
   work: () => Observable<T>,
 ): Observable<T> {
   return new Observable<T>((subscriber) => {
-    const span: Span = trace
-      .getTracer('debate')
-      .startSpan(name, { kind: kind === 'server' ? SpanKind.SERVER : SpanKind.CLIENT }, parent);
+    const span = startSpan(name, kind, parent);
     const subscription = context.with(trace.setSpan(parent, span), () =>
       work().subscribe({
         next: (value) => subscriber.next(value),

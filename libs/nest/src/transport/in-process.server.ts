@@ -7,6 +7,7 @@ import {
   Server,
   type WritePacket,
 } from '@nestjs/microservices';
+import { answerRequest, requestContractOf } from '../rpc/answer-request.js';
 import type { InProcessBus } from './in-process-bus.js';
 
 /** The context an in-process handler receives: the subject the message came on. */
@@ -87,6 +88,16 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     const handler = this.getHandlerByPattern(channel);
     if (!handler) {
       publish({ err: NO_MESSAGE_HANDLER, isDisposed: true });
+      return;
+    }
+    const contract = requestContractOf(handler);
+    if (contract) {
+      // As the NATS strategy answers a request contract's request: one reply, no Observable.
+      await this.runWithProcessingHooks(context, async (runEndHook) => {
+        const reply = await answerRequest(contract, packet.data, undefined, handler, context);
+        runEndHook();
+        publish({ ...reply, isDisposed: true });
+      });
       return;
     }
     this.handleRequest(

@@ -1,11 +1,21 @@
+import type { RequestContract } from '@debate/contracts';
 import type {
   Msg,
+  MsgHdrs,
   NatsConnection,
   Subscription as NatsSubscription,
 } from '@nats-io/transport-node';
-import { ClientNats, ServerNats } from '@nestjs/microservices';
+import {
+  ClientNats,
+  type IncomingEvent,
+  type IncomingRequest,
+  type MessageHandler,
+  NatsContext,
+  ServerNats,
+} from '@nestjs/microservices';
 import { finalize, type Observable, type Subscription } from 'rxjs';
 import { WorkInProgress } from '../bootstrap/work-in-progress.js';
+import { answerRequest, requestContractOf } from '../rpc/answer-request.js';
 
 /** Connection settings shared by every NATS client and server of the platform. */
 export function natsConnectionOptions(url: string, name: string) {
@@ -58,10 +68,51 @@ export class DrainingNatsServer extends ServerNats {
     const request = {};
     this.inFlight.add(request);
     try {
+      const handler = this.messageHandlers.get(channel);
+      const contract = requestContractOf(handler);
+      if (handler && contract && message.reply) {
+        return await this.answer(channel, contract, handler, message);
+      }
       return await super.handleMessage(channel, message);
     } finally {
       this.inFlight.delete(request);
     }
+  }
+
+  /**
+   * A request contract's request, answered here (answerRequest) with the one packet NestJS's
+   * own path sends for a single reply: { id, response | err, isDisposed }. That path builds an
+   * Observable pipeline per request, to support streams; a request has one reply.
+   */
+  private async answer(
+    channel: string,
+    contract: RequestContract,
+    handler: MessageHandler,
+    message: Msg,
+  ) {
+    const packet = (await this.deserializer.deserialize(message, {
+      channel,
+      replyTo: message.reply,
+    })) as IncomingRequest | IncomingEvent;
+    const id = 'id' in packet ? packet.id : undefined;
+    if (id === undefined) return super.handleMessage(channel, message);
+    const context = new NatsContext([message.subject, message.headers]);
+    const headers = message.headers;
+    await this.runWithProcessingHooks(context, async (runEndHook) => {
+      const reply = await answerRequest(contract, packet.data, headers, handler, context);
+      runEndHook();
+      try {
+        const outgoing = this.serializer.serialize({ ...reply, isDisposed: true, id }) as {
+          data: string;
+          headers?: MsgHdrs;
+        };
+        message.respond(outgoing.data, { headers: outgoing.headers });
+      } catch (error) {
+        // As NestJS's own path: a reply that cannot be published is logged, not thrown.
+        this.logger.error(error);
+      }
+    });
+    return undefined;
   }
 
   override send(

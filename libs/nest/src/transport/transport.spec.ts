@@ -13,6 +13,7 @@ import { RpcException } from '@nestjs/microservices';
 import { firstValueFrom, from, toArray } from 'rxjs';
 import { z } from 'zod';
 import { ServiceCoreModule } from '../bootstrap/service-core.module.js';
+import { natsRequestMetrics } from '../operations/metrics.js';
 import { startService } from '../bootstrap/start-service.js';
 import { ServiceClient, ServiceError, ServiceUnavailableError } from '../client/service-client.js';
 import { HandleEvent, HandleRequest } from '../rpc/handle.decorator.js';
@@ -221,6 +222,62 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as Error).message).toContain(subjects.generation.catalog.get);
     expect(calls.get('a') ?? 0).toBe(0);
+  });
+
+  it('has the receiving service refuse an invalid request that was sent anyway', async () => {
+    await startInstance('a', 'request');
+    const unchecked = new ServiceClient(
+      {
+        send: (pattern, data) => proxy.send(pattern, { ...(data as object), unexpected: 1 }),
+        emit: (pattern, data) => proxy.emit(pattern, data),
+      },
+      2_000,
+    );
+    const error = await unchecked
+      .request(catalogContracts.generationCatalog, {})
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as Error).message).toContain(subjects.generation.catalog.get);
+    expect((error as Error).message).toContain('unexpected');
+    expect(calls.get('a') ?? 0).toBe(0);
+  });
+
+  it('counts every request by outcome and times the handled ones, per service and subject', async () => {
+    const labels = { service: 'generation', subject: subjects.generation.catalog.get };
+    const counted = async (outcome: string) =>
+      (await natsRequestMetrics().requests.get()).values.find(
+        (value) =>
+          value.labels['service'] === labels.service &&
+          value.labels['subject'] === labels.subject &&
+          value.labels['outcome'] === outcome,
+      )?.value ?? 0;
+    const timed = async () =>
+      (await natsRequestMetrics().duration.get()).values.find(
+        (value) =>
+          value.metricName === 'nats_request_duration_seconds_count' &&
+          value.labels['service'] === labels.service &&
+          value.labels['subject'] === labels.subject,
+      )?.value ?? 0;
+    const before = {
+      ok: await counted('ok'),
+      invalid: await counted('invalid'),
+      timed: await timed(),
+    };
+    await startInstance('a', 'request');
+    await sut.request(catalogContracts.generationCatalog, {});
+    await sut.request(catalogContracts.generationCatalog, {});
+    const unchecked = new ServiceClient(
+      {
+        send: (pattern, data) => proxy.send(pattern, { ...(data as object), unexpected: 1 }),
+        emit: (pattern, data) => proxy.emit(pattern, data),
+      },
+      2_000,
+    );
+    await unchecked.request(catalogContracts.generationCatalog, {}).catch(() => undefined);
+    expect((await counted('ok')) - before.ok).toBe(2);
+    expect((await counted('invalid')) - before.invalid).toBe(1);
+    // the refused one was never handled: counted, not timed
+    expect((await timed()) - before.timed).toBe(2);
   });
 
   it('has the caller refuse a reply that breaks the contract, naming the subject and the field', async () => {
