@@ -1,8 +1,8 @@
 import type { TransportConfig } from '@debate/nest';
-import { LoggingModule, type LogLevel, serviceClientProvider } from '@debate/nest';
+import { createLogger, LoggingModule, type LogLevel, serviceClientProvider } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { createRemoteJWKSet } from 'jose';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { CatalogResolver } from './catalog/catalog.resolver.js';
@@ -10,7 +10,6 @@ import { CommunityResolver } from './community/community.resolver.js';
 import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
 import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
 import { HealthController } from './health/health.controller.js';
-import { GraphqlMetricsInterceptor } from './metrics/graphql-metrics.interceptor.js';
 import { HealthResolver } from './health/health.resolver.js';
 import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
 import { DebateResolver, START_LIMITER } from './debates/debate.resolver.js';
@@ -36,11 +35,13 @@ export interface GatewayOptions {
 @Module({})
 export class GatewayModule {
   static async register(options: GatewayOptions): Promise<DynamicModule> {
+    // One logger for the gateway's lines and for its GraphQL root fields' debug lines.
+    const log = createLogger('gateway', options.logLevel);
     return {
       module: GatewayModule,
       imports: [
-        LoggingModule.forDeployable('gateway', options.logLevel),
-        await graphqlModule(options.driver),
+        LoggingModule.forDeployable('gateway', options.logLevel, log),
+        await graphqlModule(options.driver, log),
       ],
       controllers: [HealthController],
       providers: [
@@ -48,7 +49,6 @@ export class GatewayModule {
         { provide: HEALTH_TIMEOUT_MS, useValue: options.healthTimeoutMs },
         { provide: APP_GUARD, useClass: AuthDecisionGuard },
         { provide: APP_FILTER, useClass: ServiceErrorsFilter },
-        { provide: APP_INTERCEPTOR, useClass: GraphqlMetricsInterceptor },
         HealthService,
         HealthResolver,
         CatalogResolver,

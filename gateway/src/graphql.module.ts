@@ -2,6 +2,8 @@ import type { DynamicModule } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type GraphQLSchema, isObjectType } from 'graphql';
+import type { Logger } from 'pino';
+import { withRootFieldsObserved } from './metrics/observed-root-fields.js';
 
 export type GraphqlDriverName = 'mercurius' | 'apollo';
 
@@ -48,7 +50,12 @@ export function withPlainFieldsInlined(schema: GraphQLSchema): GraphQLSchema {
  * twice the requests per second of Apollo (README, "GraphQL driver"). Apollo stays selectable
  * (GRAPHQL_DRIVER=apollo) so the comparison can be measured again; it is loaded only then.
  */
-export async function graphqlModule(driver: GraphqlDriverName): Promise<DynamicModule> {
+export async function graphqlModule(
+  driver: GraphqlDriverName,
+  log: Logger,
+): Promise<DynamicModule> {
+  const transformSchema = (schema: GraphQLSchema) =>
+    withRootFieldsObserved(log)(withPlainFieldsInlined(schema));
   if (driver === 'apollo') {
     const { ApolloDriver } = await import('@nestjs/apollo');
     return GraphQLModule.forRoot({
@@ -58,7 +65,7 @@ export async function graphqlModule(driver: GraphqlDriverName): Promise<DynamicM
       sortSchema: true,
       playground: false,
       subscriptions: { 'graphql-ws': true },
-      transformSchema: withPlainFieldsInlined,
+      transformSchema,
     });
   }
   const { MercuriusDriver } = await import('@nestjs/mercurius');
@@ -71,7 +78,7 @@ export async function graphqlModule(driver: GraphqlDriverName): Promise<DynamicM
     // A query is compiled to JavaScript (graphql-jit) the second time it is seen: the app sends
     // the same few documents over and over, and compiled ones execute with less work per field.
     jit: 1,
-    transformSchema: withPlainFieldsInlined,
+    transformSchema,
     // The reply is there so that the session resolver can set and clear its cookie.
     context: (req: FastifyRequest, reply: FastifyReply) => ({ req, reply }),
     subscription: { onConnect: subscriptionContext },

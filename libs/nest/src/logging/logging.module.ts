@@ -62,8 +62,12 @@ export function createLogger(deployable: string, level: LogLevel): Logger {
 /** JSON logs through pino, every line carrying the name of the deployable that wrote it. */
 @Module({})
 export class LoggingModule {
-  static forDeployable(name: string, level: LogLevel): DynamicModule {
-    const logger = createLogger(name, level);
+  /** `logger`: the deployable's logger when it is made beforehand (createLogger). */
+  static forDeployable(
+    name: string,
+    level: LogLevel,
+    logger: Logger = createLogger(name, level),
+  ): DynamicModule {
     return {
       module: LoggingModule,
       providers: [
