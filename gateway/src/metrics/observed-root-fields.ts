@@ -1,5 +1,5 @@
-import { contextFrom, graphqlOperationMetrics, startSpan } from '@debate/nest';
-import { context as otelContext, SpanStatusCode, trace } from '@opentelemetry/api';
+import { contextFrom, endSpan, graphqlOperationMetrics, startSpan } from '@debate/nest';
+import { context as otelContext, trace } from '@opentelemetry/api';
 import {
   defaultFieldResolver,
   type GraphQLFieldResolver,
@@ -44,11 +44,7 @@ export function withRootFieldsObserved(log: Logger): (schema: GraphQLSchema) => 
         });
         const span = startSpan(`graphql ${operation}`, 'server', caller);
         const end = (outcome: 'ok' | 'error', error?: unknown) => {
-          if (error !== undefined) {
-            span.recordException(error instanceof Error ? error : String(error));
-            span.setStatus({ code: SpanStatusCode.ERROR });
-          }
-          span.end();
+          endSpan(span, error);
           stopTimer();
           metrics.operations.inc({ operation, outcome });
           // Built only when it is written: this runs for every root field the gateway resolves.

@@ -6,16 +6,10 @@ import {
 } from '@debate/contracts';
 import { Logger } from '@nestjs/common';
 import type { BaseRpcContext, MessageHandler } from '@nestjs/microservices';
-import {
-  type Context,
-  context as otelContext,
-  type Span,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import { type Context, context as otelContext, type Span, trace } from '@opentelemetry/api';
 import { firstValueFrom, isObservable } from 'rxjs';
 import { natsRequestMetrics } from '../operations/metrics.js';
-import { contextFrom, startSpan } from '../tracing/tracing.js';
+import { contextFrom, endSpan, startSpan } from '../tracing/tracing.js';
 
 /** A NATS message's headers, or none (the in-process transport has none). */
 export type RequestHeaders = { get(name: string): string | undefined } | undefined;
@@ -61,11 +55,7 @@ export class RequestObservation {
   end(outcome: 'ok' | 'error' | 'invalid', error?: unknown): void {
     if (this.ended) return;
     this.ended = true;
-    if (outcome !== 'ok') {
-      this.span.recordException(error instanceof Error ? error : JSON.stringify(error));
-      this.span.setStatus({ code: SpanStatusCode.ERROR });
-    }
-    this.span.end();
+    endSpan(this.span, outcome === 'ok' ? undefined : (error ?? outcome));
     // A request refused for its payload was never handled: counted, not timed.
     if (outcome !== 'invalid') this.stopTimer();
     this.metrics.requests.inc({

@@ -82,6 +82,17 @@ export function startSpan(name: string, kind: 'server' | 'client', parent: Conte
     .startSpan(name, { kind: kind === 'server' ? SpanKind.SERVER : SpanKind.CLIENT }, parent);
 }
 
+/** Ends `span`; failed with `error` when one is given (an Error, or what was thrown instead). */
+export function endSpan(span: Span, error?: unknown): void {
+  if (error !== undefined) {
+    span.recordException(
+      error instanceof Error ? error : typeof error === 'string' ? error : JSON.stringify(error),
+    );
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
+}
+
 /**
  * Runs the Observable `work` inside a new span (child of `parent`), active for everything the
  * work does, ended when it completes or fails.
@@ -98,9 +109,7 @@ export function inSpan<T>(
       work().subscribe({
         next: (value) => subscriber.next(value),
         error: (error: unknown) => {
-          span.recordException(error instanceof Error ? error : String(error));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
+          endSpan(span, error);
           subscriber.error(error);
         },
         complete: () => {

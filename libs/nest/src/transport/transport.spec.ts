@@ -139,6 +139,17 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
     sut = new ServiceClient(proxy, 2_000);
   });
 
+  /** A client whose requests get `extra` added after its own validation, as if sent raw. */
+  function uncheckedClient(extra: Record<string, unknown>) {
+    return new ServiceClient(
+      {
+        send: (pattern, data) => proxy.send(pattern, { ...(data as object), ...extra }),
+        emit: (pattern, data) => proxy.emit(pattern, data),
+      },
+      2_000,
+    );
+  }
+
   afterEach(async () => {
     await Promise.all(apps.splice(0).map((app) => app.close()));
     calls.clear();
@@ -209,13 +220,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
 
   it('has the receiving service refuse an invalid payload that was sent anyway', async () => {
     await startInstance('a', 'stream');
-    const unchecked = new ServiceClient(
-      {
-        send: (pattern, data) => proxy.send(pattern, { ...(data as object), from: 'five' }),
-        emit: (pattern, data) => proxy.emit(pattern, data),
-      },
-      2_000,
-    );
+    const unchecked = uncheckedClient({ from: 'five' });
     const error = await firstValueFrom(unchecked.stream(countdown, { from: 5 })).catch(
       (caught: unknown) => caught,
     );
@@ -226,13 +231,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
 
   it('has the receiving service refuse an invalid request that was sent anyway', async () => {
     await startInstance('a', 'request');
-    const unchecked = new ServiceClient(
-      {
-        send: (pattern, data) => proxy.send(pattern, { ...(data as object), unexpected: 1 }),
-        emit: (pattern, data) => proxy.emit(pattern, data),
-      },
-      2_000,
-    );
+    const unchecked = uncheckedClient({ unexpected: 1 });
     const error = await unchecked
       .request(catalogContracts.generationCatalog, {})
       .catch((caught: unknown) => caught);
@@ -266,13 +265,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
     await startInstance('a', 'request');
     await sut.request(catalogContracts.generationCatalog, {});
     await sut.request(catalogContracts.generationCatalog, {});
-    const unchecked = new ServiceClient(
-      {
-        send: (pattern, data) => proxy.send(pattern, { ...(data as object), unexpected: 1 }),
-        emit: (pattern, data) => proxy.emit(pattern, data),
-      },
-      2_000,
-    );
+    const unchecked = uncheckedClient({ unexpected: 1 });
     await unchecked.request(catalogContracts.generationCatalog, {}).catch(() => undefined);
     expect((await counted('ok')) - before.ok).toBe(2);
     expect((await counted('invalid')) - before.invalid).toBe(1);
