@@ -29,7 +29,7 @@ const secrets = example
   .map((line) => line.slice(0, -1));
 
 function render(envFile) {
-  return spawnSync(
+  const result = spawnSync(
     'docker-compose',
     ['--env-file', envFile, '-f', 'docker-compose.yml', 'config'],
     {
@@ -37,6 +37,14 @@ function render(envFile) {
       encoding: 'utf8',
     },
   );
+  if (result.error) {
+    console.error(
+      `docker-compose.yml cannot be checked: ${result.error.message} ` +
+        "(install Debian's docker-compose package; .ci/run does)",
+    );
+    process.exit(1);
+  }
+  return result;
 }
 
 const empty = render(join(root, '.env.example'));

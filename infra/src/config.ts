@@ -19,6 +19,8 @@ export interface StackSettings {
   /** MongoDB Atlas instead of MongoDB in the cluster, when both are set. */
   readonly atlasProjectId: string | undefined;
   readonly atlasClusterName: string | undefined;
+  /** Where every deployable sends its traces (OTLP/HTTP, e.g. a collector's :4318); none if unset. */
+  readonly otlpEndpoint: string | undefined;
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
@@ -47,6 +49,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     maxReplicas: config.getNumber('maxReplicas') ?? 10,
     atlasProjectId: config.get('atlasProjectId'),
     atlasClusterName: config.get('atlasClusterName'),
+    otlpEndpoint: config.get('otlpEndpoint'),
     secrets: {
       mongoRootPassword: config.requireSecret('mongoRootPassword'),
       mongoServicePasswords: passwords.apply((all) => {

@@ -93,6 +93,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     maxReplicas: 6,
     atlasProjectId: undefined,
     atlasClusterName: undefined,
+    otlpEndpoint: 'http://otel-collector.observability.svc.cluster.local:4318',
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),
@@ -242,6 +243,21 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     for (const name of ['identity', 'generation', 'usage']) {
       const inputs = raw.get(`kubernetes:core/v1:Secret::${name}-env`) as Record<string, unknown>;
       expect([name, isSecret(inputs['stringData'])]).toEqual([name, true]);
+    }
+  });
+
+  it('has every deployable export its traces to the configured OTLP endpoint', () => {
+    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
+      const env = containerOf(deployment).containers[0]?.env ?? [];
+      expect([deployment.name, env]).toEqual([
+        deployment.name,
+        expect.arrayContaining([
+          {
+            name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+            value: 'http://otel-collector.observability.svc.cluster.local:4318',
+          },
+        ]),
+      ]);
     }
   });
 

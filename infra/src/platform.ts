@@ -66,7 +66,12 @@ export function createPlatform(settings: StackSettings) {
     minReplicas: settings.minReplicas,
     maxReplicas: settings.maxReplicas,
   };
-  const baseEnv = { NATS_URL: nats.url, LOG_LEVEL: 'info' };
+  const baseEnv = {
+    NATS_URL: nats.url,
+    LOG_LEVEL: 'info',
+    // Traces are exported only where there is somewhere to send them (else kept for the logs).
+    ...(settings.otlpEndpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: settings.otlpEndpoint } : {}),
+  };
   const extraEnv: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
     // A debate runs for a minute or two with a real model: a generation pod being replaced
     // or scaled down lets the runs it has finish (and their watchers see the end).
