@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { connect } from '@nats-io/transport-node';
 import { Pool } from 'undici';
 import { buildAll, ensureInstalled, root } from './workspace.mjs';
 
@@ -122,9 +123,25 @@ const url = await startProcess(
   { ...common, PORT: '0', HOST: '127.0.0.1', OPS_PORT: '0', LOG_LEVEL: 'info' },
   /The gateway is listening at (http:\/\/[^,\s"]+)/,
 );
+// The machine's floor: the same hops (HTTP, then NATS to another process and back) with none of
+// the platform's code: a bare node:http server and a bare nats.js responder (bench/floor.mjs).
+await startProcess(
+  'floor responder',
+  ['scripts/bench/floor.mjs', 'responder', nats.url],
+  {},
+  /floor responder (ready)/,
+);
+const floorUrl = await startProcess(
+  'floor server',
+  ['scripts/bench/floor.mjs', 'server', nats.url],
+  {},
+  /floor listening at (http:\/\/\S+)/,
+);
+const floorNats = await connect({ servers: nats.url });
 // The client: undici, whose per-request work is a fraction of node:http's (about 0.1 ms less
 // on this machine, all of it counted as the gateway's otherwise). One connection per caller.
 const pool = new Pool(url, { connections: Math.max(concurrency, 64), pipelining: 1 });
+const floorPool = new Pool(floorUrl, { connections: Math.max(concurrency, 64), pipelining: 1 });
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 async function post(body) {
@@ -138,6 +155,14 @@ async function post(body) {
   if (response.statusCode !== 200 || text.includes('"errors"')) {
     throw new Error(`${response.statusCode}: ${text.slice(0, 200)}`);
   }
+  return text;
+}
+
+/** The floor's answer to a query's shape: `fanout` NATS requests, the query's answer's bytes. */
+async function floorPost(key, fanout) {
+  const response = await floorPool.request({ path: `/${key}/${fanout}`, method: 'POST', body: '' });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`${response.statusCode}: ${text.slice(0, 200)}`);
   return text;
 }
 
@@ -171,6 +196,9 @@ const RANK = {
 };
 const rankingQuery = {
   name: 'ranking (Most Popular, All Time)',
+  key: 'ranking',
+  // The service requests the gateway sends for it (the floor sends as many).
+  fanout: 1,
   body: JSON.stringify({
     query: `{ communityDebates(sort: MOST_POPULAR, period: ALL_TIME, limit: 10) {
         debates { id topic categories userDisplayName sharedAt upvotes downvotes interesting
@@ -181,6 +209,8 @@ const rankingQuery = {
 };
 const catalogQuery = {
   name: 'catalog',
+  key: 'catalog',
+  fanout: 2,
   body: JSON.stringify({
     query: '{ catalog { categories rhetoricStyles debateFormats models roundTitles topics } }',
   }),
@@ -263,22 +293,29 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
 
 async function measure(query) {
   const viaGateway = () => post(query.body);
-  // Warm both paths (JIT, connections, the store's caches) before measuring.
+  // The floor answers with the bytes the gateway answers this query with.
+  await floorNats.request(`bench.floor.set.${query.key}`, await viaGateway());
+  const viaFloor = () => floorPost(query.key, query.fanout);
+  // Warm every path (JIT, connections, the store's caches) before measuring.
   await saturated(viaGateway);
   await saturated(query.direct);
+  await saturated(viaFloor);
   await settle();
-  // The fixed rate in rounds, the gateway first in odd rounds and last in even ones: whatever
-  // else this shared 2-core machine does over the minute (another process's collection, the
-  // store stand-in's idle-time work, the host) falls on both paths alike instead of on
-  // whichever went first. Each path's percentiles are over all of its rounds' requests.
+  // The fixed rate in rounds, the three paths taking turns at going first, second and last:
+  // whatever else this shared 2-core machine does over the minute (another process's
+  // collection, the store stand-in's idle-time work, the host) falls on every path alike
+  // instead of on whichever went first. Each path's percentiles are over all of its rounds'
+  // requests.
   const gatewayRounds = [];
   const directRounds = [];
+  const floorRounds = [];
   for (let round = 0; round < rounds; round += 1) {
     const order = [
       [gatewayRounds, viaGateway],
       [directRounds, query.direct],
+      [floorRounds, viaFloor],
     ];
-    if (round % 2 === 1) order.reverse();
+    for (let turn = 0; turn < round % order.length; turn += 1) order.push(order.shift());
     for (const [into, call] of order) {
       into.push(await atRate(call));
       await settle();
@@ -286,6 +323,7 @@ async function measure(query) {
   }
   const gatewayRate = pooled(gatewayRounds);
   const directRate = pooled(directRounds);
+  const floorRate = pooled(floorRounds);
   const perRound = gatewayRounds.map((gateway, round) => ({
     p50: gateway.p50 - directRounds[round].p50,
     p99: gateway.p99 - directRounds[round].p99,
@@ -294,7 +332,7 @@ async function measure(query) {
   await settle();
   const directSat = await saturated(query.direct);
   await settle();
-  return { query: query.name, gatewayRate, directRate, perRound, gatewaySat, directSat };
+  return { query: query.name, gatewayRate, directRate, floorRate, perRound, gatewaySat, directSat };
 }
 
 // `catalog` reads no store: it is measured first, on the platform as it started. After the
@@ -317,7 +355,7 @@ if (measured(rankingQuery.name)) {
 
 const ms = (value) => value.toFixed(2);
 console.log(
-  `\n${rate} req/s open loop: ${rounds} rounds of ${seconds} s per path, alternating; ` +
+  `\n${rate} req/s open loop: ${rounds} rounds of ${seconds} s per path, taking turns; ` +
     `saturation = ${concurrency} callers back to back for ${seconds} s. Latency in ms, ` +
     `measured around each call by this process.\n`,
 );
@@ -338,6 +376,22 @@ for (const row of rows) {
     );
   }
 }
+// The floor: what HTTP and NATS alone cost on this machine, at the same rate, with the same
+// bytes. The goal is about the platform's own code only where this floor is well under it.
+console.log(
+  `\nThis machine's floor at ${rate} req/s (a bare node:http server and a bare nats.js ` +
+    `responder, the query's service requests and answer, no platform code):\n\n` +
+    '| query | floor p50 / p99 | via gateway + NATS p50 / p99 | the platform over the floor ' +
+    'p50 / p99 |\n| --- | --- | --- | --- |',
+);
+for (const row of rows) {
+  const { floorRate: floor, gatewayRate: gateway } = row;
+  console.log(
+    `| ${row.query} | ${ms(floor.p50)} / ${ms(floor.p99)} | ${ms(gateway.p50)} / ` +
+      `${ms(gateway.p99)} | ${ms(gateway.p50 - floor.p50)} / ${ms(gateway.p99 - floor.p99)} |` +
+      (floor.failures ? ` (${floor.failures} floor errors)` : ''),
+  );
+}
 console.log(`\nadded at ${rate} req/s, round by round (p50 / p99):`);
 for (const row of rows) {
   const each = row.perRound.map((round) => `${ms(round.p50)} / ${ms(round.p99)}`);
@@ -351,6 +405,8 @@ console.log(
 
 await communityApp.close();
 await pool.close();
+await floorPool.close();
+await floorNats.close();
 const exited = children
   .filter((child) => child.exitCode === null)
   .map((child) => new Promise((resolve) => child.once('exit', resolve)));
