@@ -21,6 +21,11 @@ export interface StackSettings {
   readonly atlasClusterName: string | undefined;
   /** Where every deployable sends its traces (OTLP/HTTP, e.g. a collector's :4318); none if unset. */
   readonly otlpEndpoint: string | undefined;
+  /**
+   * The most MongoDB connections one service pod opens (the driver's default is 100 per
+   * process, kept once opened: at maxReplicas pods of five services, thousands on one primary).
+   */
+  readonly mongoMaxPoolSize: number;
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
@@ -50,6 +55,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     atlasProjectId: config.get('atlasProjectId'),
     atlasClusterName: config.get('atlasClusterName'),
     otlpEndpoint: config.get('otlpEndpoint'),
+    mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
     secrets: {
       mongoRootPassword: config.requireSecret('mongoRootPassword'),
       mongoServicePasswords: passwords.apply((all) => {

@@ -94,6 +94,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     atlasProjectId: undefined,
     atlasClusterName: undefined,
     otlpEndpoint: 'http://otel-collector.observability.svc.cluster.local:4318',
+    mongoMaxPoolSize: 15,
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),
@@ -261,7 +262,7 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
-  it('gives every service its NATS URL and a MongoDB URL of its own database', () => {
+  it('gives every service its NATS URL and a MongoDB URL of its own database and pool size', () => {
     for (const service of DEPLOYABLES.filter((name) => name !== 'gateway')) {
       const deployment = ofType('kubernetes:apps/v1:Deployment').find((d) => d.name === service);
       const env = containerOf(deployment as Created).containers[0]?.env ?? [];
@@ -273,7 +274,8 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
       const mongoUrl = (secret?.inputs['stringData'] as Record<string, string>)['MONGO_URL'];
       expect(mongoUrl).toBe(
         `mongodb://${service}:${servicePasswords[service as keyof typeof servicePasswords]}` +
-          `@mongo-headless.debate-test.svc.cluster.local:27017/?authSource=${service}&replicaSet=rs0`,
+          `@mongo-headless.debate-test.svc.cluster.local:27017/?authSource=${service}&replicaSet=rs0` +
+          '&maxPoolSize=15&maxIdleTimeMS=60000',
       );
     }
   });

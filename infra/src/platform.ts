@@ -27,6 +27,7 @@ export function createPlatform(settings: StackSettings) {
     namespace: ns,
     rootPassword: settings.secrets.mongoRootPassword,
     servicePasswords: settings.secrets.mongoServicePasswords,
+    maxPoolSize: settings.mongoMaxPoolSize,
     atlas:
       settings.atlasProjectId && settings.atlasClusterName
         ? { projectId: settings.atlasProjectId, clusterName: settings.atlasClusterName }

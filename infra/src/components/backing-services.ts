@@ -40,6 +40,8 @@ export interface MongoArgs {
   readonly servicePasswords: pulumi.Output<Record<ServiceName, string>>;
   /** MongoDB Atlas: the project and the cluster, when the stack uses it. */
   readonly atlas?: { projectId: string; clusterName: string } | undefined;
+  /** Each service pod's most connections; the idle ones close after a minute. */
+  readonly maxPoolSize: number;
 }
 
 /**
@@ -54,6 +56,9 @@ export class Mongo extends pulumi.ComponentResource {
     super('debate:platform:Mongo', name, {}, options);
     const password = (service: ServiceName) =>
       args.servicePasswords.apply((all) => encodeURIComponent(all[service]));
+    // The pool each pod keeps: at most maxPoolSize connections, the ones a burst opened closed
+    // again after a minute idle (the driver keeps them for ever by default).
+    const pool = `maxPoolSize=${args.maxPoolSize}&maxIdleTimeMS=60000`;
     if (args.atlas) {
       const { projectId, clusterName } = args.atlas;
       const cluster = mongodbatlas.getAdvancedClusterOutput(
@@ -78,7 +83,7 @@ export class Mongo extends pulumi.ComponentResource {
             },
             { parent: this },
           );
-          const url = pulumi.interpolate`mongodb+srv://debate-${service}:${password(service)}@${srvHost}/?authSource=admin`;
+          const url = pulumi.interpolate`mongodb+srv://debate-${service}:${password(service)}@${srvHost}/?authSource=admin&${pool}`;
           return [service, pulumi.secret(url)];
         }),
       ) as Record<ServiceName, pulumi.Output<string>>;
@@ -110,7 +115,7 @@ export class Mongo extends pulumi.ComponentResource {
         serviceNames.map((service) => [
           service,
           pulumi.secret(
-            pulumi.interpolate`mongodb://${service}:${password(service)}@${host}:27017/?authSource=${service}&replicaSet=rs0`,
+            pulumi.interpolate`mongodb://${service}:${password(service)}@${host}:27017/?authSource=${service}&replicaSet=rs0&${pool}`,
           ),
         ]),
       ) as Record<ServiceName, pulumi.Output<string>>;
