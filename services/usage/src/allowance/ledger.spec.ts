@@ -73,6 +73,9 @@ describe('the free-debate allowance', () => {
     const user = newUser();
     await ledger.consume(user, 'b@example.org', 'r1');
     await ledger.consume(user, 'b@example.org', 'r2');
+    // Both runs complete (an open one would be given back after an hour: below).
+    await ledger.settle(user, 'r1');
+    await ledger.settle(user, 'r2');
     now = new Date(now.getTime() + 6 * DAY);
     expect((await ledger.stats(user, 'b@example.org')).freeDebatesRemaining).toBe(0);
     expect((await ledger.consume(user, 'b@example.org', 'r3')).granted).toBe(false);
@@ -124,6 +127,49 @@ describe('the free-debate allowance', () => {
       freeDebatesRemaining: 1,
       totalDebates: 1,
     });
+  });
+
+  it('gives back the debate of a run left open over an hour (its instance stopped), once', async () => {
+    now = new Date('2026-06-03T08:00:00Z');
+    const user = newUser();
+    await ledger.consume(user, 'f@example.org', 'crashed');
+    now = new Date('2026-06-03T08:30:00Z');
+    await ledger.consume(user, 'f@example.org', 'running');
+    // An hour is longer than any run lasts; until then, the run may still end.
+    now = new Date('2026-06-03T09:00:00Z');
+    expect(await ledger.stats(user, 'f@example.org')).toMatchObject({
+      freeDebatesRemaining: 0,
+      totalDebates: 2,
+    });
+    now = new Date('2026-06-03T09:00:01Z');
+    expect(await ledger.stats(user, 'f@example.org')).toMatchObject({
+      freeDebatesRemaining: 1,
+      totalDebates: 1,
+    });
+    // Given back once: reading again, or the run's late refund or settlement, changes nothing.
+    expect(await ledger.refund(user, 'crashed')).toBe(false);
+    expect(await ledger.settle(user, 'crashed')).toBe(false);
+    expect((await ledger.stats(user, 'f@example.org')).freeDebatesRemaining).toBe(1);
+    // The other run settles normally and stays counted.
+    expect(await ledger.settle(user, 'running')).toBe(true);
+    now = new Date('2026-06-04T08:00:00Z');
+    expect(await ledger.stats(user, 'f@example.org')).toMatchObject({
+      freeDebatesRemaining: 1,
+      totalDebates: 1,
+    });
+  });
+
+  it('counts a run opened before start times were kept from the last debate started', async () => {
+    now = new Date('2026-06-05T08:00:00Z');
+    const user = newUser();
+    await ledger.consume(user, 'g@example.org', 'old');
+    await connection
+      .collection('debateUsage')
+      .updateOne({ _id: user as never }, { $unset: { openRunsTakenAt: 1 } });
+    now = new Date('2026-06-05T08:59:00Z');
+    expect((await ledger.stats(user, 'g@example.org')).freeDebatesRemaining).toBe(1);
+    now = new Date('2026-06-05T09:01:00Z');
+    expect((await ledger.stats(user, 'g@example.org')).freeDebatesRemaining).toBe(2);
   });
 
   it('takes one debate per run id, however often the run asks', async () => {

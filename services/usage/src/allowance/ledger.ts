@@ -17,6 +17,11 @@ export interface UsageDocument {
   testResetOn: string | null;
   /** Runs whose debate was taken and may still be given back. */
   openRuns: string[];
+  /**
+   * When each open run's debate was taken, by run id (absent for runs opened before it was
+   * kept: those count from lastDebateStarted, which is never earlier).
+   */
+  openRunsTakenAt?: Record<string, Date>;
 }
 
 const usageSchema = new Schema<UsageDocument>(
@@ -31,6 +36,7 @@ const usageSchema = new Schema<UsageDocument>(
     updatedAt: { type: Date, required: true },
     testResetOn: { type: String, default: null },
     openRuns: { type: [String], default: [] },
+    openRunsTakenAt: { type: Schema.Types.Mixed, default: {} },
   },
   { versionKey: false },
 );
@@ -41,6 +47,12 @@ export const usageRules = {
   refillAfterMs: 6 * 24 * 60 * 60 * 1000,
   refillTo: 1,
   testAccountDaily: 100,
+  /**
+   * A run still open this long after its debate was taken has stopped without a word (its
+   * generation instance crashed or was killed): its debate is given back. A run lasts minutes:
+   * six turns, each given up after 30 s without a token.
+   */
+  abandonedRunAfterMs: 60 * 60 * 1000,
 } as const;
 
 /** Where the ledger reads the time: the server's clock, or a test's. */
@@ -106,6 +118,7 @@ export class UsageLedger {
                 updatedAt: createdAt,
                 testResetOn: null,
                 openRuns: [],
+                openRunsTakenAt: {},
               },
             },
             { upsert: true },
@@ -118,8 +131,12 @@ export class UsageLedger {
     });
   }
 
-  /** The read rules: the test account's daily 100, and 1 after six days without a debate. */
+  /**
+   * The read rules: runs abandoned by a stopped generation instance given back, the test
+   * account's daily 100, and 1 after six days without a debate.
+   */
   private async applyReadRules(userId: string, email: string, now: Date): Promise<void> {
+    await this.refundAbandonedRuns(userId, now);
     if (this.testAccount && email.toLowerCase() === this.testAccount) {
       const today = now.toISOString().slice(0, 10);
       await this.usage
@@ -178,7 +195,7 @@ export class UsageLedger {
           { _id: userId, freeDebatesRemaining: { $gt: 0 }, openRuns: { $ne: runId } },
           {
             $inc: { freeDebatesRemaining: -1, totalDebates: 1 },
-            $set: { lastDebateStarted: now, updatedAt: now },
+            $set: { lastDebateStarted: now, updatedAt: now, [`openRunsTakenAt.${runId}`]: now },
             $push: { openRuns: runId },
           },
           { returnDocument: 'after' },
@@ -194,28 +211,66 @@ export class UsageLedger {
   /** Gives back the debate taken for `runId`, if it is still open (once). */
   async refund(userId: string, runId: string): Promise<boolean> {
     const now = this.clock();
-    return this.step('refund', async () => {
-      const result = await this.usage
-        .updateOne(
-          { _id: userId, openRuns: runId },
-          {
-            $pull: { openRuns: runId },
-            $inc: { freeDebatesRemaining: 1, totalDebates: -1 },
-            $set: { updatedAt: now },
-          },
-        )
-        .exec();
-      return result.modifiedCount === 1;
-    });
+    return this.step('refund', () => this.giveBack(userId, runId, now));
+  }
+
+  private async giveBack(userId: string, runId: string, now: Date): Promise<boolean> {
+    const result = await this.usage
+      .updateOne(
+        { _id: userId, openRuns: runId },
+        {
+          $pull: { openRuns: runId },
+          $inc: { freeDebatesRemaining: 1, totalDebates: -1 },
+          $set: { updatedAt: now },
+          $unset: { [`openRunsTakenAt.${runId}`]: 1 },
+        },
+      )
+      .exec();
+    return result.modifiedCount === 1;
   }
 
   /** Closes `runId`: it ended normally, and its debate stays counted. */
   async settle(userId: string, runId: string): Promise<boolean> {
     return this.step('settlement', async () => {
       const result = await this.usage
-        .updateOne({ _id: userId, openRuns: runId }, { $pull: { openRuns: runId } })
+        .updateOne(
+          { _id: userId, openRuns: runId },
+          { $pull: { openRuns: runId }, $unset: { [`openRunsTakenAt.${runId}`]: 1 } },
+        )
         .exec();
       return result.modifiedCount === 1;
     });
+  }
+
+  /**
+   * Gives back the debates of the user's runs open for longer than any run lasts: their
+   * generation instance stopped before it could settle or refund them (a crash, a kill), and
+   * no other instance knows them. Each is given back as a refund is, once: a run that still
+   * ends later finds nothing left to settle.
+   */
+  private async refundAbandonedRuns(userId: string, now: Date): Promise<void> {
+    const document = await this.usage
+      .findOne(
+        { _id: userId, 'openRuns.0': { $exists: true } },
+        { openRuns: 1, openRunsTakenAt: 1, lastDebateStarted: 1, createdAt: 1 },
+      )
+      .lean<
+        Pick<UsageDocument, 'openRuns' | 'openRunsTakenAt' | 'lastDebateStarted' | 'createdAt'>
+      >()
+      .exec();
+    if (!document) return;
+    const before = now.getTime() - usageRules.abandonedRunAfterMs;
+    for (const runId of document.openRuns) {
+      const takenAt =
+        document.openRunsTakenAt?.[runId] ?? document.lastDebateStarted ?? document.createdAt;
+      if (new Date(takenAt).getTime() >= before) continue;
+      if (await this.giveBack(userId, runId, now)) {
+        this.logger.warn(
+          `Run ${runId} of ${userId} was still open ${Math.round(
+            (now.getTime() - new Date(takenAt).getTime()) / 60_000,
+          )} min after it started (its generation instance stopped?): its debate was given back`,
+        );
+      }
+    }
   }
 }
