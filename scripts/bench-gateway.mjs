@@ -12,8 +12,8 @@
 // Latency is measured by this process around each call (performance.now()): an HTTP request
 // on a keep-alive connection for the gateway, a method call in-process. Both share the 2 cores
 // with everything else that runs, as a real deployment on one host would.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -64,6 +64,8 @@ const { CatalogController } =
 // Cluster mode: a nats-server, the store, five services and the gateway, each its own process
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
 const children = [];
+// Every process of the measurement, for its CPU time per request (Linux: /proc/<pid>/stat).
+const processes = [{ label: 'benchmark', pid: process.pid }];
 function startProcess(label, args, env, ready) {
   const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
   const child = spawn(process.execPath, [...profile, ...args], {
@@ -73,6 +75,7 @@ function startProcess(label, args, env, ready) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
+  processes.push({ label, pid: child.pid });
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${label} did not start:\n${output}`)), 60_000);
@@ -96,6 +99,7 @@ process.on('exit', () => {
 });
 
 const nats = await startNatsServer();
+processes.push({ label: 'nats-server', pid: nats.pid });
 const mongoUrl = await startProcess(
   'store',
   ['libs/embedded-mongo/dist/cli.js', '--port', '0', '--dbpath', join(dataDir, 'mongo')],
@@ -218,6 +222,43 @@ const catalogQuery = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// CPU time per process (user + system), where /proc tells it
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+const withProc = existsSync('/proc/self/stat');
+
+/** Each process's CPU seconds so far, by label (nothing without /proc). */
+function cpuSeconds() {
+  const seconds = new Map();
+  if (!withProc) return seconds;
+  for (const { label, pid } of processes) {
+    try {
+      // The fields after the command's closing parenthesis: utime and stime are 12th and 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      seconds.set(label, (Number(fields[11]) + Number(fields[12])) / clockTicks);
+    } catch {
+      // The process has exited.
+    }
+  }
+  return seconds;
+}
+
+/** Runs `measurement` and adds the CPU each process spent during it to `into` (seconds). */
+async function counted(into, measurement) {
+  const before = cpuSeconds();
+  const result = await measurement();
+  for (const [label, after] of cpuSeconds()) {
+    into.set(label, (into.get(label) ?? 0) + after - (before.get(label) ?? after));
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Load: open loop at a fixed rate, and closed loop at saturation
 function summarise(latencies, elapsedMs, failures) {
   const sorted = latencies.toSorted((a, b) => a - b);
@@ -309,15 +350,17 @@ async function measure(query) {
   const gatewayRounds = [];
   const directRounds = [];
   const floorRounds = [];
+  // The CPU each process spent during each path's rounds, in seconds.
+  const cpu = { gateway: new Map(), direct: new Map(), floor: new Map() };
   for (let round = 0; round < rounds; round += 1) {
     const order = [
-      [gatewayRounds, viaGateway],
-      [directRounds, query.direct],
-      [floorRounds, viaFloor],
+      [gatewayRounds, viaGateway, cpu.gateway],
+      [directRounds, query.direct, cpu.direct],
+      [floorRounds, viaFloor, cpu.floor],
     ];
     for (let turn = 0; turn < round % order.length; turn += 1) order.push(order.shift());
-    for (const [into, call] of order) {
-      into.push(await atRate(call));
+    for (const [into, call, spent] of order) {
+      into.push(await counted(spent, () => atRate(call)));
       await settle();
     }
   }
@@ -332,7 +375,16 @@ async function measure(query) {
   await settle();
   const directSat = await saturated(query.direct);
   await settle();
-  return { query: query.name, gatewayRate, directRate, floorRate, perRound, gatewaySat, directSat };
+  return {
+    query: query.name,
+    gatewayRate,
+    directRate,
+    floorRate,
+    perRound,
+    gatewaySat,
+    directSat,
+    cpu,
+  };
 }
 
 // `catalog` reads no store: it is measured first, on the platform as it started. After the
@@ -393,6 +445,31 @@ for (const row of rows) {
       `${ms(added.p99)} | ${ms(added.p50 - floor.p50)} / ${ms(added.p99 - floor.p99)} |` +
       (floor.failures ? ` (${floor.failures} floor errors)` : ''),
   );
+}
+// Where the CPU goes: on two shared cores, what one path costs every process is also time the
+// others wait for a core.
+if (withProc) {
+  console.log(
+    `\nCPU time per request at ${rate} req/s, µs, by process (user + system, /proc; ` +
+      `processes that spent under 5 µs left out):\n`,
+  );
+  for (const row of rows) {
+    for (const [path, spent, requests] of [
+      ['via gateway + NATS', row.cpu.gateway, row.gatewayRate.latencies.length],
+      ['in-process', row.cpu.direct, row.directRate.latencies.length],
+      ['floor', row.cpu.floor, row.floorRate.latencies.length],
+    ]) {
+      const each = [...spent]
+        .map(([label, seconds]) => [label, (seconds * 1e6) / Math.max(requests, 1)])
+        .filter(([, micros]) => micros >= 5)
+        .sort((a, b) => b[1] - a[1]);
+      const total = each.reduce((sum, [, micros]) => sum + micros, 0);
+      console.log(
+        `  ${row.query}, ${path}: ${Math.round(total)} in all: ` +
+          each.map(([label, micros]) => `${label} ${Math.round(micros)}`).join(', '),
+      );
+    }
+  }
 }
 console.log(`\nadded at ${rate} req/s, round by round (p50 / p99):`);
 for (const row of rows) {

@@ -44,6 +44,8 @@ export async function waitForPort(
 
 export interface RunningNats {
   readonly url: string;
+  /** The server's process id (a new one after a restart). */
+  readonly pid: number | undefined;
   /** Stops the server (as a crash or an upgrade would) and starts it again on the same port and store. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -80,6 +82,9 @@ export async function startNatsServer(): Promise<RunningNats> {
   let child = await launch();
   return {
     url: `nats://127.0.0.1:${port}`,
+    get pid() {
+      return child.pid;
+    },
     restart: async () => {
       await halt(child);
       child = await launch();
