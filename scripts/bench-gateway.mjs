@@ -106,6 +106,7 @@ const mongoUrl = await startProcess(
   {},
   /listening at (mongodb:\/\/\S+)/,
 );
+const storeProcess = children.at(-1);
 const common = { NATS_URL: nats.url, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
 const services = ['identity', 'usage', 'generation', 'debates', 'community'];
 await Promise.all(
@@ -486,9 +487,15 @@ await communityApp.close();
 await pool.close();
 await floorPool.close();
 await floorNats.close();
-const exited = children
-  .filter((child) => child.exitCode === null)
-  .map((child) => new Promise((resolve) => child.once('exit', resolve)));
-stopAll();
-await Promise.all(exited);
+// The services and the gateway first, then the store and the broker they drain through (a
+// service whose store went at the same time waited out its shutdown grace for it).
+const stopped = (child) =>
+  child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
+const rest = children.filter((child) => child !== storeProcess);
+const restExited = rest.map(stopped);
+for (const child of rest) if (child.exitCode === null) child.kill('SIGTERM');
+await Promise.all(restExited);
+const storeExited = stopped(storeProcess);
+storeProcess.kill('SIGTERM');
+await storeExited;
 await nats.stop();
