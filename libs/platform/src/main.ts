@@ -39,6 +39,7 @@ const platform = await startPlatform({
   dataDir: env.DATA_DIR,
   brokers: brokersFrom(env),
   testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
+  abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
   speakers: env,
   ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
 });

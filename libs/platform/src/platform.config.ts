@@ -20,5 +20,7 @@ export const platformEnvSchema = gatewayEnvSchema
     MONGO_PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(27017)),
     /** The designated test account with a daily allowance of 100. */
     USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(z.email().optional()),
+    /** How long a run may stay open before its debate is given back. */
+    USAGE_ABANDONED_RUN_MS: optionalEnv(z.coerce.number().int().min(1_000).default(3_600_000)),
   });
 export type PlatformEnv = z.output<typeof platformEnvSchema>;

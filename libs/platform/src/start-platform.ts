@@ -36,6 +36,8 @@ export interface PlatformOptions {
   readonly brokers?: Partial<Record<BrokerAlias, Broker>>;
   /** The designated test account with a daily allowance of 100. */
   readonly testAccountEmail?: string | undefined;
+  /** How long a run may stay open before its debate is given back (USAGE_ABANDONED_RUN_MS). */
+  readonly abandonedRunAfterMs?: number | undefined;
   /** The speaker and the pace of debates (the generation service's variables). */
   readonly speakers?: Partial<SpeakerEnv>;
   /** Which proxies' X-Forwarded-* headers the gateway believes (TRUST_PROXY). */
@@ -76,6 +78,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     transport: options.transport,
     mongoUrl: options.mongoUrl,
     testAccountEmail: options.testAccountEmail,
+    abandonedRunAfterMs: options.abandonedRunAfterMs,
     ...(options.speakers ? { speakers: options.speakers } : {}),
     keycloak: {
       baseUrl: () => `${baseUrl}/auth`,

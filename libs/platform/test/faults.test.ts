@@ -292,13 +292,94 @@ describe('a generation instance stopped with SIGTERM', () => {
       try {
         const usage = await mongo
           .db('usage')
-          .collection<{ _id: string; openRuns: string[] }>('debateUsage')
+          .collection<{
+            _id: string;
+            openRuns: string[];
+            openRunsTakenAt: Record<string, Date>;
+          }>('debateUsage')
           .findOne({ _id: ada.id });
         expect(usage?.openRuns).toEqual([]);
+        expect(usage?.openRunsTakenAt).toEqual({});
       } finally {
         await mongo.close();
       }
       expect(logged).not.toMatch(/failed|could not be settled/i);
+    } finally {
+      if (second.exitCode === null) second.kill('SIGKILL');
+      await client.close();
+      await running.teardown();
+    }
+  }, 90_000);
+});
+
+describe('a generation instance killed while it runs a debate', () => {
+  it("gives the run's debate back once the run has been open longer than any run lasts", async () => {
+    const { generationContracts, usageContracts } = await import('@debate/contracts');
+    const { createClientProxy, INSTANCE_KEY, natsTransport, ServiceClient } =
+      await import('@debate/nest');
+    const { signUpThroughGateway } = await import('./graphql-client.js');
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const fast = { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 };
+    // A run may stay open 3 s here (an hour by default, USAGE_ABANDONED_RUN_MS).
+    const running = await startTestPlatformOverNats({
+      speakers: fast,
+      testAccountEmail: 'ada@example.org',
+      abandonedRunAfterMs: 3_000,
+    });
+    // The second instance writes its debates slowly: it is killed in the middle of one.
+    const second = spawn(process.execPath, ['services/generation/dist/main.js'], {
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      env: {
+        ...process.env,
+        NATS_URL: running.natsUrl,
+        MONGO_URL: running.mongoUrl,
+        OPS_PORT: '0',
+        OFFLINE_TOKENS_PER_SECOND: '30',
+        OFFLINE_FIRST_TOKEN_MS: '0',
+        TURN_PAUSE_MS: '1000',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
+    const client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'gen-kill'));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let logged = '';
+        second.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+          logged += chunk;
+          if (logged.includes('microservice successfully started')) resolve();
+        });
+        void exited.then((code) => reject(new Error(`generation exited (${code}): ${logged}`)));
+      });
+      const ada = await signUpThroughGateway(running.platform.url, 'ada@example.org');
+      const stats = () =>
+        client.request(usageContracts.stats, { userId: ada.id, email: 'ada@example.org' });
+      let killedRun: string | undefined;
+      for (let attempt = 0; attempt < 40 && !killedRun; attempt += 1) {
+        const started = await client.request(generationContracts.start, {
+          userId: ada.id,
+          email: 'ada@example.org',
+          settings: settingsOf('Should the night bus be free?'),
+        });
+        if (!started.started) throw new Error(started.message);
+        if (!started.runId.startsWith(INSTANCE_KEY)) killedRun = started.runId;
+      }
+      expect(killedRun).toBeDefined();
+      // The runs the platform's own instance took end at once and are settled.
+      await sleep(500);
+      const before = await stats();
+      second.kill('SIGKILL');
+      expect(await exited).toBeNull();
+
+      // Nobody settles or refunds the killed run; until it has been open 3 s, it may still end.
+      expect((await stats()).freeDebatesRemaining).toBe(before.freeDebatesRemaining);
+      await sleep(3_500);
+      const after = await stats();
+      expect(after.freeDebatesRemaining).toBe(before.freeDebatesRemaining + 1);
+      expect(after.totalDebates).toBe(before.totalDebates - 1);
+      // Once.
+      expect((await stats()).freeDebatesRemaining).toBe(before.freeDebatesRemaining + 1);
     } finally {
       if (second.exitCode === null) second.kill('SIGKILL');
       await client.close();

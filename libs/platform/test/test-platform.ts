@@ -24,7 +24,9 @@ export interface NatsTestPlatform extends TestPlatform {
   readonly natsUrl: string;
 }
 
-type ExtraOptions = Partial<Pick<PlatformOptions, 'speakers' | 'testAccountEmail' | 'trustProxy'>>;
+type ExtraOptions = Partial<
+  Pick<PlatformOptions, 'speakers' | 'testAccountEmail' | 'trustProxy' | 'abandonedRunAfterMs'>
+>;
 
 /**
  * The platform with each service and the gateway as its own NestJS application, over a real

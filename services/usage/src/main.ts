@@ -5,5 +5,9 @@ import { UsageServiceModule } from './usage-service.module.js';
 
 const env = loadConfigOrExit('the usage service', usageEnvSchema);
 await runServiceProcess('usage', (options) =>
-  UsageServiceModule.register({ ...options, testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL }),
+  UsageServiceModule.register({
+    ...options,
+    testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
+    abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
+  }),
 );

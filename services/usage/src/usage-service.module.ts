@@ -1,11 +1,23 @@
 import { ServiceCoreModule, ServiceDataModule, type ServiceRuntimeOptions } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AllowanceController } from './allowance/allowance.controller.js';
-import { CLOCK, type Clock, TEST_ACCOUNT_EMAIL, UsageLedger } from './allowance/ledger.js';
+import {
+  ABANDONED_RUN_AFTER_MS,
+  CLOCK,
+  type Clock,
+  TEST_ACCOUNT_EMAIL,
+  UsageLedger,
+  usageRules,
+} from './allowance/ledger.js';
 
 export interface UsageServiceOptions extends ServiceRuntimeOptions {
   /** The designated test account (USAGE_TEST_ACCOUNT_EMAIL) with a daily 100. */
   readonly testAccountEmail?: string | undefined;
+  /**
+   * How long a run may stay open before its debate is given back (its generation instance
+   * stopped without settling it): USAGE_ABANDONED_RUN_MS, an hour by default.
+   */
+  readonly abandonedRunAfterMs?: number | undefined;
   /** The clock the rules read; the server's by default. */
   readonly clock?: Clock;
 }
@@ -27,6 +39,10 @@ export class UsageServiceModule {
         {
           provide: TEST_ACCOUNT_EMAIL,
           useValue: options.testAccountEmail?.trim().toLowerCase() || null,
+        },
+        {
+          provide: ABANDONED_RUN_AFTER_MS,
+          useValue: options.abandonedRunAfterMs ?? usageRules.abandonedRunAfterMs,
         },
       ],
     };

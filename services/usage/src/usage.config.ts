@@ -5,4 +5,9 @@ import { z } from 'zod';
 export const usageEnvSchema = serviceEnvSchema.extend({
   /** The designated test account whose allowance is reset to 100 once per calendar day (UTC). */
   USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(z.email().optional()),
+  /**
+   * How long a run may stay open before its debate is given back (its generation instance
+   * stopped without settling it). Raise it with OPENAI_TIMEOUT_MS: a run must end well within.
+   */
+  USAGE_ABANDONED_RUN_MS: optionalEnv(z.coerce.number().int().min(1_000).default(3_600_000)),
 });

@@ -48,9 +48,9 @@ export const usageRules = {
   refillTo: 1,
   testAccountDaily: 100,
   /**
-   * A run still open this long after its debate was taken has stopped without a word (its
-   * generation instance crashed or was killed): its debate is given back. A run lasts minutes:
-   * six turns, each given up after 30 s without a token.
+   * By default, a run still open this long after its debate was taken has stopped without a
+   * word (its generation instance crashed or was killed): its debate is given back. A run lasts
+   * minutes with the default timeouts: six turns, each given up after 30 s without a token.
    */
   abandonedRunAfterMs: 60 * 60 * 1000,
 } as const;
@@ -61,6 +61,9 @@ export type Clock = () => Date;
 
 /** Which account gets the daily 100 (USAGE_TEST_ACCOUNT_EMAIL); none when unset. */
 export const TEST_ACCOUNT_EMAIL = Symbol('TEST_ACCOUNT_EMAIL');
+
+/** How long a run may stay open before its debate is given back (USAGE_ABANDONED_RUN_MS). */
+export const ABANDONED_RUN_AFTER_MS = Symbol('ABANDONED_RUN_AFTER_MS');
 
 const DUPLICATE_KEY = 11000;
 
@@ -87,6 +90,8 @@ export class UsageLedger {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(TEST_ACCOUNT_EMAIL) private readonly testAccount: string | null,
     private readonly logger: PinoLoggerService,
+    @Inject(ABANDONED_RUN_AFTER_MS)
+    private readonly abandonedRunAfterMs: number = usageRules.abandonedRunAfterMs,
   ) {
     this.usage = connection.model<UsageDocument>('Usage', usageSchema, 'debateUsage');
   }
@@ -259,7 +264,7 @@ export class UsageLedger {
       >()
       .exec();
     if (!document) return;
-    const before = now.getTime() - usageRules.abandonedRunAfterMs;
+    const before = now.getTime() - this.abandonedRunAfterMs;
     for (const runId of document.openRuns) {
       const takenAt =
         document.openRunsTakenAt?.[runId] ?? document.lastDebateStarted ?? document.createdAt;
