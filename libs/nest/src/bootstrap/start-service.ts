@@ -1,5 +1,11 @@
 import type { ServiceName } from '@debate/contracts';
-import type { DynamicModule, INestMicroservice, LoggerService, Type } from '@nestjs/common';
+import {
+  type DynamicModule,
+  type INestMicroservice,
+  Logger,
+  type LoggerService,
+  type Type,
+} from '@nestjs/common';
 import { ModuleRef, NestFactory } from '@nestjs/core';
 import { PinoLoggerService } from '../logging/logging.module.js';
 import type { CustomStrategy } from '@nestjs/microservices';
@@ -36,7 +42,15 @@ export async function startService(options: StartServiceOptions): Promise<INestM
     ...(frameworkLogger ? { logger: frameworkLogger } : { bufferLogs: true }),
   });
   strategies.set(app, strategy.strategy);
-  if (!frameworkLogger) app.useLogger(app.get(PinoLoggerService));
+  let logger: LoggerService;
+  if (frameworkLogger) {
+    logger = frameworkLogger;
+  } else {
+    logger = app.get(PinoLoggerService);
+    app.useLogger(logger);
+  }
+  // Its levels, for Logger.isLevelEnabled (otherwise true for any logger but NestJS's own).
+  if (logger instanceof PinoLoggerService) Logger.overrideLogger(logger.nestLevels());
   await app.listen();
   return app;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { PinoLoggerService } from './logging.module.js';
+import { createLogger, type LogLevel, PinoLoggerService } from './logging.module.js';
 
 function capture(level: pino.LevelWithSilent = 'info') {
   const lines: Array<Record<string, unknown>> = [];
@@ -47,6 +47,15 @@ describe('PinoLoggerService', () => {
       expect.objectContaining({ level: 50, msg: 'exploded', context: 'RpcExceptionsHandler' }),
     );
     expect((lines[1]?.['err'] as { message: string }).message).toBe('exploded');
+  });
+
+  it('tells NestJS the levels it writes', () => {
+    const levels = (level: LogLevel) =>
+      new PinoLoggerService(createLogger('usage', level)).nestLevels();
+    expect(levels('info')).toEqual(['log', 'warn', 'error', 'fatal']);
+    expect(levels('debug')).toEqual(['debug', 'log', 'warn', 'error', 'fatal']);
+    expect(levels('trace')).toEqual(['verbose', 'debug', 'log', 'warn', 'error', 'fatal']);
+    expect(levels('silent')).toEqual([]);
   });
 
   it('drops what is below the configured level', async () => {

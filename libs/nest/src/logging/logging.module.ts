@@ -1,5 +1,10 @@
 import { traceFields } from '../tracing/tracing.js';
-import { type DynamicModule, type LoggerService, Module } from '@nestjs/common';
+import {
+  type DynamicModule,
+  type LoggerService,
+  type LogLevel as NestLogLevel,
+  Module,
+} from '@nestjs/common';
 import { pino, type Logger, type LevelWithSilent } from 'pino';
 
 export type LogLevel = Extract<
@@ -17,6 +22,22 @@ export const PINO = Symbol('PINO');
  */
 export class PinoLoggerService implements LoggerService {
   constructor(readonly pino: Logger) {}
+
+  /**
+   * The NestJS levels this logger writes. Given to NestJS (`Logger.overrideLogger`), they let
+   * `Logger.isLevelEnabled` answer for it, so that a line nobody will read is not built.
+   */
+  nestLevels(): NestLogLevel[] {
+    const levels: Array<[NestLogLevel, Exclude<LogLevel, 'silent'>]> = [
+      ['verbose', 'trace'],
+      ['debug', 'debug'],
+      ['log', 'info'],
+      ['warn', 'warn'],
+      ['error', 'error'],
+      ['fatal', 'fatal'],
+    ];
+    return levels.filter(([, level]) => this.pino.isLevelEnabled(level)).map(([nest]) => nest);
+  }
 
   log(message: unknown, ...params: unknown[]): void {
     this.write('info', message, params);

@@ -63,10 +63,13 @@ export class RequestObservation {
       subject: this.contract.subject,
       outcome,
     });
-    // At debug: one line per request, with the trace it belongs to (the logger adds it).
-    logger.debug(
-      `${this.contract.subject} ${outcome} in ${(performance.now() - this.started).toFixed(1)} ms`,
-    );
+    // At debug: one line per request, with the trace it belongs to (the logger adds it); built
+    // only when it is written (startService gives NestJS the logger's levels).
+    if (Logger.isLevelEnabled('debug')) {
+      logger.debug(
+        `${this.contract.subject} ${outcome} in ${(performance.now() - this.started).toFixed(1)} ms`,
+      );
+    }
   }
 }
 
