@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { debateOf, settingsOf } from './fixtures.js';
 import { graphql } from './graphql-client.js';
-import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
+import {
+  type GenerationProcess,
+  type NatsTestPlatform,
+  startGenerationProcess,
+  startTestPlatformOverNats,
+} from './test-platform.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -207,41 +212,24 @@ describe('a generation instance stopped with SIGTERM', () => {
       await import('@debate/nest');
     const { signUpThroughGateway } = await import('./graphql-client.js');
     const { firstValueFrom, toArray } = await import('rxjs');
-    const { spawn } = await import('node:child_process');
-    const { fileURLToPath } = await import('node:url');
     const fast = { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 };
     const running = await startTestPlatformOverNats({
       speakers: fast,
       testAccountEmail: 'ada@example.org',
     });
-    // The second instance writes its debates slowly: a few seconds each.
-    const second = spawn(process.execPath, ['services/generation/dist/main.js'], {
-      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
-      env: {
-        ...process.env,
-        NATS_URL: running.natsUrl,
-        MONGO_URL: running.mongoUrl,
-        OPS_PORT: '0',
-        DRAIN_TIMEOUT_MS: '20000',
-        OFFLINE_TOKENS_PER_SECOND: '300',
-        OFFLINE_FIRST_TOKEN_MS: '0',
-        TURN_PAUSE_MS: '200',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
-    let logged = '';
+    let second: GenerationProcess | undefined;
     const client = new ServiceClient(
       createClientProxy(natsTransport(running.natsUrl), 'gen-drain'),
     );
     try {
-      await new Promise<void>((resolve, reject) => {
-        second.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-          logged += chunk;
-          if (logged.includes('microservice successfully started')) resolve();
-        });
-        void exited.then((code) => reject(new Error(`generation exited (${code}): ${logged}`)));
+      // The second instance writes its debates slowly: a few seconds each.
+      second = await startGenerationProcess(running, {
+        DRAIN_TIMEOUT_MS: '20000',
+        OFFLINE_TOKENS_PER_SECOND: '300',
+        OFFLINE_FIRST_TOKEN_MS: '0',
+        TURN_PAUSE_MS: '200',
       });
+      const { child, exited } = second;
       const ada = await signUpThroughGateway(running.platform.url, 'ada@example.org');
       const start = async () => {
         const started = await client.request(generationContracts.start, {
@@ -278,7 +266,7 @@ describe('a generation instance stopped with SIGTERM', () => {
         client.request(runLookupContract, { runId, userId: ada.id }, { instance });
       expect((await lookup(watchedId)).run).toBeNull();
       expect((await lookup(unwatchedId)).run).toBeNull();
-      second.kill('SIGTERM');
+      child.kill('SIGTERM');
 
       const events = await watched;
       expect(events.at(-1)?.type).toBe('runCompleted');
@@ -303,9 +291,9 @@ describe('a generation instance stopped with SIGTERM', () => {
       } finally {
         await mongo.close();
       }
-      expect(logged).not.toMatch(/failed|could not be settled/i);
+      expect(second.output()).not.toMatch(/failed|could not be settled/i);
     } finally {
-      if (second.exitCode === null) second.kill('SIGKILL');
+      if (second?.child.exitCode === null) second.child.kill('SIGKILL');
       await client.close();
       await running.teardown();
     }
@@ -318,8 +306,6 @@ describe('a generation instance killed while it runs a debate', () => {
     const { createClientProxy, INSTANCE_KEY, natsTransport, ServiceClient } =
       await import('@debate/nest');
     const { signUpThroughGateway } = await import('./graphql-client.js');
-    const { spawn } = await import('node:child_process');
-    const { fileURLToPath } = await import('node:url');
     const fast = { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 };
     // A run may stay open 3 s here (an hour by default, USAGE_ABANDONED_RUN_MS).
     const running = await startTestPlatformOverNats({
@@ -327,30 +313,14 @@ describe('a generation instance killed while it runs a debate', () => {
       testAccountEmail: 'ada@example.org',
       abandonedRunAfterMs: 3_000,
     });
-    // The second instance writes its debates slowly: it is killed in the middle of one.
-    const second = spawn(process.execPath, ['services/generation/dist/main.js'], {
-      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
-      env: {
-        ...process.env,
-        NATS_URL: running.natsUrl,
-        MONGO_URL: running.mongoUrl,
-        OPS_PORT: '0',
+    let second: GenerationProcess | undefined;
+    const client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'gen-kill'));
+    try {
+      // The second instance writes its debates slowly: it is killed in the middle of one.
+      second = await startGenerationProcess(running, {
         OFFLINE_TOKENS_PER_SECOND: '30',
         OFFLINE_FIRST_TOKEN_MS: '0',
         TURN_PAUSE_MS: '1000',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = new Promise<number | null>((resolve) => second.once('exit', resolve));
-    const client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'gen-kill'));
-    try {
-      await new Promise<void>((resolve, reject) => {
-        let logged = '';
-        second.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-          logged += chunk;
-          if (logged.includes('microservice successfully started')) resolve();
-        });
-        void exited.then((code) => reject(new Error(`generation exited (${code}): ${logged}`)));
       });
       const ada = await signUpThroughGateway(running.platform.url, 'ada@example.org');
       const stats = () =>
@@ -369,8 +339,8 @@ describe('a generation instance killed while it runs a debate', () => {
       // The runs the platform's own instance took end at once and are settled.
       await sleep(500);
       const before = await stats();
-      second.kill('SIGKILL');
-      expect(await exited).toBeNull();
+      second.child.kill('SIGKILL');
+      expect(await second.exited).toBeNull();
 
       // Nobody settles or refunds the killed run; until it has been open 3 s, it may still end.
       expect((await stats()).freeDebatesRemaining).toBe(before.freeDebatesRemaining);
@@ -381,7 +351,7 @@ describe('a generation instance killed while it runs a debate', () => {
       // Once.
       expect((await stats()).freeDebatesRemaining).toBe(before.freeDebatesRemaining + 1);
     } finally {
-      if (second.exitCode === null) second.kill('SIGKILL');
+      if (second?.child.exitCode === null) second.child.kill('SIGKILL');
       await client.close();
       await running.teardown();
     }

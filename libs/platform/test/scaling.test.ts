@@ -1,11 +1,14 @@
 import { debatesContracts, generationContracts } from '@debate/contracts';
 import { createClientProxy, INSTANCE_KEY, natsTransport, ServiceClient } from '@debate/nest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { settingsOf } from './fixtures.js';
 import { collectSubscription, type SignedUp, signUpThroughGateway } from './graphql-client.js';
-import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
+import {
+  type NatsTestPlatform,
+  startGenerationProcess,
+  startTestPlatformOverNats,
+} from './test-platform.js';
 
 const WATCH = 'subscription ($id: String!) { debateRun(id: $id) { type } }';
 const FAST = { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 };
@@ -26,25 +29,10 @@ describe('two instances of the generation service', () => {
       speakers: FAST,
       testAccountEmail: 'ada@example.org',
     });
-    second = spawn(process.execPath, ['services/generation/dist/main.js'], {
-      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
-      env: {
-        ...process.env,
-        ...Object.fromEntries(Object.entries(FAST).map(([key, value]) => [key, String(value)])),
-        NATS_URL: running.natsUrl,
-        MONGO_URL: running.mongoUrl,
-        OPS_PORT: '0',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      second.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('microservice successfully started')) resolve();
-      });
-      second.once('exit', (code) => reject(new Error(`generation exited (${code}): ${output}`)));
-    });
+    ({ child: second } = await startGenerationProcess(
+      running,
+      Object.fromEntries(Object.entries(FAST).map(([key, value]) => [key, String(value)])),
+    ));
     client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'scaling-test'));
     ada = await signUpThroughGateway(running.platform.url, 'ada@example.org');
   }, 60_000);

@@ -1,9 +1,11 @@
 import { start as startStore } from '@debate/embedded-mongo';
 import { natsTransport, type TransportConfig } from '@debate/nest';
 import { startNatsServer } from '@debate/nest/testing';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   type PlatformOptions,
   type RunningPlatform,
@@ -85,4 +87,44 @@ export async function startTestPlatform(
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+}
+
+export interface GenerationProcess {
+  readonly child: ChildProcess;
+  /** Its exit code once it exits (null when a signal ended it). */
+  readonly exited: Promise<number | null>;
+  /** What it has written to stdout so far. */
+  output(): string;
+}
+
+/**
+ * Another instance of the generation service beside the one the platform runs: the built
+ * service as a process of its own, on the platform's NATS and store, with `env` added to this
+ * process's environment. Resolves once it listens.
+ */
+export async function startGenerationProcess(
+  running: NatsTestPlatform,
+  env: Record<string, string>,
+): Promise<GenerationProcess> {
+  const child = spawn(process.execPath, ['services/generation/dist/main.js'], {
+    cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+    env: {
+      ...process.env,
+      NATS_URL: running.natsUrl,
+      MONGO_URL: running.mongoUrl,
+      OPS_PORT: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (output.includes('microservice successfully started')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`generation exited (${code}): ${output}`)));
+  });
+  return { child, exited, output: () => output };
 }
