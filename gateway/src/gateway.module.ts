@@ -12,9 +12,8 @@ import { graphqlModule, type GraphqlDriverName } from './graphql.module.js';
 import { HealthController } from './health/health.controller.js';
 import { HealthResolver } from './health/health.resolver.js';
 import { HEALTH_TIMEOUT_MS, HealthService } from './health/health.service.js';
-import { DebateResolver, START_LIMITER } from './debates/debate.resolver.js';
+import { DebateResolver } from './debates/debate.resolver.js';
 import { SavedDebatesResolver } from './debates/saved-debates.resolver.js';
-import { RateLimiter } from './debates/rate-limiter.js';
 import { SessionResolver } from './session/session.resolver.js';
 
 export interface GatewayOptions {
@@ -27,8 +26,6 @@ export interface GatewayOptions {
   readonly authIssuer?: string | (() => string);
   /** The realm's JWKS URL, when it is not under the issuer URL as the gateway reaches it. */
   readonly authJwksUrl?: string;
-  /** How many debates one user may start per minute (5 by default). */
-  readonly startDebateLimit?: number;
 }
 
 /** The gateway: GraphQL over the services, and nothing of their business. */
@@ -56,10 +53,6 @@ export class GatewayModule {
         DebateResolver,
         SavedDebatesResolver,
         CommunityResolver,
-        {
-          provide: START_LIMITER,
-          useValue: new RateLimiter(options.startDebateLimit ?? 5, 60_000),
-        },
         ...(options.authIssuer
           ? [
               {

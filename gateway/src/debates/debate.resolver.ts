@@ -6,7 +6,7 @@ import {
   usageContracts,
 } from '@debate/contracts';
 import { ServiceClient } from '@debate/nest';
-import { Inject, type OnModuleDestroy } from '@nestjs/common';
+import type { OnModuleDestroy } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import { Args, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
@@ -15,9 +15,6 @@ import { CurrentUser } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { observableIterator } from '../common/observable-iterator.js';
 import { DebateRunEventModel, DebateSettingsInput, UsageModel } from './debate.models.js';
-import { RateLimiter } from './rate-limiter.js';
-
-export const START_LIMITER = Symbol('START_LIMITER');
 
 function toModel(event: RunEvent): DebateRunEventModel {
   const empty: DebateRunEventModel = {
@@ -60,10 +57,7 @@ function joinDeltas(
 export class DebateResolver implements OnModuleDestroy {
   private readonly shutdown = new AbortController();
 
-  constructor(
-    private readonly services: ServiceClient,
-    @Inject(START_LIMITER) private readonly limiter: RateLimiter,
-  ) {
+  constructor(private readonly services: ServiceClient) {
     // Every open debateRun subscription listens to it: as many listeners as runs watched.
     setMaxListeners(0, this.shutdown.signal);
   }
@@ -89,21 +83,17 @@ export class DebateResolver implements OnModuleDestroy {
         { extensions: { code: 'BAD_USER_INPUT' } },
       );
     }
-    // Only debates that start count: a refusal for lack of free debates costs no allowance.
-    if (!this.limiter.allows(user.id)) {
-      throw new GraphQLError('Too many debates started in a short time; try again in a minute', {
-        extensions: { code: 'RATE_LIMITED' },
-      });
-    }
+    // The usage service refuses a start when no free debate is left, or when the user has
+    // started the per-minute limit's worth already (counted there, for every gateway alike).
     const started = await this.services.request(
       generationContracts.start,
       { userId: user.id, email: user.email, settings: settings.data },
       { timeoutMs: 10_000 },
     );
     if (!started.started) {
-      throw new GraphQLError(started.message, { extensions: { code: 'NO_FREE_DEBATES' } });
+      const code = started.reason === 'rate_limited' ? 'RATE_LIMITED' : 'NO_FREE_DEBATES';
+      throw new GraphQLError(started.message, { extensions: { code } });
     }
-    this.limiter.record(user.id);
     return started.runId;
   }
 

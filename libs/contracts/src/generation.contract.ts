@@ -138,7 +138,8 @@ export function runInstanceKey(runId: string): string | undefined {
 export const generationContracts = {
   /**
    * Takes one free debate from the user's allowance, then starts the run; the run goes on
-   * after the reply. Refused (nothing started, nothing taken) when no free debate is left.
+   * after the reply. Refused (nothing started, nothing taken) when no free debate is left, or
+   * when the user has started the per-minute limit's worth already.
    */
   start: defineRequest(
     subjects.generation.run.start,
@@ -148,7 +149,7 @@ export const generationContracts = {
       z
         .object({
           started: z.literal(false),
-          reason: z.literal('no_free_debates'),
+          reason: z.enum(['no_free_debates', 'rate_limited']),
           message: z.string(),
         })
         .strict(),
@@ -197,6 +198,8 @@ export const generationTexts = {
   turnFailedText: 'An error occurred while generating the argument.',
   turnFailedSummary: 'Error generating response.',
   runFailed: 'An error occurred during the debate. Please try again.',
+  /** Not the spec's: its limit on starts is this platform's own (USAGE_STARTS_PER_MINUTE). */
+  rateLimited: 'Too many debates started in a short time; try again in a minute',
 } as const;
 
 /** The generator's stance labels (spec §4 'Stance labels'). */

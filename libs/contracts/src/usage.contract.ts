@@ -26,12 +26,22 @@ export const usageContracts = {
   stats: defineRequest(subjects.usage.stats.get, z.object({ userId, email }).strict(), UsageStats),
   /**
    * Takes one free debate for run `runId`, before the run starts: one conditional update, so
-   * concurrent calls can never take more than there is.
+   * concurrent calls can never take more than there is, nor start more than the per-minute
+   * limit allows. Refused with the reason: none left, or too many started this minute.
    */
   consume: defineRequest(
     subjects.usage.allowance.consume,
     z.object({ userId, email, runId }).strict(),
-    z.object({ granted: z.boolean(), freeDebatesRemaining: count }).strict(),
+    z.union([
+      z.object({ granted: z.literal(true), freeDebatesRemaining: count }).strict(),
+      z
+        .object({
+          granted: z.literal(false),
+          reason: z.enum(['no_free_debates', 'rate_limited']),
+          freeDebatesRemaining: count,
+        })
+        .strict(),
+    ]),
   ),
   /** Gives the debate of a run that failed as a whole back (once). */
   refund: defineRequest(

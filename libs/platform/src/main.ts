@@ -40,6 +40,7 @@ const platform = await startPlatform({
   brokers: brokersFrom(env),
   testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
   abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
+  startsPerMinute: env.USAGE_STARTS_PER_MINUTE,
   speakers: env,
   ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
 });

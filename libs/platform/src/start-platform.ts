@@ -38,6 +38,8 @@ export interface PlatformOptions {
   readonly testAccountEmail?: string | undefined;
   /** How long a run may stay open before its debate is given back (USAGE_ABANDONED_RUN_MS). */
   readonly abandonedRunAfterMs?: number | undefined;
+  /** How many debates one user may start in any minute (USAGE_STARTS_PER_MINUTE). */
+  readonly startsPerMinute?: number | undefined;
   /** The speaker and the pace of debates (the generation service's variables). */
   readonly speakers?: Partial<SpeakerEnv>;
   /** Which proxies' X-Forwarded-* headers the gateway believes (TRUST_PROXY). */
@@ -79,6 +81,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     mongoUrl: options.mongoUrl,
     testAccountEmail: options.testAccountEmail,
     abandonedRunAfterMs: options.abandonedRunAfterMs,
+    startsPerMinute: options.startsPerMinute,
     ...(options.speakers ? { speakers: options.speakers } : {}),
     keycloak: {
       baseUrl: () => `${baseUrl}/auth`,

@@ -1,7 +1,12 @@
 import { type FakeOpenAi, startFakeOpenAi } from '@debate/generation-service/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectSubscription, graphql, signUpThroughGateway } from './graphql-client.js';
-import { startTestPlatformOverNats, type TestPlatform } from './test-platform.js';
+import {
+  type NatsTestPlatform,
+  startGatewayProcess,
+  startTestPlatformOverNats,
+  type TestPlatform,
+} from './test-platform.js';
 
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const USAGE = '{ usage { freeDebatesRemaining totalDebates lastDebateStarted memberSince } }';
@@ -43,12 +48,14 @@ async function watch(url: string, token: string, id: string): Promise<RunEvent[]
 
 // Debates through the gateway, the services as separate applications over real NATS.
 describe('generating debates', () => {
-  let running: TestPlatform;
+  let running: NatsTestPlatform;
   let url: string;
 
   beforeAll(async () => {
     running = await startTestPlatformOverNats({
       speakers: { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 },
+      // 100 debates a day: only the per-minute limit refuses it.
+      testAccountEmail: 'tester@example.org',
     });
     url = running.platform.url;
   }, 30_000);
@@ -130,6 +137,44 @@ describe('generating debates', () => {
     });
     expect(usage.data?.usage.freeDebatesRemaining).toBe(0);
   }, 30_000);
+
+  it('lets a user start 5 debates a minute across two gateways, however they arrive', async () => {
+    // A second gateway replica, a process of its own on the same NATS.
+    const second = await startGatewayProcess(running);
+    try {
+      const token = await signUp(url, 'tester@example.org');
+      const headers = { authorization: `Bearer ${token}` };
+      const start = (through: string) =>
+        graphql<{ startDebate: string }>(through, START, {
+          headers,
+          variables: { settings: settings() },
+        });
+      // Taking turns between the two: each gateway alone has seen 3 at most.
+      for (let i = 0; i < 5; i += 1) {
+        const answer = await start(i % 2 === 0 ? url : second.url);
+        expect(answer.errors).toBeUndefined();
+      }
+      // Then 10 at once, half through each: none starts.
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => start(i % 2 === 0 ? url : second.url)),
+      );
+      for (const answer of burst) {
+        expect(answer.data).toBeNull();
+        expect(answer.errors?.[0]).toMatchObject({
+          message: 'Too many debates started in a short time; try again in a minute',
+          extensions: { code: 'RATE_LIMITED' },
+        });
+      }
+      // The refused ones took nothing.
+      const usage = await graphql<{
+        usage: { freeDebatesRemaining: number; totalDebates: number };
+      }>(second.url, USAGE, { headers });
+      expect(usage.data?.usage).toMatchObject({ freeDebatesRemaining: 95, totalDebates: 5 });
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  }, 60_000);
 
   it('refuses bad settings before taking anything', async () => {
     const token = await signUp(url, 'cy@example.org');

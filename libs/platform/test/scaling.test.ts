@@ -28,6 +28,8 @@ describe('two instances of the generation service', () => {
     running = await startTestPlatformOverNats({
       speakers: FAST,
       testAccountEmail: 'ada@example.org',
+      // Ada starts 16 in a row here (5 a minute by default).
+      startsPerMinute: 16,
     });
     ({ child: second } = await startGenerationProcess(
       running,

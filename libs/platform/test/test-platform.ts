@@ -27,7 +27,10 @@ export interface NatsTestPlatform extends TestPlatform {
 }
 
 type ExtraOptions = Partial<
-  Pick<PlatformOptions, 'speakers' | 'testAccountEmail' | 'trustProxy' | 'abandonedRunAfterMs'>
+  Pick<
+    PlatformOptions,
+    'speakers' | 'testAccountEmail' | 'trustProxy' | 'abandonedRunAfterMs' | 'startsPerMinute'
+  >
 >;
 
 /**
@@ -89,7 +92,7 @@ export async function startTestPlatform(
   }
 }
 
-export interface GenerationProcess {
+export interface DeployableProcess {
   readonly child: ChildProcess;
   /** Its exit code once it exits (null when a signal ended it). */
   readonly exited: Promise<number | null>;
@@ -97,16 +100,20 @@ export interface GenerationProcess {
   output(): string;
 }
 
+export type GenerationProcess = DeployableProcess;
+
 /**
- * Another instance of the generation service beside the one the platform runs: the built
- * service as a process of its own, on the platform's NATS and store, with `env` added to this
- * process's environment. Resolves once it listens.
+ * A deployable's built entry point (`entry`, from the workspace root) as a process of its own,
+ * on the platform's NATS and store, with `env` added to this process's environment. Resolves
+ * once its stdout matches `ready`, with the match.
  */
-export async function startGenerationProcess(
+async function startDeployableProcess(
   running: NatsTestPlatform,
+  entry: string,
   env: Record<string, string>,
-): Promise<GenerationProcess> {
-  const child = spawn(process.execPath, ['services/generation/dist/main.js'], {
+  ready: RegExp,
+): Promise<DeployableProcess & { readonly ready: RegExpExecArray }> {
+  const child = spawn(process.execPath, [entry], {
     cwd: fileURLToPath(new URL('../../../', import.meta.url)),
     env: {
       ...process.env,
@@ -119,12 +126,50 @@ export async function startGenerationProcess(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let output = '';
-  await new Promise<void>((resolve, reject) => {
+  const found = await new Promise<RegExpExecArray>((resolve, reject) => {
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
-      if (output.includes('microservice successfully started')) resolve();
+      const match = ready.exec(output);
+      if (match) resolve(match);
     });
-    void exited.then((code) => reject(new Error(`generation exited (${code}): ${output}`)));
+    void exited.then((code) => reject(new Error(`${entry} exited (${code}): ${output}`)));
   });
-  return { child, exited, output: () => output };
+  return { child, exited, output: () => output, ready: found };
+}
+
+/**
+ * Another instance of the generation service beside the one the platform runs, with `env`
+ * added. Resolves once it listens.
+ */
+export async function startGenerationProcess(
+  running: NatsTestPlatform,
+  env: Record<string, string>,
+): Promise<GenerationProcess> {
+  return startDeployableProcess(
+    running,
+    'services/generation/dist/main.js',
+    env,
+    /microservice successfully started/,
+  );
+}
+
+/**
+ * Another gateway beside the platform's (a second replica): the built gateway as a process of
+ * its own on the platform's NATS, accepting the platform's tokens. Resolves once it listens.
+ */
+export async function startGatewayProcess(
+  running: NatsTestPlatform,
+): Promise<DeployableProcess & { readonly url: string }> {
+  const gateway = await startDeployableProcess(
+    running,
+    'gateway/dist/main.js',
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      AUTH_ISSUER_URL: `${running.platform.url}/auth/realms/debate`,
+    },
+    /The gateway is listening at (http:\/\/[^,\s"]+)/,
+  );
+  return { ...gateway, url: gateway.ready[1] ?? '' };
 }

@@ -9,5 +9,6 @@ await runServiceProcess('usage', (options) =>
     ...options,
     testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
     abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
+    startsPerMinute: env.USAGE_STARTS_PER_MINUTE,
   }),
 );

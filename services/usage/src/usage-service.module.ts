@@ -5,6 +5,7 @@ import {
   ABANDONED_RUN_AFTER_MS,
   CLOCK,
   type Clock,
+  STARTS_PER_MINUTE,
   TEST_ACCOUNT_EMAIL,
   UsageLedger,
   usageRules,
@@ -18,6 +19,8 @@ export interface UsageServiceOptions extends ServiceRuntimeOptions {
    * stopped without settling it): USAGE_ABANDONED_RUN_MS, an hour by default.
    */
   readonly abandonedRunAfterMs?: number | undefined;
+  /** How many debates one user may start in any minute: USAGE_STARTS_PER_MINUTE, 5 by default. */
+  readonly startsPerMinute?: number | undefined;
   /** The clock the rules read; the server's by default. */
   readonly clock?: Clock;
 }
@@ -43,6 +46,10 @@ export class UsageServiceModule {
         {
           provide: ABANDONED_RUN_AFTER_MS,
           useValue: options.abandonedRunAfterMs ?? usageRules.abandonedRunAfterMs,
+        },
+        {
+          provide: STARTS_PER_MINUTE,
+          useValue: options.startsPerMinute ?? usageRules.startsPerMinute,
         },
       ],
     };

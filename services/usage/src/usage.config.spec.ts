@@ -21,4 +21,17 @@ describe("the usage service's environment", () => {
       );
     }
   });
+
+  it('lets a user start 5 debates a minute unless told otherwise, and refuses a limit under 1', () => {
+    expect(loadConfig('usage', usageEnvSchema, {}).USAGE_STARTS_PER_MINUTE).toBe(5);
+    expect(
+      loadConfig('usage', usageEnvSchema, { USAGE_STARTS_PER_MINUTE: '12' })
+        .USAGE_STARTS_PER_MINUTE,
+    ).toBe(12);
+    for (const value of ['0', '-1', 'many', '2.5']) {
+      expect(() => loadConfig('usage', usageEnvSchema, { USAGE_STARTS_PER_MINUTE: value })).toThrow(
+        ConfigError,
+      );
+    }
+  });
 });

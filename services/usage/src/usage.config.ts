@@ -13,6 +13,10 @@ export const usageRulesEnvSchema = z.object({
   USAGE_ABANDONED_RUN_MS: optionalEnv(
     z.coerce.number().int().min(1_000).default(usageRules.abandonedRunAfterMs),
   ),
+  /** How many debates one user may start in any minute, on every instance together. */
+  USAGE_STARTS_PER_MINUTE: optionalEnv(
+    z.coerce.number().int().min(1).max(1_000).default(usageRules.startsPerMinute),
+  ),
 });
 
 /** The usage service's environment. */

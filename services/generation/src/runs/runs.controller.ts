@@ -44,7 +44,11 @@ export class RunsController {
     const { userId, email } = request;
     const taken = await this.services.request(usageContracts.consume, { userId, email, runId });
     if (!taken.granted) {
-      return { started: false, reason: 'no_free_debates', message: generationTexts.noFreeDebates };
+      const message =
+        taken.reason === 'rate_limited'
+          ? generationTexts.rateLimited
+          : generationTexts.noFreeDebates;
+      return { started: false, reason: taken.reason, message };
     }
     const run = this.registry.create(runId, userId, request.settings);
     void generateDebate(run, request.settings, this.speaker, this.options)

@@ -59,6 +59,7 @@ describe('the free-debate allowance', () => {
     });
     expect(await ledger.consume(user, 'a@example.org', 'r3')).toEqual({
       granted: false,
+      reason: 'no_free_debates',
       freeDebatesRemaining: 0,
     });
     expect(await ledger.stats(user, 'a@example.org')).toMatchObject({
@@ -175,8 +176,87 @@ describe('the free-debate allowance', () => {
   it('takes one debate per run id, however often the run asks', async () => {
     now = new Date('2026-06-02T08:00:00Z');
     const user = newUser();
-    expect((await ledger.consume(user, 'e@example.org', 'same')).granted).toBe(true);
-    expect((await ledger.consume(user, 'e@example.org', 'same')).granted).toBe(false);
-    expect((await ledger.stats(user, 'e@example.org')).freeDebatesRemaining).toBe(1);
+    expect(await ledger.consume(user, 'e@example.org', 'same')).toEqual({
+      granted: true,
+      freeDebatesRemaining: 1,
+    });
+    // Asked again (a retry whose answer was lost): it has its debate, and no other is taken.
+    expect(await ledger.consume(user, 'e@example.org', 'same')).toEqual({
+      granted: true,
+      freeDebatesRemaining: 1,
+    });
+    expect(await ledger.stats(user, 'e@example.org')).toMatchObject({
+      freeDebatesRemaining: 1,
+      totalDebates: 1,
+    });
+  });
+
+  it('starts at most 5 debates of a user in any minute, and refuses the 6th taking nothing', async () => {
+    const start = new Date('2026-06-03T08:00:00Z').getTime();
+    const user = newUser();
+    // The test account: 100 a day, so only the limit can refuse.
+    for (let i = 0; i < 5; i += 1) {
+      now = new Date(start + i * 10_000);
+      expect((await ledger.consume(user, TEST_ACCOUNT, `run-${i}`)).granted).toBe(true);
+    }
+    now = new Date(start + 59_000);
+    expect(await ledger.consume(user, TEST_ACCOUNT, 'run-5')).toEqual({
+      granted: false,
+      reason: 'rate_limited',
+      freeDebatesRemaining: 95,
+    });
+    // A minute after the first start, its slot is free again; the second's is not yet.
+    now = new Date(start + 60_000);
+    expect(await ledger.consume(user, TEST_ACCOUNT, 'run-5')).toEqual({
+      granted: true,
+      freeDebatesRemaining: 94,
+    });
+    now = new Date(start + 65_000);
+    expect((await ledger.consume(user, TEST_ACCOUNT, 'run-6')).granted).toBe(false);
+    now = new Date(start + 70_000);
+    expect((await ledger.consume(user, TEST_ACCOUNT, 'run-6')).granted).toBe(true);
+    expect(await ledger.stats(user, TEST_ACCOUNT)).toMatchObject({
+      freeDebatesRemaining: 93,
+      totalDebates: 7,
+      lastDebateStarted: new Date(start + 70_000).toISOString(),
+    });
+    // Another user is not held back by this one.
+    expect((await ledger.consume(newUser(), TEST_ACCOUNT, 'run-0')).granted).toBe(true);
+  });
+
+  it('starts exactly 5 of 20 parallel starts of one user', async () => {
+    now = new Date('2026-06-04T08:00:00Z');
+    const user = newUser();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ledger.consume(user, TEST_ACCOUNT, `run-${i}`)),
+    );
+    expect(answers.filter((answer) => answer.granted)).toHaveLength(5);
+    expect(
+      answers.filter((answer) => !answer.granted && answer.reason === 'rate_limited'),
+    ).toHaveLength(15);
+    expect(await ledger.stats(user, TEST_ACCOUNT)).toMatchObject({
+      freeDebatesRemaining: 95,
+      totalDebates: 5,
+    });
+  });
+
+  it('says no free debates are left before it says too many were started', async () => {
+    now = new Date('2026-06-05T08:00:00Z');
+    const limited = new UsageLedger(
+      connection,
+      () => now,
+      TEST_ACCOUNT,
+      new PinoLoggerService(createLogger('usage', 'silent')),
+      60 * 60 * 1000,
+      2,
+    );
+    const user = newUser();
+    expect((await limited.consume(user, 'h@example.org', 'r1')).granted).toBe(true);
+    expect((await limited.consume(user, 'h@example.org', 'r2')).granted).toBe(true);
+    expect(await limited.consume(user, 'h@example.org', 'r3')).toEqual({
+      granted: false,
+      reason: 'no_free_debates',
+      freeDebatesRemaining: 0,
+    });
   });
 });

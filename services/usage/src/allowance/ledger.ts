@@ -22,6 +22,11 @@ export interface UsageDocument {
    * kept: those count from lastDebateStarted, which is never earlier).
    */
   openRunsTakenAt?: Record<string, Date>;
+  /**
+   * When the user's latest debates were taken, newest first, at most the start limit's worth
+   * (absent on records from before it was kept).
+   */
+  recentStarts?: Date[];
 }
 
 const usageSchema = new Schema<UsageDocument>(
@@ -37,6 +42,7 @@ const usageSchema = new Schema<UsageDocument>(
     testResetOn: { type: String, default: null },
     openRuns: { type: [String], default: [] },
     openRunsTakenAt: { type: Schema.Types.Mixed, default: {} },
+    recentStarts: { type: [Date], default: [] },
   },
   { versionKey: false },
 );
@@ -53,6 +59,13 @@ export const usageRules = {
    * minutes with the default timeouts: six turns, each given up after 30 s without a token.
    */
   abandonedRunAfterMs: 60 * 60 * 1000,
+  /**
+   * By default, how many debates one user may start in any minute. Kept in the user's record
+   * and checked in the same update that takes the debate, so it holds across every gateway and
+   * generation instance and under concurrent starts.
+   */
+  startsPerMinute: 5,
+  startWindowMs: 60 * 1000,
 } as const;
 
 /** Where the ledger reads the time: the server's clock, or a test's. */
@@ -64,6 +77,16 @@ export const TEST_ACCOUNT_EMAIL = Symbol('TEST_ACCOUNT_EMAIL');
 
 /** How long a run may stay open before its debate is given back (USAGE_ABANDONED_RUN_MS). */
 export const ABANDONED_RUN_AFTER_MS = Symbol('ABANDONED_RUN_AFTER_MS');
+
+/** How many debates one user may start in any minute (USAGE_STARTS_PER_MINUTE). */
+export const STARTS_PER_MINUTE = Symbol('STARTS_PER_MINUTE');
+
+/** Why no debate was taken: none is left, or the user started the limit's worth this minute. */
+export type ConsumeRefusal = 'no_free_debates' | 'rate_limited';
+
+export type ConsumeResult =
+  | { granted: true; freeDebatesRemaining: number }
+  | { granted: false; reason: ConsumeRefusal; freeDebatesRemaining: number };
 
 const DUPLICATE_KEY = 11000;
 
@@ -92,6 +115,8 @@ export class UsageLedger {
     private readonly logger: PinoLoggerService,
     @Inject(ABANDONED_RUN_AFTER_MS)
     private readonly abandonedRunAfterMs: number = usageRules.abandonedRunAfterMs,
+    @Inject(STARTS_PER_MINUTE)
+    private readonly startsPerMinute: number = usageRules.startsPerMinute,
   ) {
     this.usage = connection.model<UsageDocument>('Usage', usageSchema, 'debateUsage');
   }
@@ -185,31 +210,56 @@ export class UsageLedger {
     });
   }
 
-  /** Takes one free debate for `runId` if one is left (once per run). */
-  async consume(
-    userId: string,
-    email: string,
-    runId: string,
-  ): Promise<{ granted: boolean; freeDebatesRemaining: number }> {
+  /**
+   * Takes one free debate for `runId` if one is left and the user has started fewer than the
+   * limit's worth in the last minute: both guards are in the one conditional update's filter.
+   * Once per run: asked again for a run that has its debate (a retry whose answer was lost), it
+   * answers granted and takes nothing.
+   */
+  async consume(userId: string, email: string, runId: string): Promise<ConsumeResult> {
     const now = this.clock();
     await this.initialise(userId, email, now);
     return this.step('count', async () => {
       await this.applyReadRules(userId, email, now);
-      const taken = await this.usage
-        .findOneAndUpdate(
-          { _id: userId, freeDebatesRemaining: { $gt: 0 }, openRuns: { $ne: runId } },
-          {
-            $inc: { freeDebatesRemaining: -1, totalDebates: 1 },
-            $set: { lastDebateStarted: now, updatedAt: now, [`openRunsTakenAt.${runId}`]: now },
-            $push: { openRuns: runId },
-          },
-          { returnDocument: 'after' },
-        )
-        .lean<UsageDocument>()
-        .exec();
-      if (taken) return { granted: true, freeDebatesRemaining: taken.freeDebatesRemaining };
-      const current = await this.usage.findById(userId).lean<UsageDocument>().exec();
-      return { granted: false, freeDebatesRemaining: current?.freeDebatesRemaining ?? 0 };
+      const windowStart = new Date(now.getTime() - usageRules.startWindowMs);
+      // The refusal is told from the record read after the update missed; if the record has
+      // changed since so that the update would now pass (a refund in between), it is tried again.
+      for (let attempt = 1; ; attempt += 1) {
+        const taken = await this.usage
+          .findOneAndUpdate(
+            {
+              _id: userId,
+              freeDebatesRemaining: { $gt: 0 },
+              openRuns: { $ne: runId },
+              // recentStarts is newest first: the limit's last slot is empty or outside the window.
+              [`recentStarts.${this.startsPerMinute - 1}`]: { $not: { $gt: windowStart } },
+            },
+            {
+              $inc: { freeDebatesRemaining: -1, totalDebates: 1 },
+              $set: { lastDebateStarted: now, updatedAt: now, [`openRunsTakenAt.${runId}`]: now },
+              $push: {
+                openRuns: runId,
+                recentStarts: { $each: [now], $position: 0, $slice: this.startsPerMinute },
+              },
+            },
+            { returnDocument: 'after' },
+          )
+          .lean<UsageDocument>()
+          .exec();
+        if (taken) return { granted: true, freeDebatesRemaining: taken.freeDebatesRemaining };
+        const current = await this.usage.findById(userId).lean<UsageDocument>().exec();
+        const freeDebatesRemaining = current?.freeDebatesRemaining ?? 0;
+        if (current?.openRuns.includes(runId)) return { granted: true, freeDebatesRemaining };
+        if (freeDebatesRemaining <= 0) {
+          return { granted: false, reason: 'no_free_debates', freeDebatesRemaining };
+        }
+        const limitReached =
+          (current?.recentStarts?.[this.startsPerMinute - 1]?.getTime() ?? -Infinity) >
+          windowStart.getTime();
+        if (limitReached || attempt === 3) {
+          return { granted: false, reason: 'rate_limited', freeDebatesRemaining };
+        }
+      }
     });
   }
 
