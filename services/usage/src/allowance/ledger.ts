@@ -132,44 +132,82 @@ export class UsageLedger {
 
   /** Creates the record of a new user with the free allowance; does nothing if it exists. */
   async initialise(userId: string, email: string, createdAt: Date = this.clock()): Promise<void> {
-    await this.step('initialisation', async () => {
-      try {
-        await this.usage
-          .updateOne(
-            { _id: userId },
-            {
-              $setOnInsert: {
-                userId,
-                email,
-                totalDebates: 0,
-                freeDebatesRemaining: usageRules.freeOnCreation,
-                lastDebateStarted: null,
-                createdAt,
-                updatedAt: createdAt,
-                testResetOn: null,
-                openRuns: [],
-                openRunsTakenAt: {},
-              },
+    await this.step('initialisation', () => this.create(userId, email, createdAt));
+  }
+
+  private async create(userId: string, email: string, createdAt: Date): Promise<void> {
+    try {
+      await this.usage
+        .updateOne(
+          { _id: userId },
+          {
+            $setOnInsert: {
+              userId,
+              email,
+              totalDebates: 0,
+              freeDebatesRemaining: usageRules.freeOnCreation,
+              lastDebateStarted: null,
+              createdAt,
+              updatedAt: createdAt,
+              testResetOn: null,
+              openRuns: [],
+              openRunsTakenAt: {},
             },
-            { upsert: true },
-          )
-          .exec();
-      } catch (error) {
-        // Two initialisations raced: the other one created it.
-        if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
-      }
-    });
+          },
+          { upsert: true },
+        )
+        .exec();
+    } catch (error) {
+      // Two initialisations raced: the other one created it.
+      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+    }
+  }
+
+  private read(userId: string): Promise<UsageDocument | null> {
+    return this.usage.findById(userId).lean<UsageDocument>().exec();
+  }
+
+  /**
+   * The user's record with the read rules applied, created with the free allowance if it is
+   * missing. One read when no rule applies (the usual case), else the rules' updates and a
+   * second read.
+   */
+  private async current(userId: string, email: string, now: Date): Promise<UsageDocument> {
+    let document = await this.read(userId);
+    if (!document) {
+      await this.create(userId, email, now);
+      document = await this.read(userId);
+      if (!document) throw new Error(`No usage record for ${userId}`);
+    }
+    if (!(await this.applyReadRules(document, email, now))) return document;
+    const updated = await this.read(userId);
+    if (!updated) throw new Error(`No usage record for ${userId}`);
+    return updated;
   }
 
   /**
    * The read rules: runs abandoned by a stopped generation instance given back, the test
-   * account's daily 100, and 1 after six days without a debate.
+   * account's daily 100, and 1 after six days without a debate. Each is a conditional update
+   * whose guard is in its filter; `document` (read just before) only spares the updates whose
+   * guard it does not meet. Each rule can only add debates, which never meets a later rule's
+   * guard, so none is skipped that an earlier one would have made apply. True when one changed
+   * the record.
    */
-  private async applyReadRules(userId: string, email: string, now: Date): Promise<void> {
-    await this.refundAbandonedRuns(userId, now);
-    if (this.testAccount && email.toLowerCase() === this.testAccount) {
-      const today = now.toISOString().slice(0, 10);
-      await this.usage
+  private async applyReadRules(
+    document: UsageDocument,
+    email: string,
+    now: Date,
+  ): Promise<boolean> {
+    const userId = document._id;
+    let changed = await this.refundAbandonedRuns(document, now);
+    const today = now.toISOString().slice(0, 10);
+    if (
+      this.testAccount &&
+      email.toLowerCase() === this.testAccount &&
+      document.freeDebatesRemaining < usageRules.testAccountDaily &&
+      document.testResetOn !== today
+    ) {
+      const reset = await this.usage
         .updateOne(
           {
             _id: userId,
@@ -185,29 +223,29 @@ export class UsageLedger {
           },
         )
         .exec();
+      changed ||= reset.modifiedCount > 0;
     }
-    await this.usage
-      .updateOne(
-        {
-          _id: userId,
-          freeDebatesRemaining: 0,
-          lastDebateStarted: { $lt: new Date(now.getTime() - usageRules.refillAfterMs) },
-        },
-        { $set: { freeDebatesRemaining: usageRules.refillTo, updatedAt: now } },
-      )
-      .exec();
+    const refillBefore = new Date(now.getTime() - usageRules.refillAfterMs);
+    if (
+      document.freeDebatesRemaining === 0 &&
+      document.lastDebateStarted &&
+      document.lastDebateStarted.getTime() < refillBefore.getTime()
+    ) {
+      const refill = await this.usage
+        .updateOne(
+          { _id: userId, freeDebatesRemaining: 0, lastDebateStarted: { $lt: refillBefore } },
+          { $set: { freeDebatesRemaining: usageRules.refillTo, updatedAt: now } },
+        )
+        .exec();
+      changed ||= refill.modifiedCount > 0;
+    }
+    return changed;
   }
 
   /** The user's allowance, with the read rules applied (a missing record is created). */
   async stats(userId: string, email: string): Promise<UsageStats> {
     const now = this.clock();
-    await this.initialise(userId, email, now);
-    return this.step('read', async () => {
-      await this.applyReadRules(userId, email, now);
-      const document = await this.usage.findById(userId).lean<UsageDocument>().exec();
-      if (!document) throw new Error(`No usage record for ${userId}`);
-      return toStats(document);
-    });
+    return this.step('read', async () => toStats(await this.current(userId, email, now)));
   }
 
   /**
@@ -218,9 +256,8 @@ export class UsageLedger {
    */
   async consume(userId: string, email: string, runId: string): Promise<ConsumeResult> {
     const now = this.clock();
-    await this.initialise(userId, email, now);
     return this.step('count', async () => {
-      await this.applyReadRules(userId, email, now);
+      await this.current(userId, email, now);
       const windowStart = new Date(now.getTime() - usageRules.startWindowMs);
       // The refusal is told from the record read after the update missed; if the record has
       // changed since so that the update would now pass (a refund in between), it is tried again.
@@ -247,7 +284,7 @@ export class UsageLedger {
           .lean<UsageDocument>()
           .exec();
         if (taken) return { granted: true, freeDebatesRemaining: taken.freeDebatesRemaining };
-        const current = await this.usage.findById(userId).lean<UsageDocument>().exec();
+        const current = await this.read(userId);
         const freeDebatesRemaining = current?.freeDebatesRemaining ?? 0;
         if (current?.openRuns.includes(runId)) return { granted: true, freeDebatesRemaining };
         if (freeDebatesRemaining <= 0) {
@@ -303,23 +340,16 @@ export class UsageLedger {
    * no other instance knows them. Each is given back as a refund is, once: a run that still
    * ends later finds nothing left to settle.
    */
-  private async refundAbandonedRuns(userId: string, now: Date): Promise<void> {
-    const document = await this.usage
-      .findOne(
-        { _id: userId, 'openRuns.0': { $exists: true } },
-        { openRuns: 1, openRunsTakenAt: 1, lastDebateStarted: 1, createdAt: 1 },
-      )
-      .lean<
-        Pick<UsageDocument, 'openRuns' | 'openRunsTakenAt' | 'lastDebateStarted' | 'createdAt'>
-      >()
-      .exec();
-    if (!document) return;
+  private async refundAbandonedRuns(document: UsageDocument, now: Date): Promise<boolean> {
+    const userId = document._id;
+    let refunded = false;
     const before = now.getTime() - this.abandonedRunAfterMs;
     for (const runId of document.openRuns) {
       const takenAt =
         document.openRunsTakenAt?.[runId] ?? document.lastDebateStarted ?? document.createdAt;
       if (new Date(takenAt).getTime() >= before) continue;
       if (await this.giveBack(userId, runId, now)) {
+        refunded = true;
         this.logger.warn(
           `Run ${runId} of ${userId} was still open ${Math.round(
             (now.getTime() - new Date(takenAt).getTime()) / 60_000,
@@ -327,5 +357,6 @@ export class UsageLedger {
         );
       }
     }
+    return refunded;
   }
 }
