@@ -26,6 +26,15 @@ export interface StackSettings {
    * process, kept once opened: at maxReplicas pods of five services, thousands on one primary).
    */
   readonly mongoMaxPoolSize: number;
+  /** The usage service's rules, where the stack sets them (else the service's defaults). */
+  readonly usage: {
+    /** The account with a daily 100 (USAGE_TEST_ACCOUNT_EMAIL). */
+    readonly testAccountEmail?: string | undefined;
+    /** How many debates one user may start in any minute (USAGE_STARTS_PER_MINUTE, 5). */
+    readonly startsPerMinute?: number | undefined;
+    /** How long a run may stay open before its debate is given back (USAGE_ABANDONED_RUN_MS). */
+    readonly abandonedRunMs?: number | undefined;
+  };
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
@@ -56,6 +65,13 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     atlasClusterName: config.get('atlasClusterName'),
     otlpEndpoint: config.get('otlpEndpoint'),
     mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
+    // The same bounds as the usage service's own check, so a bad value fails the preview rather
+    // than every usage pod at start.
+    usage: {
+      testAccountEmail: config.get('usageTestAccountEmail', { pattern: /^[^@\s]+@[^@\s]+$/ }),
+      startsPerMinute: config.getNumber('usageStartsPerMinute', { min: 1, max: 1000 }),
+      abandonedRunMs: config.getNumber('usageAbandonedRunMs', { min: 1000 }),
+    },
     secrets: {
       mongoRootPassword: config.requireSecret('mongoRootPassword'),
       mongoServicePasswords: passwords.apply((all) => {

@@ -95,6 +95,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     atlasClusterName: undefined,
     otlpEndpoint: 'http://otel-collector.observability.svc.cluster.local:4318',
     mongoMaxPoolSize: 15,
+    usage: { testAccountEmail: 'tester@example.org', startsPerMinute: 12 },
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),
@@ -277,6 +278,23 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
           `@mongo-headless.debate-test.svc.cluster.local:27017/?authSource=${service}&replicaSet=rs0` +
           '&maxPoolSize=15&maxIdleTimeMS=60000',
       );
+    }
+  });
+
+  it("gives the usage service the stack's usage rules, and leaves the others to its defaults", () => {
+    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
+      const usageVariables = (containerOf(deployment).containers[0]?.env ?? []).filter((variable) =>
+        variable.name.startsWith('USAGE_'),
+      );
+      expect([deployment.name, usageVariables]).toEqual([
+        deployment.name,
+        deployment.name === 'usage'
+          ? [
+              { name: 'USAGE_TEST_ACCOUNT_EMAIL', value: 'tester@example.org' },
+              { name: 'USAGE_STARTS_PER_MINUTE', value: '12' },
+            ]
+          : [],
+      ]);
     }
   });
 

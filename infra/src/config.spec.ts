@@ -1,0 +1,67 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import * as pulumi from '@pulumi/pulumi';
+import { readSettings } from './config.js';
+
+// A stack's configuration as `pulumi config set` leaves it (the CLI sets the same runtime
+// settings; mocks stand in for the engine).
+const REQUIRED: Record<string, string> = {
+  'debate:imageRegistry': 'registry.example.org/debate',
+  'debate:imageTag': '1.2.3',
+  'debate:host': 'debate.example.org',
+  'debate:keycloakHost': 'sso.example.org',
+  'debate:mongoRootPassword': 'root-password-000000',
+  'debate:mongoServicePasswords': JSON.stringify({
+    identity: 'a',
+    usage: 'b',
+    generation: 'c',
+    debates: 'd',
+    community: 'e',
+  }),
+  'debate:keycloakAdminPassword': 'admin-password-000000',
+  'debate:keycloakDbPassword': 'db-password-000000',
+  'debate:identityClientSecret': 'client-secret-000000',
+};
+/** Replaces the whole stack configuration with the required settings and `values`. */
+function configure(values: Record<string, string>): void {
+  pulumi.runtime.setAllConfig({ ...REQUIRED, ...values });
+}
+
+describe("a stack's settings", () => {
+  beforeEach(async () => {
+    await pulumi.runtime.setMocks({
+      newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+      call: (args) => args.inputs,
+    });
+  });
+
+  it("leaves the usage rules to the service's defaults unless the stack sets them", () => {
+    configure({});
+    expect(readSettings().usage).toEqual({
+      testAccountEmail: undefined,
+      startsPerMinute: undefined,
+      abandonedRunMs: undefined,
+    });
+    configure({
+      'debate:usageTestAccountEmail': 'tester@example.org',
+      'debate:usageStartsPerMinute': '12',
+      'debate:usageAbandonedRunMs': '7200000',
+    });
+    expect(readSettings().usage).toEqual({
+      testAccountEmail: 'tester@example.org',
+      startsPerMinute: 12,
+      abandonedRunMs: 7_200_000,
+    });
+  });
+
+  it('refuses usage rules the usage service would refuse at start, naming the key', () => {
+    for (const [key, value] of [
+      ['debate:usageStartsPerMinute', '0'],
+      ['debate:usageStartsPerMinute', 'many'],
+      ['debate:usageAbandonedRunMs', '500'],
+      ['debate:usageTestAccountEmail', 'not an address'],
+    ] as const) {
+      configure({ [key]: value });
+      expect(() => readSettings()).toThrow(key.slice('debate:'.length));
+    }
+  });
+});
