@@ -65,8 +65,8 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     atlasClusterName: config.get('atlasClusterName'),
     otlpEndpoint: config.get('otlpEndpoint'),
     mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
-    // The same bounds as the usage service's own check, so a bad value fails the preview rather
-    // than every usage pod at start.
+    // The usage service's own bounds for the numbers, an address's shape for the e-mail (the
+    // service checks it fully): a bad value fails the preview rather than every usage pod.
     usage: {
       testAccountEmail: config.get('usageTestAccountEmail', { pattern: /^[^@\s]+@[^@\s]+$/ }),
       startsPerMinute: config.getNumber('usageStartsPerMinute', { min: 1, max: 1000 }),
