@@ -216,6 +216,8 @@ describe('a generation instance stopped with SIGTERM', () => {
     const running = await startTestPlatformOverNats({
       speakers: fast,
       testAccountEmail: 'ada@example.org',
+      // Ada starts until two runs land on the second instance (5 a minute by default).
+      startsPerMinute: 100,
     });
     let second: GenerationProcess | undefined;
     const client = new ServiceClient(
@@ -312,6 +314,8 @@ describe('a generation instance killed while it runs a debate', () => {
       speakers: fast,
       testAccountEmail: 'ada@example.org',
       abandonedRunAfterMs: 3_000,
+      // Ada starts until a run lands on the second instance (5 a minute by default).
+      startsPerMinute: 100,
     });
     let second: GenerationProcess | undefined;
     const client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'gen-kill'));
