@@ -167,6 +167,12 @@ export class UsageLedger {
     return this.usage.findById(userId).lean<UsageDocument>().exec();
   }
 
+  private async readExisting(userId: string): Promise<UsageDocument> {
+    const document = await this.read(userId);
+    if (!document) throw new Error(`No usage record for ${userId}`);
+    return document;
+  }
+
   /**
    * The user's record with the read rules applied, created with the free allowance if it is
    * missing. One read when no rule applies (the usual case), else the rules' updates and a
@@ -176,13 +182,10 @@ export class UsageLedger {
     let document = await this.read(userId);
     if (!document) {
       await this.create(userId, email, now);
-      document = await this.read(userId);
-      if (!document) throw new Error(`No usage record for ${userId}`);
+      document = await this.readExisting(userId);
     }
-    if (!(await this.applyReadRules(document, email, now))) return document;
-    const updated = await this.read(userId);
-    if (!updated) throw new Error(`No usage record for ${userId}`);
-    return updated;
+    const changed = await this.applyReadRules(document, email, now);
+    return changed ? this.readExisting(userId) : document;
   }
 
   /**
