@@ -19,17 +19,22 @@ describe('the free-debate allowance', () => {
   let ledger: UsageLedger;
   let users = 0;
   const newUser = () => `user-${(users += 1)}`;
+  /** A ledger on the test's store and clock; the rules' defaults unless `startsPerMinute`. */
+  const ledgerWith = (startsPerMinute?: number) =>
+    new UsageLedger(
+      connection,
+      () => now,
+      TEST_ACCOUNT,
+      new PinoLoggerService(createLogger('usage', 'silent')),
+      undefined,
+      startsPerMinute,
+    );
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'usage-'));
     store = await start({ port: 0, dbPath: join(dataDir, 'mongo') });
     connection = await mongoose.createConnection(store.uri, { dbName: 'usage' }).asPromise();
-    ledger = new UsageLedger(
-      connection,
-      () => now,
-      TEST_ACCOUNT,
-      new PinoLoggerService(createLogger('usage', 'silent')),
-    );
+    ledger = ledgerWith();
   });
 
   afterAll(async () => {
@@ -242,14 +247,7 @@ describe('the free-debate allowance', () => {
 
   it('says no free debates are left before it says too many were started', async () => {
     now = new Date('2026-06-05T08:00:00Z');
-    const limited = new UsageLedger(
-      connection,
-      () => now,
-      TEST_ACCOUNT,
-      new PinoLoggerService(createLogger('usage', 'silent')),
-      60 * 60 * 1000,
-      2,
-    );
+    const limited = ledgerWith(2);
     const user = newUser();
     expect((await limited.consume(user, 'h@example.org', 'r1')).granted).toBe(true);
     expect((await limited.consume(user, 'h@example.org', 'r2')).granted).toBe(true);
