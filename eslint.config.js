@@ -22,8 +22,9 @@ const depConstraints = [
   { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
   { sourceTag: 'type:gateway', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
   { sourceTag: 'type:web', onlyDependOnLibsWithTags: ['type:contracts'] },
-  // The Pulumi program describes the deployables; it runs none of their code.
-  { sourceTag: 'type:infra', onlyDependOnLibsWithTags: [] },
+  // The Pulumi program describes the deployables and runs none of their code; it reads the
+  // contracts (the usage settings' schema) to check a stack's values as the services would.
+  { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts'] },
   {
     sourceTag: 'type:launcher',
     onlyDependOnLibsWithTags: ['type:contracts', 'type:lib', 'type:service', 'type:gateway'],

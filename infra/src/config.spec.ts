@@ -36,32 +36,31 @@ describe("a stack's settings", () => {
 
   it("leaves the usage rules to the service's defaults unless the stack sets them", () => {
     configure({});
-    expect(readSettings().usage).toEqual({
-      testAccountEmail: undefined,
-      startsPerMinute: undefined,
-      abandonedRunMs: undefined,
-    });
+    expect(readSettings().usageEnv).toEqual({});
     configure({
       'debate:usageTestAccountEmail': 'tester@example.org',
       'debate:usageStartsPerMinute': '12',
       'debate:usageAbandonedRunMs': '7200000',
     });
-    expect(readSettings().usage).toEqual({
-      testAccountEmail: 'tester@example.org',
-      startsPerMinute: 12,
-      abandonedRunMs: 7_200_000,
+    expect(readSettings().usageEnv).toEqual({
+      USAGE_TEST_ACCOUNT_EMAIL: 'tester@example.org',
+      USAGE_STARTS_PER_MINUTE: '12',
+      USAGE_ABANDONED_RUN_MS: '7200000',
     });
   });
 
-  it('refuses usage rules the usage service would refuse at start, naming the key', () => {
+  it('refuses usage rules the usage service would refuse at start, naming the setting', () => {
     for (const [key, value] of [
       ['debate:usageStartsPerMinute', '0'],
+      ['debate:usageStartsPerMinute', '1001'],
       ['debate:usageStartsPerMinute', 'many'],
+      ['debate:usageStartsPerMinute', '2.5'],
       ['debate:usageAbandonedRunMs', '500'],
       ['debate:usageTestAccountEmail', 'not an address'],
+      ['debate:usageTestAccountEmail', 'a@b'],
     ] as const) {
       configure({ [key]: value });
-      expect(() => readSettings()).toThrow(key.slice('debate:'.length));
+      expect(() => readSettings()).toThrow(`${key} (${JSON.stringify(value)})`);
     }
   });
 });

@@ -1,3 +1,4 @@
+import { type UsageSettingName, usageSettingsSchema } from '@debate/contracts';
 import * as pulumi from '@pulumi/pulumi';
 
 /** The five services, each with its own database and user. */
@@ -26,15 +27,12 @@ export interface StackSettings {
    * process, kept once opened: at maxReplicas pods of five services, thousands on one primary).
    */
   readonly mongoMaxPoolSize: number;
-  /** The usage service's rules, where the stack sets them (else the service's defaults). */
-  readonly usage: {
-    /** The account with a daily 100 (USAGE_TEST_ACCOUNT_EMAIL). */
-    readonly testAccountEmail?: string | undefined;
-    /** How many debates one user may start in any minute (USAGE_STARTS_PER_MINUTE, 5). */
-    readonly startsPerMinute?: number | undefined;
-    /** How long a run may stay open before its debate is given back (USAGE_ABANDONED_RUN_MS). */
-    readonly abandonedRunMs?: number | undefined;
-  };
+  /**
+   * The usage service's rules the stack sets, as its variables (USAGE_TEST_ACCOUNT_EMAIL,
+   * USAGE_STARTS_PER_MINUTE, USAGE_ABANDONED_RUN_MS); the ones it does not set are absent and
+   * the service applies its defaults.
+   */
+  readonly usageEnv: Readonly<Partial<Record<UsageSettingName, string>>>;
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
@@ -65,13 +63,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     atlasClusterName: config.get('atlasClusterName'),
     otlpEndpoint: config.get('otlpEndpoint'),
     mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
-    // The usage service's own bounds for the numbers, an address's shape for the e-mail (the
-    // service checks it fully): a bad value fails the preview rather than every usage pod.
-    usage: {
-      testAccountEmail: config.get('usageTestAccountEmail', { pattern: /^[^@\s]+@[^@\s]+$/ }),
-      startsPerMinute: config.getNumber('usageStartsPerMinute', { min: 1, max: 1000 }),
-      abandonedRunMs: config.getNumber('usageAbandonedRunMs', { min: 1000 }),
-    },
+    usageEnv: readUsageEnv(config),
     secrets: {
       mongoRootPassword: config.requireSecret('mongoRootPassword'),
       mongoServicePasswords: passwords.apply((all) => {
@@ -91,4 +83,35 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
       githubClientSecret: config.getSecret('githubClientSecret'),
     },
   };
+}
+
+/** The stack setting that sets each of the usage service's variables. */
+const usageSettingKeys: Readonly<Record<UsageSettingName, string>> = {
+  USAGE_TEST_ACCOUNT_EMAIL: 'usageTestAccountEmail',
+  USAGE_STARTS_PER_MINUTE: 'usageStartsPerMinute',
+  USAGE_ABANDONED_RUN_MS: 'usageAbandonedRunMs',
+};
+
+/**
+ * The usage rules the stack sets, checked against the usage service's own schema: a value the
+ * service would refuse at start fails here, naming the stack setting, instead of every usage
+ * pod crash-looping.
+ */
+function readUsageEnv(config: pulumi.Config): StackSettings['usageEnv'] {
+  const names = Object.keys(usageSettingKeys) as UsageSettingName[];
+  const values = Object.fromEntries(
+    names.flatMap((name) => {
+      const value = config.get(usageSettingKeys[name]);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  ) as Partial<Record<UsageSettingName, string>>;
+  const checked = usageSettingsSchema.safeParse(values);
+  if (!checked.success) {
+    const problems = checked.error.issues.map((issue) => {
+      const name = issue.path[0] as UsageSettingName;
+      return `debate:${usageSettingKeys[name]} (${JSON.stringify(values[name])}): ${issue.message}`;
+    });
+    throw new Error(`bad usage rules in the stack's settings: ${problems.join('; ')}`);
+  }
+  return values;
 }

@@ -95,7 +95,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     atlasClusterName: undefined,
     otlpEndpoint: 'http://otel-collector.observability.svc.cluster.local:4318',
     mongoMaxPoolSize: 15,
-    usage: { testAccountEmail: 'tester@example.org', startsPerMinute: 12 },
+    usageEnv: { USAGE_TEST_ACCOUNT_EMAIL: 'tester@example.org', USAGE_STARTS_PER_MINUTE: '12' },
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),

@@ -17,19 +17,6 @@ const imageOf = (settings: StackSettings, deployable: ServiceName | 'gateway') =
  * service and the gateway as a Deployable with its NATS and MongoDB settings; the gateway behind
  * a TLS Ingress.
  */
-/** The usage rules the stack sets, as the usage service's variables (unset: its defaults). */
-function usageEnv(usage: StackSettings['usage']): Record<string, string> {
-  return {
-    ...(usage.testAccountEmail ? { USAGE_TEST_ACCOUNT_EMAIL: usage.testAccountEmail } : {}),
-    ...(usage.startsPerMinute === undefined
-      ? {}
-      : { USAGE_STARTS_PER_MINUTE: String(usage.startsPerMinute) }),
-    ...(usage.abandonedRunMs === undefined
-      ? {}
-      : { USAGE_ABANDONED_RUN_MS: String(usage.abandonedRunMs) }),
-  };
-}
-
 export function createPlatform(settings: StackSettings) {
   const namespace = new k8s.core.v1.Namespace('debate', {
     metadata: { name: settings.namespace, labels: { 'app.kubernetes.io/part-of': 'debate' } },
@@ -90,7 +77,7 @@ export function createPlatform(settings: StackSettings) {
     // A debate runs for a minute or two with a real model: a generation pod being replaced
     // or scaled down lets the runs it has finish (and their watchers see the end).
     generation: { DRAIN_TIMEOUT_MS: String(GENERATION_DRAIN_MS) },
-    usage: usageEnv(settings.usage),
+    usage: settings.usageEnv,
     identity: {
       KEYCLOAK_URL: keycloakServer.internalUrl,
       KEYCLOAK_PUBLIC_URL: keycloakServer.publicUrl,

@@ -8,3 +8,4 @@ export * from './usage.contract.js';
 export * from './generation.contract.js';
 export * from './debates.contract.js';
 export * from './community.contract.js';
+export * from './usage-settings.js';

@@ -1,21 +1,22 @@
+import { usageSettingsSchema } from '@debate/contracts';
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
 import { usageRules } from './allowance/ledger.js';
 
-/** What the usage service's rules read (single-process mode reads them too). */
+const settings = usageSettingsSchema.shape;
+
+/**
+ * What the usage service's rules read (single-process mode reads them too): the settings'
+ * bounds are the contract's (the Pulumi program checks a stack's values against them); unset or
+ * empty, the rules' defaults.
+ */
 export const usageRulesEnvSchema = z.object({
-  /** The designated test account whose allowance is reset to 100 once per calendar day (UTC). */
-  USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(z.email().optional()),
-  /**
-   * How long a run may stay open before its debate is given back (its generation instance
-   * stopped without settling it). Raise it with OPENAI_TIMEOUT_MS: a run must end well within.
-   */
+  USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(settings.USAGE_TEST_ACCOUNT_EMAIL),
   USAGE_ABANDONED_RUN_MS: optionalEnv(
-    z.coerce.number().int().min(1_000).default(usageRules.abandonedRunAfterMs),
+    settings.USAGE_ABANDONED_RUN_MS.default(usageRules.abandonedRunAfterMs),
   ),
-  /** How many debates one user may start in any minute, on every instance together. */
   USAGE_STARTS_PER_MINUTE: optionalEnv(
-    z.coerce.number().int().min(1).max(1_000).default(usageRules.startsPerMinute),
+    settings.USAGE_STARTS_PER_MINUTE.default(usageRules.startsPerMinute),
   ),
 });
 
