@@ -5,7 +5,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageLedger } from './ledger.js';
+import { UsageLedger, usageRules } from './ledger.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const TEST_ACCOUNT = 'tester@example.org';
@@ -26,8 +26,8 @@ describe('the free-debate allowance', () => {
       () => now,
       TEST_ACCOUNT,
       new PinoLoggerService(createLogger('usage', 'silent')),
-      undefined,
-      startsPerMinute,
+      usageRules.abandonedRunAfterMs,
+      startsPerMinute ?? usageRules.startsPerMinute,
     );
 
   beforeAll(async () => {

@@ -113,10 +113,8 @@ export class UsageLedger {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(TEST_ACCOUNT_EMAIL) private readonly testAccount: string | null,
     private readonly logger: PinoLoggerService,
-    @Inject(ABANDONED_RUN_AFTER_MS)
-    private readonly abandonedRunAfterMs: number = usageRules.abandonedRunAfterMs,
-    @Inject(STARTS_PER_MINUTE)
-    private readonly startsPerMinute: number = usageRules.startsPerMinute,
+    @Inject(ABANDONED_RUN_AFTER_MS) private readonly abandonedRunAfterMs: number,
+    @Inject(STARTS_PER_MINUTE) private readonly startsPerMinute: number,
   ) {
     this.usage = connection.model<UsageDocument>('Usage', usageSchema, 'debateUsage');
   }
