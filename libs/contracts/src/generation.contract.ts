@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRequest, defineStream } from './contract.js';
 import { subjects } from './subjects.js';
+import { ConsumeRefusal } from './usage.contract.js';
 
 /** The settings a debate is generated with, as the engine page offers them (spec §3). */
 export const rhetoricStyles = [
@@ -149,7 +150,8 @@ export const generationContracts = {
       z
         .object({
           started: z.literal(false),
-          reason: z.enum(['no_free_debates', 'rate_limited']),
+          // The usage service's refusal, passed on.
+          reason: ConsumeRefusal,
           message: z.string(),
         })
         .strict(),

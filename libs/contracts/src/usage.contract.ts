@@ -21,6 +21,9 @@ export type UsageStats = z.output<typeof UsageStats>;
 
 const RunOfUser = z.object({ userId, runId }).strict();
 
+/** Why no debate was taken: none is left, or the user started the per-minute limit's worth. */
+export const ConsumeRefusal = z.enum(['no_free_debates', 'rate_limited']);
+
 export const usageContracts = {
   /** Reads the allowance, applying the read rules (the 6-day refill, the test account's 100). */
   stats: defineRequest(subjects.usage.stats.get, z.object({ userId, email }).strict(), UsageStats),
@@ -37,7 +40,7 @@ export const usageContracts = {
       z
         .object({
           granted: z.literal(false),
-          reason: z.enum(['no_free_debates', 'rate_limited']),
+          reason: ConsumeRefusal,
           freeDebatesRemaining: count,
         })
         .strict(),

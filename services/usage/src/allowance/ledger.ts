@@ -1,4 +1,4 @@
-import type { UsageStats } from '@debate/contracts';
+import type { ResponseOf, usageContracts, UsageStats } from '@debate/contracts';
 import { MONGO_CONNECTION, PinoLoggerService, withTransientRetry } from '@debate/nest';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Connection, type Model, Schema } from 'mongoose';
@@ -81,12 +81,8 @@ export const ABANDONED_RUN_AFTER_MS = Symbol('ABANDONED_RUN_AFTER_MS');
 /** How many debates one user may start in any minute (USAGE_STARTS_PER_MINUTE). */
 export const STARTS_PER_MINUTE = Symbol('STARTS_PER_MINUTE');
 
-/** Why no debate was taken: none is left, or the user started the limit's worth this minute. */
-export type ConsumeRefusal = 'no_free_debates' | 'rate_limited';
-
-export type ConsumeResult =
-  | { granted: true; freeDebatesRemaining: number }
-  | { granted: false; reason: ConsumeRefusal; freeDebatesRemaining: number };
+/** A consume's answer: taken, or refused with the reason (the usage contract's). */
+export type ConsumeResult = ResponseOf<typeof usageContracts.consume>;
 
 const DUPLICATE_KEY = 11000;
 
