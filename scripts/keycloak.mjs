@@ -152,7 +152,7 @@ function prepareHome(dist, dataDir) {
 }
 
 /**
- * Starts Keycloak and resolves once its readiness probe answers 200. `env` fills the realm's
+ * Starts Keycloak and resolves once its readiness probe answers 200 and the realm is served. `env` fills the realm's
  * placeholders (IDENTITY_CLIENT_SECRET, WEB_ORIGIN, the providers'); missing secrets are made up.
  */
 export async function startKeycloak({
@@ -221,8 +221,10 @@ export async function startKeycloak({
   for (;;) {
     if (child.exitCode !== null) fail(`exited (${child.exitCode}) before it was ready`);
     try {
+      // Ready answers before the realm import has finished ("Bootstrap in progress"): wait for both.
       const ready = await fetch(`http://127.0.0.1:${opsPort}/health/ready`);
-      if (ready.status === 200) break;
+      const realm = await fetch(`${url}/realms/debate/.well-known/openid-configuration`);
+      if (ready.status === 200 && realm.status === 200) break;
     } catch {
       // not listening yet
     }

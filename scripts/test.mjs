@@ -1,8 +1,8 @@
 // npm test: everything CI checks, from a fresh clone. Installs the dependencies when needed,
 // then lint, typecheck, build and unit tests of every project, docker-compose.yml and what each
 // image holds (without a container engine), the integration tests (services
-// and gateway as separate NestJS apps over a real nats-server, and in process), the browser
-// tests in Chromium, and the formatting check.
+// and gateway as separate NestJS apps over a real nats-server, and in process), the sign-in suite
+// against the real Keycloak, the browser tests in Chromium, and the formatting check.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ensureInstalled, hasCommand, run } from './workspace.mjs';
@@ -11,6 +11,7 @@ function ensureSystemTools() {
   const missing = [];
   if (!hasCommand('nats-server')) missing.push('nats-server');
   if (!hasCommand('docker-compose')) missing.push('docker-compose');
+  if (!hasCommand('mvn')) missing.push('maven');
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) missing.push('chromium');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -34,5 +35,6 @@ run('npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--out
 run('node', ['scripts/check-compose.mjs']);
 run('node', ['scripts/check-images.mjs']);
 run('npx', ['nx', 'run', 'platform:integration', '--outputStyle=static']);
+run('npx', ['nx', 'run', 'platform:keycloak', '--outputStyle=static']);
 run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);
 process.stdout.write('\nAll checks passed.\n');

@@ -6,5 +6,7 @@ export default {
   displayName: 'integration',
   rootDir: '.',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // The real Keycloak's tier runs on its own (npm run test:keycloak).
+  testPathIgnorePatterns: [...preset.testPathIgnorePatterns, '<rootDir>/test/keycloak/'],
   testTimeout: 30_000,
 };

@@ -32,6 +32,8 @@ export interface TokenVerifierOptions {
   /** Where the realm's public keys are; by default Keycloak's certs endpoint under `issuer`. */
   readonly jwks?: JWTVerifyGetKey;
   readonly clockToleranceSeconds?: number;
+  /** The time tokens are checked at; the system clock unless given. */
+  readonly now?: () => Date;
 }
 
 /**
@@ -66,6 +68,7 @@ export class TokenVerifier {
         algorithms: ['RS256'],
         clockTolerance: this.options.clockToleranceSeconds ?? 5,
         requiredClaims: ['exp', 'iat', 'sub'],
+        ...(this.options.now ? { currentDate: this.options.now() } : {}),
       }));
     } catch (error) {
       if (error instanceof errors.JWTExpired)

@@ -6,6 +6,7 @@ import {
   type BrokerAlias,
   createEmbeddedIssuer,
   issuerRoutes,
+  type KeycloakSettings,
 } from '@debate/identity-service';
 import {
   createLogger,
@@ -44,6 +45,11 @@ export interface PlatformOptions {
   readonly speakers?: Partial<SpeakerEnv>;
   /** Which proxies' X-Forwarded-* headers the gateway believes (TRUST_PROXY). */
   readonly trustProxy?: boolean | string;
+  /**
+   * A Keycloak to sign in with instead of the embedded issuer: the identity service's settings
+   * and the realm URL its tokens name as their issuer.
+   */
+  readonly keycloak?: { readonly settings: KeycloakSettings; readonly issuerUrl: string };
 }
 
 export interface RunningPlatform {
@@ -59,7 +65,8 @@ export interface RunningPlatform {
 
 /**
  * Starts the five services and the gateway on one transport, in this process, with the embedded
- * Keycloak-compatible issuer served by the gateway at /auth (realm `debate`).
+ * Keycloak-compatible issuer served by the gateway at /auth (realm `debate`), or signing in with
+ * the Keycloak of `options.keycloak`.
  */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const services = new Map<ServiceName, INestMicroservice>();
@@ -68,13 +75,26 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   const frameworkLogger = new PinoLoggerService(createLogger('platform', options.logLevel));
   // The address is known once the gateway listens (PORT=0): everything that names it asks late.
   let baseUrl = '';
-  const realmUrl = () => `${baseUrl}/auth/realms/debate`;
-  const issuer = await createEmbeddedIssuer({
-    mongoUrl: options.mongoUrl,
-    dataDir: options.dataDir,
-    issuerUrl: realmUrl,
-    ...(options.brokers ? { brokers: options.brokers } : {}),
-  });
+  const embeddedRealmUrl = () => `${baseUrl}/auth/realms/debate`;
+  let issuer: Awaited<ReturnType<typeof createEmbeddedIssuer>> | undefined;
+  let keycloak: KeycloakSettings;
+  if (options.keycloak) {
+    keycloak = options.keycloak.settings;
+  } else {
+    issuer = await createEmbeddedIssuer({
+      mongoUrl: options.mongoUrl,
+      dataDir: options.dataDir,
+      issuerUrl: embeddedRealmUrl,
+      ...(options.brokers ? { brokers: options.brokers } : {}),
+    });
+    keycloak = {
+      baseUrl: () => `${baseUrl}/auth`,
+      realm: issuer.issuer.settings.name,
+      webClientId: issuer.issuer.settings.webClientId,
+      serviceClientId: issuer.issuer.settings.serviceClientId,
+      serviceSecret: issuer.serviceSecret,
+    };
+  }
   const modules = serviceModules({
     logLevel: options.logLevel,
     transport: options.transport,
@@ -83,13 +103,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     abandonedRunAfterMs: options.abandonedRunAfterMs,
     startsPerMinute: options.startsPerMinute,
     ...(options.speakers ? { speakers: options.speakers } : {}),
-    keycloak: {
-      baseUrl: () => `${baseUrl}/auth`,
-      realm: issuer.issuer.settings.name,
-      webClientId: issuer.issuer.settings.webClientId,
-      serviceClientId: issuer.issuer.settings.serviceClientId,
-      serviceSecret: issuer.serviceSecret,
-    },
+    keycloak,
   });
   const start = async (service: ServiceName) => {
     const app = await startService({
@@ -109,7 +123,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   await Promise.all(serviceNames.map(start));
   const gateway = await createGateway({
     transport: options.transport,
-    authIssuer: realmUrl,
+    authIssuer: options.keycloak?.issuerUrl ?? embeddedRealmUrl,
     frameworkLogger,
     logLevel: options.logLevel,
     ...(options.driver ? { driver: options.driver } : {}),
@@ -118,10 +132,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.webDistDir ? { webDistDir: options.webDistDir } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
-  await gateway
-    .getHttpAdapter()
-    .getInstance()
-    .register(async (scope) => issuerRoutes(scope, issuer.issuer), { prefix: '/auth' });
+  const embedded = issuer;
+  if (embedded) {
+    await gateway
+      .getHttpAdapter()
+      .getInstance()
+      .register(async (scope) => issuerRoutes(scope, embedded.issuer), { prefix: '/auth' });
+  }
   await gateway.listen({ port: options.port, host: options.host });
   baseUrl = listeningUrl(gateway.getHttpServer(), options.host);
 
@@ -134,7 +151,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     stop: async () => {
       await gateway.close();
       await Promise.all([...services.keys()].map(stopOne));
-      await issuer.close();
+      await issuer?.close();
     },
   };
 }

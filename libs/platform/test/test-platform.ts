@@ -29,7 +29,12 @@ export interface NatsTestPlatform extends TestPlatform {
 type ExtraOptions = Partial<
   Pick<
     PlatformOptions,
-    'speakers' | 'testAccountEmail' | 'trustProxy' | 'abandonedRunAfterMs' | 'startsPerMinute'
+    | 'speakers'
+    | 'testAccountEmail'
+    | 'trustProxy'
+    | 'abandonedRunAfterMs'
+    | 'startsPerMinute'
+    | 'keycloak'
   >
 >;
 

@@ -10,7 +10,13 @@ import {
 } from './brokers.js';
 import type { SigningKey } from './keys.js';
 import { passwordPolicyError, type RealmSettings } from './realm.js';
-import { EmailTakenError, newRefreshToken, type RealmStore, type RealmUser } from './store.js';
+import {
+  EmailTakenError,
+  hashToken,
+  newRefreshToken,
+  type RealmStore,
+  type RealmUser,
+} from './store.js';
 
 /** An OAuth error as Keycloak's token endpoint answers it. */
 export class OAuthError extends Error {
@@ -162,32 +168,49 @@ export class EmbeddedIssuer {
   ): Promise<TokenResponse> {
     const client = this.checkPublicClient(clientId);
     const user = await this.store.findUserByEmail(email);
-    const invalid = new OAuthError(401, 'invalid_grant', 'Invalid user credentials');
-    if (!user || !user.enabled || user.passwordHash === null) {
+    // Keycloak answers a wrong password, an unknown user and a locked account alike.
+    const invalid = new OAuthError(400, 'invalid_grant', 'Invalid user credentials');
+    if (!user || user.passwordHash === null) {
       await verify(await this.dummyHash, password); // the same cost as for a real user
       throw invalid;
     }
-    if (user.lockedUntil && user.lockedUntil.getTime() > this.now()) {
-      throw new OAuthError(
-        400,
-        'invalid_grant',
-        'Account is temporarily disabled; contact your administrator or retry later',
-      );
-    }
-    if (!(await verify(user.passwordHash, password))) {
-      const failures = await this.store.recordFailure(user._id);
-      const { bruteForce } = this.settings;
-      if (bruteForce.enabled && failures % bruteForce.failureFactor === 0) {
-        const wait = Math.min(
-          bruteForce.waitIncrementSeconds * (failures / bruteForce.failureFactor),
-          bruteForce.maxWaitSeconds,
-        );
-        await this.store.lockUntil(user._id, new Date(this.now() + wait * 1000));
-      }
+    const locked = user.lockedUntil !== null && user.lockedUntil.getTime() > this.now();
+    const correct = await verify(user.passwordHash, password);
+    if (!correct) {
+      if (user.enabled && !locked) await this.recordFailure(user);
       throw invalid;
     }
+    if (!user.enabled) throw new OAuthError(400, 'invalid_grant', 'Account disabled');
+    if (locked) throw invalid;
     if (user.failures > 0 || user.lockedUntil) await this.store.clearFailures(user._id);
     return this.openSession(user, client);
+  }
+
+  /**
+   * Keycloak's brute-force detection: a second failure within the quick-login window locks the
+   * account for the minimum wait; every failureFactor-th failure locks it for a growing wait.
+   */
+  private async recordFailure(user: RealmUser): Promise<void> {
+    const { bruteForce } = this.settings;
+    if (!bruteForce.enabled) return;
+    const now = this.now();
+    const { failures, previousFailureAt } = await this.store.recordFailure(user._id, new Date(now));
+    let waitSeconds = 0;
+    if (previousFailureAt && now - previousFailureAt.getTime() < bruteForce.quickLoginCheckMs) {
+      waitSeconds = bruteForce.minimumQuickLoginWaitSeconds;
+    }
+    if (failures % bruteForce.failureFactor === 0) {
+      waitSeconds = Math.max(
+        waitSeconds,
+        Math.min(
+          bruteForce.waitIncrementSeconds * (failures / bruteForce.failureFactor),
+          bruteForce.maxWaitSeconds,
+        ),
+      );
+    }
+    if (waitSeconds > 0) {
+      await this.store.lockUntil(user._id, new Date(now + waitSeconds * 1000));
+    }
   }
 
   private async openSession(user: RealmUser, clientId: string): Promise<TokenResponse> {
@@ -222,12 +245,28 @@ export class EmbeddedIssuer {
       usedSince: new Date(now - this.settings.sessionIdleSeconds * 1000),
       startedSince: new Date(now - this.settings.sessionMaxSeconds * 1000),
     });
-    if (!session || session.clientId !== client) {
-      throw new OAuthError(400, 'invalid_grant', 'Token is not active');
-    }
-    const user = await this.store.findUser(session.userId);
+    if (!session) throw await this.refreshRefusal(refreshToken);
+    const user = session.clientId === client ? await this.store.findUser(session.userId) : null;
     if (!user || !user.enabled) throw new OAuthError(400, 'invalid_grant', 'Token is not active');
     return this.tokensFor(user, client, session._id, next);
+  }
+
+  /**
+   * Why a refresh token did not rotate, in Keycloak's words. A token the session has already
+   * swapped for a newer one is a replay (refreshTokenMaxReuse 0): the session ends, as in
+   * Keycloak, so a stolen token and the one it was stolen from both stop working.
+   */
+  private async refreshRefusal(refreshToken: string): Promise<OAuthError> {
+    const session = await this.store.findSessionByToken(refreshToken);
+    const refusal = (description: string) => new OAuthError(400, 'invalid_grant', description);
+    if (!session) return refusal('Invalid refresh token');
+    if (session.revokedFor === 'reuse') return refusal("Session doesn't have required client");
+    if (session.revokedAt) return refusal('Session not active');
+    if (session.refreshHash !== hashToken(refreshToken)) {
+      await this.store.endSession(session._id, 'reuse');
+      return refusal('Maximum allowed refresh token reuse exceeded');
+    }
+    return refusal('Token is not active');
   }
 
   async clientCredentialsGrant(
@@ -261,11 +300,12 @@ export class EmbeddedIssuer {
     };
   }
 
+  /** Ends the session of a refresh token; a session ended already is no error, as in Keycloak. */
   async logout(clientId: string | undefined, refreshToken: string): Promise<void> {
     this.checkPublicClient(clientId);
-    if (!(await this.store.revoke(refreshToken))) {
-      throw new OAuthError(400, 'invalid_grant', 'Invalid refresh token');
-    }
+    const session = await this.store.findSessionByToken(refreshToken);
+    if (!session) throw new OAuthError(400, 'invalid_grant', 'Invalid refresh token');
+    await this.store.endSession(session._id, 'logout');
   }
 
   async userinfo(accessToken: string): Promise<Record<string, unknown>> {

@@ -16,6 +16,8 @@ const RealmFile = z.object({
   failureFactor: z.number().int().positive(),
   waitIncrementSeconds: z.number().int().positive(),
   maxFailureWaitSeconds: z.number().int().positive(),
+  quickLoginCheckMilliSeconds: z.number().int().nonnegative(),
+  minimumQuickLoginWaitSeconds: z.number().int().nonnegative(),
   passwordPolicy: z.string(),
   clients: z.array(
     z.object({
@@ -38,6 +40,9 @@ export interface RealmSettings {
     readonly failureFactor: number;
     readonly waitIncrementSeconds: number;
     readonly maxWaitSeconds: number;
+    /** Two failures closer than this lock the account for `minimumQuickLoginWaitSeconds`. */
+    readonly quickLoginCheckMs: number;
+    readonly minimumQuickLoginWaitSeconds: number;
   };
   readonly passwordMinLength: number;
   readonly passwordNotEmail: boolean;
@@ -65,6 +70,8 @@ export function loadRealmSettings(path = realmFile): RealmSettings {
       failureFactor: realm.failureFactor,
       waitIncrementSeconds: realm.waitIncrementSeconds,
       maxWaitSeconds: realm.maxFailureWaitSeconds,
+      quickLoginCheckMs: realm.quickLoginCheckMilliSeconds,
+      minimumQuickLoginWaitSeconds: realm.minimumQuickLoginWaitSeconds,
     },
     passwordMinLength: length ? Number(length[1]) : 0,
     passwordNotEmail: realm.passwordPolicy.includes('notEmail'),

@@ -11,9 +11,14 @@ export interface RealmUser {
   photoURL: string | null;
   enabled: boolean;
   failures: number;
+  /** When the last wrong password was given (Keycloak's quick-login check reads it). */
+  lastFailureAt: Date | null;
   lockedUntil: Date | null;
   createdAt: Date;
 }
+
+/** How many of a session's earlier refresh tokens are remembered, to recognise a replay. */
+const REMEMBERED_TOKENS = 20;
 
 /** A sign-in session: its refresh token is kept only as a hash, and is rotated on every use. */
 export interface RealmSession {
@@ -21,9 +26,13 @@ export interface RealmSession {
   userId: string;
   clientId: string;
   refreshHash: string;
+  /** The session's earlier refresh tokens (hashes, the latest few): presenting one is a replay. */
+  usedHashes: string[];
   startedAt: Date;
   lastUsedAt: Date;
   revokedAt: Date | null;
+  /** Why the session ended: signed out, or a refresh token presented twice. */
+  revokedFor: 'logout' | 'reuse' | null;
 }
 
 const userSchema = new Schema<RealmUser>(
@@ -35,6 +44,7 @@ const userSchema = new Schema<RealmUser>(
     photoURL: { type: String, default: null },
     enabled: { type: Boolean, default: true },
     failures: { type: Number, default: 0 },
+    lastFailureAt: { type: Date, default: null },
     lockedUntil: { type: Date, default: null },
     createdAt: { type: Date, default: () => new Date() },
   },
@@ -47,9 +57,11 @@ const sessionSchema = new Schema<RealmSession>(
     userId: { type: String, required: true, index: true },
     clientId: { type: String, required: true },
     refreshHash: { type: String, required: true, unique: true },
+    usedHashes: { type: [String], default: [], index: true },
     startedAt: { type: Date, required: true },
     lastUsedAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
+    revokedFor: { type: String, default: null },
   },
   { versionKey: false },
 );
@@ -237,13 +249,26 @@ export class RealmStore {
     return this.users.findById(id).lean<RealmUser>().exec();
   }
 
-  /** Counts a failed password; returns the new count (atomic under concurrent attempts). */
-  async recordFailure(id: string): Promise<number> {
-    const user = await this.users
-      .findByIdAndUpdate(id, { $inc: { failures: 1 } }, { returnDocument: 'after' })
+  /**
+   * Counts a failed password at `at` (atomic under concurrent attempts); returns the new count and
+   * when the failure before it was.
+   */
+  async recordFailure(
+    id: string,
+    at: Date,
+  ): Promise<{ failures: number; previousFailureAt: Date | null }> {
+    const before = await this.users
+      .findByIdAndUpdate(
+        id,
+        { $inc: { failures: 1 }, $set: { lastFailureAt: at } },
+        { returnDocument: 'before' },
+      )
       .lean<RealmUser>()
       .exec();
-    return user?.failures ?? 0;
+    return {
+      failures: (before?.failures ?? 0) + 1,
+      previousFailureAt: before?.lastFailureAt ?? null,
+    };
   }
 
   async lockUntil(id: string, until: Date): Promise<void> {
@@ -251,7 +276,9 @@ export class RealmStore {
   }
 
   async clearFailures(id: string): Promise<void> {
-    await this.users.updateOne({ _id: id }, { $set: { failures: 0, lockedUntil: null } }).exec();
+    await this.users
+      .updateOne({ _id: id }, { $set: { failures: 0, lastFailureAt: null, lockedUntil: null } })
+      .exec();
   }
 
   async startSession(
@@ -273,35 +300,49 @@ export class RealmStore {
 
   /**
    * Swaps a session's refresh token for a new one, once: a token already used or revoked finds
-   * nothing (so a replayed token is refused).
+   * nothing (so a replayed token is refused). The old token is kept, hashed, to tell a replay
+   * from a token never issued.
    */
   rotate(
     refreshToken: string,
     next: string,
     limits: { usedSince: Date; startedSince: Date },
   ): Promise<RealmSession | null> {
+    const used = hashToken(refreshToken);
     return this.sessions
       .findOneAndUpdate(
         {
-          refreshHash: hashToken(refreshToken),
+          refreshHash: used,
           revokedAt: null,
           lastUsedAt: { $gte: limits.usedSince },
           startedAt: { $gte: limits.startedSince },
         },
-        { $set: { refreshHash: hashToken(next), lastUsedAt: new Date() } },
+        {
+          $set: { refreshHash: hashToken(next), lastUsedAt: new Date() },
+          $push: { usedHashes: { $each: [used], $slice: -REMEMBERED_TOKENS } },
+        },
         { returnDocument: 'after' },
       )
       .lean<RealmSession>()
       .exec();
   }
 
-  async revoke(refreshToken: string): Promise<boolean> {
-    const result = await this.sessions
+  /** The session a refresh token was issued for, whether it is the current token or an earlier one. */
+  findSessionByToken(refreshToken: string): Promise<RealmSession | null> {
+    const hashed = hashToken(refreshToken);
+    return this.sessions
+      .findOne({ $or: [{ refreshHash: hashed }, { usedHashes: hashed }] })
+      .lean<RealmSession>()
+      .exec();
+  }
+
+  /** Ends a session (if it is still open), for `reason`. */
+  async endSession(id: string, reason: 'logout' | 'reuse'): Promise<void> {
+    await this.sessions
       .updateOne(
-        { refreshHash: hashToken(refreshToken), revokedAt: null },
-        { $set: { revokedAt: new Date() } },
+        { _id: id, revokedAt: null },
+        { $set: { revokedAt: new Date(), revokedFor: reason } },
       )
       .exec();
-    return result.modifiedCount === 1;
   }
 }

@@ -1,0 +1,4 @@
+import { describeSignIn } from '../sign-in-suite.js';
+import { keycloakRealm } from './keycloak-realm.js';
+
+describeSignIn('Keycloak', async () => keycloakRealm());
