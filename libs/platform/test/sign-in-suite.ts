@@ -68,6 +68,32 @@ function unsigned(token: string): string {
 }
 
 /**
+ * The platform over real NATS, its identity service and gateway signing in with `realm`, and a
+ * client of the identity service's subjects.
+ */
+export async function startPlatformOnRealm(
+  realm: RealmUnderTest,
+): Promise<{ running: NatsTestPlatform; identity: ServiceClient }> {
+  const running = await startTestPlatformOverNats({
+    keycloak: {
+      issuerUrl: realm.realmUrl,
+      settings: {
+        baseUrl: realm.baseUrl,
+        realm: 'debate',
+        webClientId: 'debate-web',
+        serviceClientId: 'identity-service',
+        serviceSecret: realm.serviceSecret,
+      },
+    },
+  });
+  const identity = new ServiceClient(
+    createClientProxy(natsTransport(running.natsUrl), 'sign-in-suite'),
+    10_000,
+  );
+  return { running, identity };
+}
+
+/**
  * Sign-in, end to end: the gateway and the identity service over real NATS, signing in over
  * HTTP against `startRealm`'s realm. The same cases, word for word, against Keycloak and against
  * the embedded issuer: this suite is the contract between the two.
@@ -81,23 +107,8 @@ export function describeSignIn(realmName: string, startRealm: () => Promise<Real
 
     beforeAll(async () => {
       realm = await startRealm();
-      running = await startTestPlatformOverNats({
-        keycloak: {
-          issuerUrl: realm.realmUrl,
-          settings: {
-            baseUrl: realm.baseUrl,
-            realm: 'debate',
-            webClientId: 'debate-web',
-            serviceClientId: 'identity-service',
-            serviceSecret: realm.serviceSecret,
-          },
-        },
-      });
+      ({ running, identity } = await startPlatformOnRealm(realm));
       url = running.platform.url;
-      identity = new ServiceClient(
-        createClientProxy(natsTransport(running.natsUrl), 'sign-in-suite'),
-        10_000,
-      );
     }, 60_000);
 
     afterAll(async () => {

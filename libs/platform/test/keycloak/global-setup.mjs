@@ -5,10 +5,11 @@ import { startKeycloak } from '../../../../scripts/keycloak.mjs';
 
 export default async function globalSetup() {
   const keycloak = await startKeycloak({
-    env: { WEB_ORIGIN: 'http://127.0.0.1:3000' },
+    env: { WEB_ORIGIN: 'http://127.0.0.1:3000' }, // the suites' WEB_ORIGIN
   });
   globalThis.__KEYCLOAK__ = keycloak;
   process.env.KEYCLOAK_TEST_URL = keycloak.url;
   process.env.KEYCLOAK_TEST_SECRET = keycloak.clientSecret;
+  process.env.KEYCLOAK_TEST_ADMIN_PASSWORD = keycloak.admin.password;
   process.stderr.write(`\nKeycloak is ready at ${keycloak.url} (data in ${keycloak.dataDir})\n`);
 }
