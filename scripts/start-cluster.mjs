@@ -1,7 +1,12 @@
 // npm run start:cluster: each service and the gateway as its own process, over NATS.
 // Uses NATS_URL when set; otherwise a broker on 127.0.0.1:4222, started from PATH if none listens.
-import { mkdirSync } from 'node:fs';
+// Sign-in: KEYCLOAK_URL when set; the real Keycloak with --keycloak (fetched when missing), or by
+// default when a JDK 21+ and the cached distribution are there; the embedded issuer otherwise
+// (or with --embedded-issuer).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { findJavaHome, isKeycloakCached, startKeycloak } from './keycloak.mjs';
 import {
   buildAll,
   ensureInstalled,
@@ -76,14 +81,59 @@ if (!mongoUrl) {
   }
 }
 
-// Sign-in: Keycloak when KEYCLOAK_URL is set (with KEYCLOAK_CLIENT_SECRET and AUTH_ISSUER_URL);
-// otherwise the identity service serves the embedded issuer on ISSUER_PORT (8180).
 const dataDir = process.env.DATA_DIR ?? join(root, '.data');
-const issuerPort = process.env.ISSUER_PORT ?? '8180';
-const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir, ISSUER_PORT: issuerPort };
-const authIssuer =
-  process.env.AUTH_ISSUER_URL ??
-  (process.env.KEYCLOAK_URL ? undefined : `http://127.0.0.1:${issuerPort}/auth/realms/debate`);
+const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
+const port = process.env.PORT ?? '3000';
+let authIssuer = process.env.AUTH_ISSUER_URL;
+let keycloak;
+const flags = new Set(process.argv.slice(2));
+const wantsKeycloak =
+  !process.env.KEYCLOAK_URL &&
+  !flags.has('--embedded-issuer') &&
+  (flags.has('--keycloak') || (isKeycloakCached() && findJavaHome({ install: false })));
+if (process.env.KEYCLOAK_URL) {
+  // An operator's Keycloak: the identity service reads KEYCLOAK_URL and KEYCLOAK_CLIENT_SECRET.
+  authIssuer ??= `${process.env.KEYCLOAK_PUBLIC_URL ?? process.env.KEYCLOAK_URL}/realms/${process.env.KEYCLOAK_REALM ?? 'debate'}`;
+} else if (wantsKeycloak) {
+  // The real Keycloak, its data (and the identity-service secret its realm was imported with)
+  // in DATA_DIR/keycloak, so that users survive a restart as they do with the embedded issuer.
+  const keycloakDir = join(dataDir, 'keycloak');
+  mkdirSync(keycloakDir, { recursive: true });
+  const secretFile = join(keycloakDir, 'identity-client-secret');
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(24).toString('base64url'));
+  const clientSecret = readFileSync(secretFile, 'utf8').trim();
+  const brokers = {};
+  for (const provider of ['GOOGLE', 'GITHUB']) {
+    for (const name of ['CLIENT_ID', 'CLIENT_SECRET', 'URL', 'API_URL']) {
+      const value = process.env[`${provider}_${name}`];
+      if (value) brokers[`${provider}_${name}`] = value;
+    }
+    if (process.env[`${provider}_CLIENT_ID`]) brokers[`${provider}_ENABLED`] = 'true';
+  }
+  process.stdout.write('Starting Keycloak (scripts/keycloak.mjs)…\n');
+  keycloak = await startKeycloak({
+    logFile: join(keycloakDir, 'keycloak.log'),
+    dataDir: keycloakDir,
+    port: Number(process.env.KEYCLOAK_PORT ?? 8080),
+    managementPort: Number(process.env.KEYCLOAK_MANAGEMENT_PORT ?? 9000),
+    env: {
+      WEB_ORIGIN: process.env.WEB_ORIGIN ?? `http://localhost:${port}`,
+      IDENTITY_CLIENT_SECRET: clientSecret,
+      ...brokers,
+    },
+  }).catch((error) => {
+    process.stderr.write(`${error.message}\n`);
+    for (const child of children.values()) child.kill('SIGTERM');
+    process.exit(1);
+  });
+  Object.assign(env, { KEYCLOAK_URL: keycloak.url, KEYCLOAK_CLIENT_SECRET: clientSecret });
+  authIssuer ??= keycloak.realmUrl;
+} else {
+  // The identity service serves the embedded issuer on ISSUER_PORT (8180).
+  const issuerPort = process.env.ISSUER_PORT ?? '8180';
+  env.ISSUER_PORT = issuerPort;
+  authIssuer ??= `http://127.0.0.1:${issuerPort}/auth/realms/debate`;
+}
 // Each process its own operations port (health probes, /metrics): the gateway OPS_PORT
 // (9464), then the services in order.
 const opsBase = Number(process.env.OPS_PORT ?? 9464);
@@ -105,12 +155,12 @@ children.set(
   startChild('gateway', process.execPath, ['gateway/dist/main.js'], {
     ...env,
     OPS_PORT: String(opsBase),
-    ...(authIssuer ? { AUTH_ISSUER_URL: authIssuer } : {}),
+    AUTH_ISSUER_URL: authIssuer,
   }),
 );
 
 process.stdout.write(
-  `Cluster on ${natsUrl}, documents at ${mongoUrl}; gateway at http://localhost:${process.env.PORT ?? 3000}\n`,
+  `Cluster on ${natsUrl}, documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}; gateway at http://localhost:${port}\n`,
 );
 for (const [name, child] of children) {
   process.stdout.write(
@@ -138,7 +188,7 @@ const stop = () => {
   let remaining = rest.length;
   const finish = () => {
     for (const child of infrastructure) child.kill('SIGTERM');
-    setTimeout(() => process.exit(0), 200);
+    void (keycloak?.stop() ?? Promise.resolve()).then(() => setTimeout(() => process.exit(0), 200));
   };
   if (remaining === 0) finish();
   for (const child of rest) {
@@ -148,7 +198,7 @@ const stop = () => {
     });
     child.kill('SIGTERM');
   }
-  setTimeout(() => process.exit(1), 15_000).unref();
+  setTimeout(() => process.exit(1), 30_000).unref();
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

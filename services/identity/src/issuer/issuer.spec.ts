@@ -8,6 +8,7 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose';
+import mongoose from 'mongoose';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -234,6 +235,50 @@ describe('the embedded Keycloak-compatible issuer', () => {
     }
     // Keycloak does not say the account is locked: the right password is refused like a wrong one.
     expect(await attempt('right password')).toEqual(refused);
+  });
+
+  it("says 'Account disabled' to a disabled account's right password only", async () => {
+    await createUser('off@example.org', 'right password', await serviceToken());
+    const connection = await mongoose
+      .createConnection(store.uri, { dbName: 'keycloak' })
+      .asPromise();
+    try {
+      await connection
+        .collection('realm_users')
+        .updateOne({ email: 'off@example.org' }, { $set: { enabled: false } });
+    } finally {
+      await connection.close();
+    }
+    const attempt = (password: string) =>
+      token({
+        grant_type: 'password',
+        client_id: 'debate-web',
+        username: 'off@example.org',
+        password,
+      });
+    expect(await attempt('right password')).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Account disabled' },
+    });
+    expect((await attempt('wrong password')).body['error_description']).toBe(
+      'Invalid user credentials',
+    );
+  });
+
+  it('locks an account at once after two failures less than a second apart', async () => {
+    await createUser('quick@example.org', 'right password', await serviceToken());
+    const attempt = (password: string) =>
+      token({
+        grant_type: 'password',
+        client_id: 'debate-web',
+        username: 'quick@example.org',
+        password,
+      });
+    await attempt('wrong once');
+    await attempt('wrong twice');
+    expect((await attempt('right password')).body['error_description']).toBe(
+      'Invalid user credentials',
+    );
   });
 
   it('does not tell an unknown user from a wrong password', async () => {
