@@ -63,4 +63,29 @@ describe("a stack's settings", () => {
       expect(() => readSettings()).toThrow(`${key} (${JSON.stringify(value)})`);
     }
   });
+
+  it('brokers sign-in to Google and GitHub only where a client id is configured', () => {
+    configure({});
+    expect(readSettings().oauthApps).toEqual({});
+    configure({ 'debate:googleClientId': '  ', 'debate:githubClientId': '' });
+    expect(readSettings().oauthApps).toEqual({});
+    configure({
+      'debate:googleClientId': 'google-app',
+      'debate:googleClientSecret': 'google-secret',
+    });
+    const { oauthApps } = readSettings();
+    expect(Object.keys(oauthApps)).toEqual(['google']);
+    expect(oauthApps.google?.clientId).toBe('google-app');
+  });
+
+  it('refuses a client id without its secret, and a secret without its client id', () => {
+    configure({ 'debate:githubClientId': 'github-app' });
+    expect(() => readSettings()).toThrow(
+      'debate:githubClientId is set but debate:githubClientSecret is not',
+    );
+    configure({ 'debate:googleClientSecret': 'google-secret' });
+    expect(() => readSettings()).toThrow(
+      'debate:googleClientSecret is set but debate:googleClientId is not',
+    );
+  });
 });

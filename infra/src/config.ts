@@ -15,6 +15,13 @@ export interface StackSettings {
   readonly keycloakHost: string;
   /** The cert-manager ClusterIssuer of the Ingress certificates. */
   readonly tlsClusterIssuer: string;
+  /**
+   * The PEM certificate of that issuer's certificate authority, when it is not one the
+   * machine running Pulumi already trusts (a private CA issuer; an ACME issuer such as Let's
+   * Encrypt needs none): the Keycloak provider reaches Keycloak through its Ingress and
+   * verifies the certificate against it.
+   */
+  readonly tlsCaCertificate: string | undefined;
   readonly minReplicas: number;
   readonly maxReplicas: number;
   /** MongoDB Atlas instead of MongoDB in the cluster, when both are set. */
@@ -33,6 +40,8 @@ export interface StackSettings {
    * the service applies its defaults.
    */
   readonly usageEnv: Readonly<Partial<Record<UsageSettingName, string>>>;
+  /** The OAuth apps Keycloak signs users in through; a provider without one has no broker. */
+  readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
@@ -40,11 +49,17 @@ export interface StackSettings {
     readonly keycloakDbPassword: pulumi.Output<string>;
     readonly identityClientSecret: pulumi.Output<string>;
     readonly openaiApiKey: pulumi.Output<string> | undefined;
-    readonly googleClientId: string | undefined;
-    readonly googleClientSecret: pulumi.Output<string> | undefined;
-    readonly githubClientId: string | undefined;
-    readonly githubClientSecret: pulumi.Output<string> | undefined;
   };
+}
+
+/** The identity providers Keycloak can broker sign-in to. */
+export const oauthProviders = ['google', 'github'] as const;
+export type OAuthProvider = (typeof oauthProviders)[number];
+
+/** An OAuth app registered at Google or GitHub for the realm. */
+export interface OAuthApp {
+  readonly clientId: string;
+  readonly clientSecret: pulumi.Output<string>;
 }
 
 export function readSettings(config = new pulumi.Config('debate')): StackSettings {
@@ -57,6 +72,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     host: config.require('host'),
     keycloakHost: config.require('keycloakHost'),
     tlsClusterIssuer: config.get('tlsClusterIssuer') ?? 'letsencrypt',
+    tlsCaCertificate: config.get('tlsCaCertificate'),
     minReplicas: config.getNumber('minReplicas') ?? 2,
     maxReplicas: config.getNumber('maxReplicas') ?? 10,
     atlasProjectId: config.get('atlasProjectId'),
@@ -64,6 +80,12 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     otlpEndpoint: config.get('otlpEndpoint'),
     mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
     usageEnv: readUsageEnv(config),
+    oauthApps: Object.fromEntries(
+      oauthProviders.flatMap((provider) => {
+        const app = readOAuthApp(config, provider);
+        return app ? [[provider, app]] : [];
+      }),
+    ),
     secrets: {
       mongoRootPassword: config.requireSecret('mongoRootPassword'),
       mongoServicePasswords: passwords.apply((all) => {
@@ -77,12 +99,35 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
       keycloakDbPassword: config.requireSecret('keycloakDbPassword'),
       identityClientSecret: config.requireSecret('identityClientSecret'),
       openaiApiKey: config.getSecret('openaiApiKey'),
-      googleClientId: config.get('googleClientId'),
-      googleClientSecret: config.getSecret('googleClientSecret'),
-      githubClientId: config.get('githubClientId'),
-      githubClientSecret: config.getSecret('githubClientSecret'),
     },
   };
+}
+
+/**
+ * The provider's OAuth app (debate:<provider>ClientId and the secret
+ * debate:<provider>ClientSecret), or none when no client id is set: a broker with an empty
+ * client id would only fail at sign-in. One of the two without the other is refused, naming
+ * the missing one.
+ */
+function readOAuthApp(config: pulumi.Config, provider: OAuthProvider): OAuthApp | undefined {
+  const idKey = `${provider}ClientId`;
+  const secretKey = `${provider}ClientSecret`;
+  const clientId = config.get(idKey)?.trim();
+  const clientSecret = config.getSecret(secretKey);
+  if (!clientId) {
+    if (clientSecret) {
+      throw new Error(
+        `debate:${secretKey} is set but debate:${idKey} is not: set both, or neither`,
+      );
+    }
+    return undefined;
+  }
+  if (!clientSecret) {
+    throw new Error(
+      `debate:${idKey} is set but debate:${secretKey} is not: set it with \`pulumi config set --secret ${secretKey} …\``,
+    );
+  }
+  return { clientId, clientSecret };
 }
 
 /** The stack setting that sets each of the usage service's variables. */

@@ -1,10 +1,14 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
+import { readFileSync } from 'node:fs';
 import type { StackSettings } from './config.js';
+import { TEST_CA_CERTIFICATE } from './testing/certificates.js';
 
 interface Created {
   readonly type: string;
   readonly name: string;
+  /** The id of a resource read from the cluster rather than created (else empty). */
+  readonly id: string | undefined;
   // What the program passed: plain JSON once Pulumi has resolved it.
   readonly inputs: Record<string, unknown>;
 }
@@ -31,23 +35,69 @@ function plain(value: unknown): unknown {
 /** The recorded inputs as they were sent, secrets still marked. */
 const raw = new Map<string, unknown>();
 
+/**
+ * What the cluster's operators and charts make of the resources the program declares, named
+ * as their own code names them (the program's names must meet these, or the tests fail):
+ * - a Helm release gets Pulumi's name for it, `<resource name>-<random suffix>`;
+ * - the nats-io chart (helm/charts/nats/templates/_helpers.tpl, nats.fullname) names its
+ *   client Service after the release when the release's name contains "nats", else
+ *   `<release>-nats`;
+ * - the MongoDB operator (mongodb-community-operator/api/v1/mongodbcommunity_types.go,
+ *   ServiceName and Hosts) runs a MongoDBCommunity `<name>` as the StatefulSet `<name>` behind
+ *   the headless Service `<name>-svc` (unless spec.statefulSet.spec.serviceName names
+ *   another): its members answer as `<name>-<i>.<service>.<namespace>.svc.cluster.local:27017`,
+ *   in the replica set `<name>`.
+ */
+const cluster = {
+  /** The DNS names the cluster answers, with what answers there. */
+  hosts: new Map<string, 'nats' | 'mongod'>(),
+  replicaSets: new Set<string>(),
+};
+const RELEASE_SUFFIX = '7c1e2f0a';
+
+function operate(type: string, inputs: Record<string, unknown>, releaseName: string): void {
+  if (type === 'kubernetes:helm.sh/v3:Release' && inputs['chart'] === 'nats') {
+    const service = releaseName.includes('nats') ? releaseName : `${releaseName}-nats`;
+    cluster.hosts.set(`${service}.${String(inputs['namespace'])}.svc.cluster.local:4222`, 'nats');
+  }
+  if (type === 'kubernetes:mongodbcommunity.mongodb.com/v1:MongoDBCommunity') {
+    const { name, namespace } = inputs['metadata'] as { name: string; namespace: string };
+    const { members, statefulSet } = inputs['spec'] as {
+      members: number;
+      statefulSet?: { spec?: { serviceName?: string } };
+    };
+    const service = statefulSet?.spec?.serviceName || `${name}-svc`;
+    for (let i = 0; i < members; i += 1) {
+      cluster.hosts.set(`${name}-${i}.${service}.${namespace}.svc.cluster.local:27017`, 'mongod');
+    }
+    cluster.replicaSets.add(name);
+  }
+}
+
+/** The ClusterIssuer the cluster has (cert-manager's CA issuer). */
+const ISSUER = { name: 'debate-ca', spec: { ca: { secretName: 'debate-ca' } } };
+
 // No Pulumi CLI and no cluster: every resource is recorded instead of created.
 pulumi.runtime.setMocks(
   {
     newResource(args) {
       raw.set(`${args.type}::${args.name}`, args.inputs);
-      created.push({
-        type: args.type,
-        name: args.name,
-        inputs: plain(args.inputs) as Record<string, unknown>,
-      });
+      const inputs = plain(args.inputs) as Record<string, unknown>;
+      created.push({ type: args.type, name: args.name, id: args.id, inputs });
+      const releaseName = String(inputs['name'] ?? `${args.name}-${RELEASE_SUFFIX}`);
+      operate(args.type, inputs, releaseName);
       const metadata = (args.inputs['metadata'] ?? {}) as Record<string, unknown>;
       return {
-        id: `${args.name}-id`,
+        id: args.id || `${args.name}-id`,
         state: {
           ...args.inputs,
           metadata: { ...metadata, name: metadata['name'] ?? args.name },
-          ...(args.type === 'kubernetes:helm.sh/v3:Release' ? { status: { name: args.name } } : {}),
+          ...(args.type === 'kubernetes:helm.sh/v3:Release'
+            ? { status: { name: releaseName } }
+            : {}),
+          ...(args.type === 'kubernetes:cert-manager.io/v1:ClusterIssuer' && args.id === ISSUER.name
+            ? { spec: ISSUER.spec }
+            : {}),
           ...(args.type === 'keycloak:openid/client:Client'
             ? { serviceAccountUserId: `${args.name}-sa` }
             : {}),
@@ -73,13 +123,16 @@ const SECRETS = {
   keycloakDb: 'kc-db-pw-0000000000',
   openai: 'sk-test-000000000000000',
 };
+/** One with every character a URL reserves: it must reach the driver as it is. */
 const servicePasswords = {
   identity: 'pw-identity-000000',
-  usage: 'pw-usage-000000',
+  usage: 'p@ss:w/rd?#[x]%25 &=+ü',
   generation: 'pw-generation-000000',
   debates: 'pw-debates-000000',
   community: 'pw-community-000000',
 };
+type Service = keyof typeof servicePasswords;
+const SERVICES = Object.keys(servicePasswords) as Service[];
 
 function settings(overrides: Partial<StackSettings> = {}): StackSettings {
   return {
@@ -88,7 +141,8 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     imageTag: '1.2.3',
     host: 'debate.example.org',
     keycloakHost: 'sso.example.org',
-    tlsClusterIssuer: 'letsencrypt',
+    tlsClusterIssuer: ISSUER.name,
+    tlsCaCertificate: TEST_CA_CERTIFICATE,
     minReplicas: 2,
     maxReplicas: 6,
     atlasProjectId: undefined,
@@ -96,6 +150,10 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     otlpEndpoint: 'http://otel-collector.observability.svc.cluster.local:4318',
     mongoMaxPoolSize: 15,
     usageEnv: { USAGE_TEST_ACCOUNT_EMAIL: 'tester@example.org', USAGE_STARTS_PER_MINUTE: '12' },
+    // Google has an OAuth app in these settings, GitHub none.
+    oauthApps: {
+      google: { clientId: 'google-client', clientSecret: pulumi.secret('google-secret-000000') },
+    },
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),
@@ -103,10 +161,6 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
       keycloakDbPassword: pulumi.secret(SECRETS.keycloakDb),
       identityClientSecret: pulumi.secret(SECRETS.identityClient),
       openaiApiKey: pulumi.secret(SECRETS.openai),
-      googleClientId: 'google-client',
-      googleClientSecret: pulumi.secret('google-secret-000000'),
-      githubClientId: undefined,
-      githubClientSecret: undefined,
     },
     ...overrides,
   };
@@ -135,8 +189,14 @@ async function run(stack: StackSettings) {
 }
 
 const ofType = (type: string) => created.filter((resource) => resource.type === type);
+const named = (type: string, name: string) => {
+  const found = ofType(type).find((resource) => resource.name === name);
+  if (!found) throw new Error(`no ${type} ${name}`);
+  return found;
+};
+type EnvVar = { name: string; value?: unknown; valueFrom?: unknown };
 type Container = {
-  env: Array<{ name: string; value?: unknown }>;
+  env: EnvVar[];
   envFrom: Array<{ secretRef: { name: string } }>;
   livenessProbe: { httpGet: { path: string; port: string } };
   readinessProbe: { httpGet: { path: string; port: string } };
@@ -153,8 +213,30 @@ const containerOf = (deployment: Created) =>
       };
     }
   ).spec.template.spec;
+const envOf = (deployment: Created) => containerOf(deployment).containers[0]?.env ?? [];
+const valueOf = (deployment: Created, variable: string) =>
+  envOf(deployment).find((entry) => entry.name === variable)?.value;
+const secretEnvOf = (deployable: string) =>
+  named('kubernetes:core/v1:Secret', `${deployable}-env`).inputs['stringData'] as Record<
+    string,
+    string
+  >;
+
+/** A mongodb:// URL taken apart as the driver reads it (the user part percent-decoded). */
+function mongoUrlParts(url: string) {
+  const match = /^mongodb:\/\/([^:@/?#]+):([^@/?#]*)@([^/?#]+)\/\?([^#]*)$/.exec(url);
+  if (!match) throw new Error(`not a mongodb:// URL with a user and password: ${url}`);
+  const [, user = '', password = '', hosts = '', query = ''] = match;
+  return {
+    user: decodeURIComponent(user),
+    password: decodeURIComponent(password),
+    hosts: hosts.split(','),
+    options: Object.fromEntries(new URLSearchParams(query)),
+  };
+}
 
 const DEPLOYABLES = ['identity', 'usage', 'generation', 'debates', 'community', 'gateway'];
+const DEPLOYMENT = 'kubernetes:apps/v1:Deployment';
 
 describe('the platform on Kubernetes (Pulumi, mocked)', () => {
   beforeAll(async () => {
@@ -162,14 +244,12 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
   });
 
   it('has one Deployment, Service and HorizontalPodAutoscaler per deployable', () => {
-    const names = (type: string) =>
-      ofType(type)
-        .map((resource) => resource.name)
-        .sort();
-    expect(names('kubernetes:apps/v1:Deployment')).toEqual([...DEPLOYABLES].sort());
-    expect(names('kubernetes:core/v1:Service')).toEqual([...DEPLOYABLES].sort());
     const autoscalers = ofType('kubernetes:autoscaling/v2:HorizontalPodAutoscaler');
     expect(autoscalers.map((resource) => resource.name).sort()).toEqual([...DEPLOYABLES].sort());
+    for (const name of DEPLOYABLES) {
+      named(DEPLOYMENT, name);
+      named('kubernetes:core/v1:Service', name);
+    }
     for (const autoscaler of autoscalers) {
       expect(autoscaler.inputs).toMatchObject({
         spec: {
@@ -182,7 +262,8 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
   });
 
   it('probes every pod on its operations port, limits it, and runs it as non-root, read-only', () => {
-    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
+    for (const name of DEPLOYABLES) {
+      const deployment = named(DEPLOYMENT, name);
       const pod = containerOf(deployment);
       const [container] = pod.containers;
       expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
@@ -196,27 +277,27 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
         readOnlyRootFilesystem: true,
         capabilities: { drop: ['ALL'] },
       });
-      expect(container?.image).toBe(`registry.example.org/debate/${deployment.name}:1.2.3`);
+      expect(container?.image).toBe(`registry.example.org/debate/${name}:1.2.3`);
     }
   });
 
   it('has the gateway believe the Ingress in front of it, and only it', () => {
-    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
-      const trust = containerOf(deployment).containers[0]?.env.find(
-        (variable) => variable.name === 'TRUST_PROXY',
+    for (const name of DEPLOYABLES) {
+      expect(valueOf(named(DEPLOYMENT, name), 'TRUST_PROXY')).toBe(
+        name === 'gateway' ? 'loopback,uniquelocal' : undefined,
       );
-      expect(trust?.value).toBe(deployment.name === 'gateway' ? 'loopback,uniquelocal' : undefined);
     }
   });
 
   it('gives a stopping generation pod time to finish its debates, the others the default', () => {
-    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
+    for (const name of DEPLOYABLES) {
+      const deployment = named(DEPLOYMENT, name);
       const pod = containerOf(deployment) as ReturnType<typeof containerOf> & {
         terminationGracePeriodSeconds: number;
       };
-      const drain = pod.containers[0]?.env.find((variable) => variable.name === 'DRAIN_TIMEOUT_MS');
-      if (deployment.name === 'generation') {
-        expect(drain?.value).toBe('120000');
+      const drain = valueOf(deployment, 'DRAIN_TIMEOUT_MS');
+      if (name === 'generation') {
+        expect(drain).toBe('120000');
         // The requests it took, then its runs: each may take the drain time, and a margin.
         expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual((2 * 120_000) / 1000);
       } else {
@@ -226,69 +307,139 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
-  it('keeps every secret out of the Deployments: they read them from their Secret', () => {
+  it('keeps every secret out of the Deployments and StatefulSets: they read them from Secrets', () => {
     const everySecret = [...Object.values(SECRETS), ...Object.values(servicePasswords)];
-    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
-      const text = JSON.stringify(deployment.inputs);
+    for (const workload of [...ofType(DEPLOYMENT), ...ofType('kubernetes:apps/v1:StatefulSet')]) {
+      const text = JSON.stringify(workload.inputs);
       for (const secret of everySecret)
-        expect([deployment.name, text.includes(secret)]).toEqual([deployment.name, false]);
-      const [container] = containerOf(deployment).containers;
-      expect(container?.envFrom).toEqual([{ secretRef: { name: `${deployment.name}-env` } }]);
+        expect([workload.name, text.includes(secret)]).toEqual([workload.name, false]);
     }
-    const secretOf = (name: string) =>
-      ofType('kubernetes:core/v1:Secret').find((secret) => secret.name === `${name}-env`)?.inputs[
-        'stringData'
-      ] as Record<string, string>;
-    expect(secretOf('identity')['KEYCLOAK_CLIENT_SECRET']).toBe(SECRETS.identityClient);
-    expect(secretOf('generation')['OPENAI_API_KEY']).toBe(SECRETS.openai);
+    for (const name of DEPLOYABLES) {
+      const [container] = containerOf(named(DEPLOYMENT, name)).containers;
+      expect(container?.envFrom).toEqual([{ secretRef: { name: `${name}-env` } }]);
+    }
+    expect(secretEnvOf('identity')['KEYCLOAK_CLIENT_SECRET']).toBe(SECRETS.identityClient);
+    expect(secretEnvOf('generation')['OPENAI_API_KEY']).toBe(SECRETS.openai);
     // …and Pulumi keeps them encrypted in its state: they are marked secret.
-    for (const name of ['identity', 'generation', 'usage']) {
-      const inputs = raw.get(`kubernetes:core/v1:Secret::${name}-env`) as Record<string, unknown>;
+    for (const name of ['identity-env', 'generation-env', 'usage-env', 'mongo-passwords']) {
+      const inputs = raw.get(`kubernetes:core/v1:Secret::${name}`) as Record<string, unknown>;
       expect([name, isSecret(inputs['stringData'])]).toEqual([name, true]);
     }
   });
 
   it('has every deployable export its traces to the configured OTLP endpoint', () => {
-    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
-      const env = containerOf(deployment).containers[0]?.env ?? [];
-      expect([deployment.name, env]).toEqual([
-        deployment.name,
-        expect.arrayContaining([
-          {
-            name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
-            value: 'http://otel-collector.observability.svc.cluster.local:4318',
-          },
-        ]),
+    for (const name of DEPLOYABLES) {
+      expect([name, valueOf(named(DEPLOYMENT, name), 'OTEL_EXPORTER_OTLP_ENDPOINT')]).toEqual([
+        name,
+        'http://otel-collector.observability.svc.cluster.local:4318',
       ]);
     }
   });
 
-  it('gives every service its NATS URL and a MongoDB URL of its own database and pool size', () => {
-    for (const service of DEPLOYABLES.filter((name) => name !== 'gateway')) {
-      const deployment = ofType('kubernetes:apps/v1:Deployment').find((d) => d.name === service);
-      const env = containerOf(deployment as Created).containers[0]?.env ?? [];
-      expect(env).toContainEqual({
-        name: 'NATS_URL',
-        value: 'nats://nats.debate-test.svc.cluster.local:4222',
-      });
-      const secret = ofType('kubernetes:core/v1:Secret').find((s) => s.name === `${service}-env`);
-      const mongoUrl = (secret?.inputs['stringData'] as Record<string, string>)['MONGO_URL'];
-      expect(mongoUrl).toBe(
-        `mongodb://${service}:${servicePasswords[service as keyof typeof servicePasswords]}` +
-          `@mongo-headless.debate-test.svc.cluster.local:27017/?authSource=${service}&replicaSet=rs0` +
-          '&maxPoolSize=15&maxIdleTimeMS=60000',
+  it('gives every service the NATS Service the chart creates', () => {
+    for (const name of DEPLOYABLES) {
+      const url = String(valueOf(named(DEPLOYMENT, name), 'NATS_URL'));
+      expect([name, cluster.hosts.get(url.replace(/^nats:\/\//, ''))]).toEqual([name, 'nats']);
+    }
+  });
+
+  it("keeps every service's streams on all the NATS cluster's servers (JETSTREAM_REPLICAS)", () => {
+    const nats = named('kubernetes:helm.sh/v3:Release', 'nats').inputs as {
+      values: { config: { cluster: { enabled: boolean; replicas: number } } };
+    };
+    expect(nats.values.config.cluster).toEqual({ enabled: true, replicas: 3 });
+    for (const service of SERVICES) {
+      expect([service, valueOf(named(DEPLOYMENT, service), 'JETSTREAM_REPLICAS')]).toEqual([
+        service,
+        String(nats.values.config.cluster.replicas),
+      ]);
+    }
+  });
+
+  it('runs MongoDB through its operator, with a user per service on its own database', () => {
+    const operator = named('kubernetes:helm.sh/v3:Release', 'mongo-operator');
+    expect(operator.inputs).toMatchObject({
+      chart: 'mongodb-kubernetes',
+      repositoryOpts: { repo: 'https://mongodb.github.io/helm-charts' },
+      namespace: 'debate-test',
+      values: { operator: { watchedResources: ['mongodbcommunity'] } },
+    });
+    const replicaSet = named(
+      'kubernetes:mongodbcommunity.mongodb.com/v1:MongoDBCommunity',
+      'mongo',
+    );
+    const spec = replicaSet.inputs['spec'] as {
+      members: number;
+      version: string;
+      users: Array<{
+        name: string;
+        db: string;
+        passwordSecretRef: { name: string; key: string };
+        roles: Array<{ name: string; db: string }>;
+      }>;
+    };
+    expect(spec.members).toBe(3);
+    expect(spec.version).toMatch(/^8\.0\.\d+$/);
+    // The services start once it runs, not while the operator is still making it.
+    expect(replicaSet.inputs['metadata']).toMatchObject({
+      annotations: { 'pulumi.com/waitFor': 'jsonpath={.status.phase}=Running' },
+    });
+    const passwords = named('kubernetes:core/v1:Secret', 'mongo-passwords').inputs as {
+      metadata: { name: string };
+      stringData: Record<string, string>;
+    };
+    for (const service of SERVICES) {
+      const user = spec.users.find((candidate) => candidate.name === service);
+      expect(user).toMatchObject({ db: service, roles: [{ name: 'readWrite', db: service }] });
+      expect(user?.passwordSecretRef.name).toBe(passwords.metadata.name);
+      expect(passwords.stringData[user?.passwordSecretRef.key ?? '']).toBe(
+        servicePasswords[service],
       );
     }
   });
 
+  it('gives every service a MongoDB URL of the replica set the operator runs, its user and pool', () => {
+    for (const service of SERVICES) {
+      const url = mongoUrlParts(secretEnvOf(service)['MONGO_URL'] ?? '');
+      expect(url.user).toBe(service);
+      expect(url.password).toBe(servicePasswords[service]);
+      expect(url.hosts.length).toBeGreaterThan(0);
+      for (const host of url.hosts) {
+        expect([service, host, cluster.hosts.get(host)]).toEqual([service, host, 'mongod']);
+      }
+      expect(cluster.replicaSets.has(url.options['replicaSet'] ?? '')).toBe(true);
+      expect(url.options).toMatchObject({
+        authSource: service,
+        maxPoolSize: '15',
+        maxIdleTimeMS: '60000',
+      });
+    }
+  });
+
+  it('gives the services, over MongoDB Atlas, URLs with their passwords encoded', async () => {
+    const { Mongo } = await import('./components/backing-services.js');
+    const atlas = new Mongo('atlas', {
+      namespace: 'debate-test',
+      rootPassword: pulumi.secret(SECRETS.mongoRoot),
+      servicePasswords: pulumi.secret(servicePasswords),
+      maxPoolSize: 15,
+      atlas: { projectId: 'project-1', clusterName: 'cluster0' },
+    });
+    const url = await settled(atlas.urls.usage);
+    const match =
+      /^mongodb\+srv:\/\/([^:@/?#]+):([^@/?#]*)@cluster0\.example\.mongodb\.net\/\?/.exec(url);
+    expect(match?.[1]).toBe('debate-usage');
+    expect(decodeURIComponent(match?.[2] ?? '')).toBe(servicePasswords.usage);
+  });
+
   it("gives the usage service the stack's usage rules, and leaves the others to its defaults", () => {
-    for (const deployment of ofType('kubernetes:apps/v1:Deployment')) {
-      const usageVariables = (containerOf(deployment).containers[0]?.env ?? []).filter((variable) =>
+    for (const name of DEPLOYABLES) {
+      const usageVariables = envOf(named(DEPLOYMENT, name)).filter((variable) =>
         variable.name.startsWith('USAGE_'),
       );
-      expect([deployment.name, usageVariables]).toEqual([
-        deployment.name,
-        deployment.name === 'usage'
+      expect([name, usageVariables]).toEqual([
+        name,
+        name === 'usage'
           ? [
               { name: 'USAGE_TEST_ACCOUNT_EMAIL', value: 'tester@example.org' },
               { name: 'USAGE_STARTS_PER_MINUTE', value: '12' },
@@ -298,14 +449,55 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
-  it('runs NATS with JetStream, MongoDB with a user per service, Keycloak with the realm', () => {
-    const releases = ofType('kubernetes:helm.sh/v3:Release');
-    const nats = releases.find((release) => release.name === 'nats');
-    expect(nats?.inputs).toMatchObject({ values: { config: { jetstream: { enabled: true } } } });
-    const mongo = releases.find((release) => release.name === 'mongo');
-    expect(mongo?.inputs).toMatchObject({
-      values: { auth: { usernames: ['identity', 'usage', 'generation', 'debates', 'community'] } },
+  it('runs Keycloak 26 (the official image) on its PostgreSQL, and points the platform at it', () => {
+    const keycloak = named(DEPLOYMENT, 'keycloak');
+    const [container] = containerOf(keycloak).containers;
+    expect(container?.image).toMatch(/^quay\.io\/keycloak\/keycloak:26\.\d+\.\d+$/);
+    const database = named('kubernetes:core/v1:Service', 'keycloak-db').inputs as {
+      metadata: { name: string };
+    };
+    expect(valueOf(keycloak, 'KC_DB_URL_HOST')).toBe(database.metadata.name);
+    expect(valueOf(keycloak, 'KC_HOSTNAME')).toBe('https://sso.example.org');
+
+    // Where the identity service and the gateway reach it: the Service in front of it.
+    const service = named('kubernetes:core/v1:Service', 'keycloak').inputs as {
+      metadata: { name: string };
+      spec: { ports: Array<{ name: string; port: number }> };
+    };
+    const http = service.spec.ports.find((port) => port.name === 'http');
+    const inside = `http://${service.metadata.name}.debate-test.svc.cluster.local:${http?.port}`;
+    expect(valueOf(named(DEPLOYMENT, 'identity'), 'KEYCLOAK_URL')).toBe(inside);
+    expect(valueOf(named(DEPLOYMENT, 'gateway'), 'AUTH_JWKS_URL')).toBe(
+      `${inside}/realms/debate/protocol/openid-connect/certs`,
+    );
+    expect(valueOf(named(DEPLOYMENT, 'gateway'), 'AUTH_ISSUER_URL')).toBe(
+      'https://sso.example.org/realms/debate',
+    );
+  });
+
+  it("checks what it needs from the cluster: ingress-nginx, metrics-server, cert-manager's issuer", () => {
+    const reads = created.filter((resource) => resource.id);
+    expect(reads.map((resource) => [resource.type, resource.id]).sort()).toEqual(
+      [
+        ['kubernetes:apiregistration.k8s.io/v1:APIService', 'v1beta1.metrics.k8s.io'],
+        ['kubernetes:cert-manager.io/v1:ClusterIssuer', ISSUER.name],
+        ['kubernetes:networking.k8s.io/v1:IngressClass', 'nginx'],
+      ].sort(),
+    );
+  });
+
+  it("has the Keycloak provider sign in only when it calls Keycloak, trusting the stack's CA", () => {
+    const [provider] = ofType('pulumi:providers:keycloak');
+    // (A provider's settings reach the engine as strings.)
+    expect(provider?.inputs).toMatchObject({
+      url: 'https://sso.example.org',
+      initialLogin: 'false',
+      tlsInsecureSkipVerify: 'false',
+      rootCaCertificate: TEST_CA_CERTIFICATE,
     });
+  });
+
+  it('declares the realm with its policy, its two clients and the brokers configured', () => {
     const realm = ofType('keycloak:index/realm:Realm')[0];
     expect(realm?.inputs).toMatchObject({
       realm: 'debate',
@@ -317,19 +509,162 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
       'debate-web',
       'identity-service',
     ]);
-    expect(ofType('keycloak:oidc/googleIdentityProvider:GoogleIdentityProvider')).toHaveLength(1);
+    const google = ofType('keycloak:oidc/googleIdentityProvider:GoogleIdentityProvider');
+    expect(google.map((broker) => broker.inputs['clientId'])).toEqual(['google-client']);
     // GitHub has no OAuth app in these settings: no broker for it.
     expect(ofType('keycloak:oidc/githubIdentityProvider:GithubIdentityProvider')).toHaveLength(0);
   });
 
-  it('puts the gateway behind a TLS Ingress on the stack host', () => {
-    const [ingress] = ofType('kubernetes:networking.k8s.io/v1:Ingress');
-    expect(ingress?.inputs).toMatchObject({
-      metadata: { annotations: { 'cert-manager.io/cluster-issuer': 'letsencrypt' } },
+  it("gives the brokers the realm file's PKCE and picture mapper", () => {
+    const [google] = ofType('keycloak:oidc/googleIdentityProvider:GoogleIdentityProvider');
+    expect(google?.inputs['extraConfig']).toEqual({ pkceEnabled: 'true', pkceMethod: 'S256' });
+    const mappers = ofType(
+      'keycloak:index/customIdentityProviderMapping:CustomIdentityProviderMapping',
+    );
+    expect(mappers.map((mapper) => mapper.inputs)).toEqual([
+      expect.objectContaining({
+        name: 'picture',
+        identityProviderMapper: 'oidc-user-attribute-idp-mapper',
+        extraConfig: { syncMode: 'FORCE', claim: 'picture', 'user.attribute': 'picture' },
+      }),
+    ]);
+  });
+
+  it('declares the user profile of deploy/keycloak/debate-realm.json: names optional', () => {
+    const [profile] = ofType('keycloak:index/realmUserProfile:RealmUserProfile');
+    const attributes = profile?.inputs['attributes'] as Array<Record<string, unknown>>;
+    const attribute = (name: string) => attributes.find((candidate) => candidate['name'] === name);
+    // A user made with a username, an e-mail address and a password is fully set up.
+    for (const name of ['firstName', 'lastName']) {
+      expect(attribute(name)).toBeDefined();
+      expect(attribute(name)?.['requiredForRoles']).toBeUndefined();
+      expect(attribute(name)?.['requiredForScopes']).toBeUndefined();
+    }
+    expect(attribute('email')?.['requiredForRoles']).toEqual(['user']);
+
+    // …and everything else as the realm file (which compose and the tests import) declares it.
+    const file = readRealmFileProfile();
+    expect(attributes).toEqual(
+      file.attributes.map((fileAttribute) => ({
+        name: fileAttribute.name,
+        validators: Object.entries(fileAttribute.validations ?? {}).map(([name, config]) =>
+          Object.keys(config).length === 0
+            ? { name }
+            : {
+                name,
+                config: Object.fromEntries(
+                  Object.entries(config).map(([key, value]) => [key, String(value)]),
+                ),
+              },
+        ),
+        ...(fileAttribute.required?.roles
+          ? { requiredForRoles: fileAttribute.required.roles }
+          : {}),
+        permissions: {
+          views: fileAttribute.permissions.view,
+          edits: fileAttribute.permissions.edit,
+        },
+        multiValued: fileAttribute.multivalued,
+      })),
+    );
+    expect(profile?.inputs['groups']).toEqual(file.groups);
+  });
+
+  it('puts the gateway behind a TLS Ingress of ingress-nginx on the stack host', () => {
+    expect(named('kubernetes:networking.k8s.io/v1:Ingress', 'gateway').inputs).toMatchObject({
+      metadata: { annotations: { 'cert-manager.io/cluster-issuer': ISSUER.name } },
       spec: {
+        ingressClassName: 'nginx',
         tls: [{ hosts: ['debate.example.org'], secretName: 'gateway-tls' }],
         rules: [{ host: 'debate.example.org' }],
       },
     });
   });
+
+  it('puts Keycloak behind a TLS Ingress whose certificate Pulumi waits for before the realm', () => {
+    const ingress = named('kubernetes:networking.k8s.io/v1:Ingress', 'keycloak').inputs as {
+      spec: { ingressClassName: string; tls: Array<{ hosts: string[]; secretName: string }> };
+    };
+    expect(ingress.spec.ingressClassName).toBe('nginx');
+    const [tls] = ingress.spec.tls;
+    expect(tls?.hosts).toEqual(['sso.example.org']);
+    const certificate = named('kubernetes:cert-manager.io/v1:Certificate', 'keycloak-tls');
+    expect(certificate.inputs).toMatchObject({
+      metadata: { annotations: { 'pulumi.com/waitFor': 'condition=Ready' } },
+      spec: {
+        secretName: tls?.secretName,
+        dnsNames: ['sso.example.org'],
+        issuerRef: { kind: 'ClusterIssuer', name: ISSUER.name },
+      },
+    });
+  });
+
+  // (Last: it declares resources of its own.)
+  it('holds back every resource of a Deployable and of the realm until what they depend on is up', async () => {
+    const { Deployable } = await import('./components/deployable.js');
+    const { DebateRealm } = await import('./components/keycloak-realm.js');
+    const first = new pulumi.ComponentResource('test:index:First', 'first');
+    // What each resource was declared with (a component's own dependsOn does not reach its
+    // children: each must carry it).
+    const declared = new Map<string, pulumi.ResourceOptions>();
+    const record: pulumi.ResourceTransformation = ({ type, name, opts }) => {
+      if (!type.startsWith('debate:platform:')) declared.set(`${type} ${name}`, opts);
+      return undefined;
+    };
+    const options = { dependsOn: [first], transformations: [record] };
+    const deployable = new Deployable(
+      'probe',
+      {
+        namespace: 'debate-test',
+        image: 'probe:1',
+        env: {},
+        secretEnv: {},
+        minReplicas: 1,
+        maxReplicas: 1,
+      },
+      options,
+    );
+    const realm = new DebateRealm(
+      'probe-realm',
+      {
+        url: 'https://sso.example.org',
+        adminPassword: pulumi.secret(SECRETS.keycloakAdmin),
+        trustedCa: undefined,
+        webOrigin: 'https://debate.example.org',
+        identityClientSecret: pulumi.secret(SECRETS.identityClient),
+        oauthApps: {},
+      },
+      options,
+    );
+    await settled(pulumi.all([deployable.autoscaler.urn, realm.serviceClient.urn]));
+    const children = [...declared];
+    // The Secret, Deployment, Service and autoscaler; the provider, realm, profile, clients, role.
+    expect(children).toHaveLength(10);
+    for (const [name, opts] of children) {
+      expect([name, opts.dependsOn]).toEqual([name, [first]]);
+    }
+  });
 });
+
+/** Keycloak's declarative user profile, as the realm file stores it (a JSON string). */
+interface FileProfile {
+  attributes: Array<{
+    name: string;
+    validations?: Record<string, Record<string, unknown>>;
+    required?: { roles?: string[] };
+    permissions: { view: string[]; edit: string[] };
+    multivalued: boolean;
+  }>;
+  groups: unknown[];
+}
+
+function readRealmFileProfile(): FileProfile {
+  const realm = JSON.parse(
+    readFileSync(new URL('../../deploy/keycloak/debate-realm.json', import.meta.url), 'utf8'),
+  ) as {
+    components: Record<string, Array<{ config: Record<string, string[]> }>>;
+  };
+  const [provider] = realm.components['org.keycloak.userprofile.UserProfileProvider'] ?? [];
+  const [profile] = provider?.config['kc.user.profile.config'] ?? [];
+  return JSON.parse(profile ?? '{}') as FileProfile;
+}

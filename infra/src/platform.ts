@@ -4,6 +4,7 @@ import { type ServiceName, serviceNames, type StackSettings } from './config.js'
 import { KeycloakServer, Mongo, Nats } from './components/backing-services.js';
 import { Deployable } from './components/deployable.js';
 import { DebateRealm } from './components/keycloak-realm.js';
+import { ClusterPrerequisites, INGRESS_CLASS } from './components/prerequisites.js';
 
 /** How long a stopping generation pod waits for its running debates (DRAIN_TIMEOUT_MS). */
 export const GENERATION_DRAIN_MS = 120_000;
@@ -13,14 +14,21 @@ const imageOf = (settings: StackSettings, deployable: ServiceName | 'gateway') =
   `${settings.imageRegistry}/${deployable}:${settings.imageTag}`;
 
 /**
- * The whole platform on Kubernetes: a namespace; NATS, MongoDB and Keycloak; the realm; each
- * service and the gateway as a Deployable with its NATS and MongoDB settings; the gateway behind
- * a TLS Ingress.
+ * The whole platform on Kubernetes: what it needs from the cluster, checked; a namespace; NATS,
+ * MongoDB and Keycloak; the realm; each service and the gateway as a Deployable with its NATS
+ * and MongoDB settings; the gateway behind a TLS Ingress.
  */
 export function createPlatform(settings: StackSettings) {
-  const namespace = new k8s.core.v1.Namespace('debate', {
-    metadata: { name: settings.namespace, labels: { 'app.kubernetes.io/part-of': 'debate' } },
+  const prerequisites = new ClusterPrerequisites('cluster', {
+    tlsClusterIssuer: settings.tlsClusterIssuer,
+    tlsCaCertificate: settings.tlsCaCertificate,
   });
+  // Everything in the cluster is in the namespace: nothing is made there before the checks pass.
+  const namespace = new k8s.core.v1.Namespace(
+    'debate',
+    { metadata: { name: settings.namespace, labels: { 'app.kubernetes.io/part-of': 'debate' } } },
+    { dependsOn: [prerequisites] },
+  );
   const ns = namespace.metadata.name;
   const nats = new Nats('nats', { namespace: ns });
   const mongo = new Mongo('mongo', {
@@ -39,25 +47,18 @@ export function createPlatform(settings: StackSettings) {
     tlsClusterIssuer: settings.tlsClusterIssuer,
     adminPassword: settings.secrets.keycloakAdminPassword,
     dbPassword: settings.secrets.keycloakDbPassword,
+    replicas: settings.minReplicas,
   });
   const webOrigin = `https://${settings.host}`;
-  const { googleClientId, googleClientSecret, githubClientId, githubClientSecret } =
-    settings.secrets;
   new DebateRealm(
     'debate-realm',
     {
       url: keycloakServer.publicUrl,
       adminPassword: settings.secrets.keycloakAdminPassword,
+      trustedCa: prerequisites.trustedCa,
       webOrigin,
       identityClientSecret: settings.secrets.identityClientSecret,
-      google:
-        googleClientId && googleClientSecret
-          ? { clientId: googleClientId, clientSecret: googleClientSecret }
-          : undefined,
-      github:
-        githubClientId && githubClientSecret
-          ? { clientId: githubClientId, clientSecret: githubClientSecret }
-          : undefined,
+      oauthApps: settings.oauthApps,
     },
     { dependsOn: [keycloakServer] },
   );
@@ -73,6 +74,8 @@ export function createPlatform(settings: StackSettings) {
     // Traces are exported only where there is somewhere to send them (else kept for the logs).
     ...(settings.otlpEndpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: settings.otlpEndpoint } : {}),
   };
+  // The services' streams are kept on every NATS server: an event outlives the loss of one.
+  const serviceEnv = { ...baseEnv, JETSTREAM_REPLICAS: String(nats.replicas) };
   const extraEnv: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
     // A debate runs for a minute or two with a real model: a generation pod being replaced
     // or scaled down lets the runs it has finish (and their watchers see the end).
@@ -98,7 +101,7 @@ export function createPlatform(settings: StackSettings) {
         {
           ...common,
           image: imageOf(settings, service),
-          env: { ...baseEnv, ...extraEnv[service] },
+          env: { ...serviceEnv, ...extraEnv[service] },
           secretEnv: { MONGO_URL: mongo.urls[service], ...extraSecrets[service] },
           ...(service === 'generation'
             ? { terminationGracePeriodSeconds: (2 * GENERATION_DRAIN_MS) / 1000 + 10 }
@@ -142,7 +145,7 @@ export function createPlatform(settings: StackSettings) {
       },
     },
     spec: {
-      ingressClassName: 'nginx',
+      ingressClassName: INGRESS_CLASS,
       tls: [{ hosts: [settings.host], secretName: 'gateway-tls' }],
       rules: [
         {

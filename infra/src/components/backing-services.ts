@@ -2,10 +2,16 @@ import * as k8s from '@pulumi/kubernetes';
 import * as mongodbatlas from '@pulumi/mongodbatlas';
 import * as pulumi from '@pulumi/pulumi';
 import { type ServiceName, serviceNames } from '../config.js';
+import { INGRESS_CLASS } from './prerequisites.js';
+
+/** The nats-io chart's NATS servers: JetStream keeps a copy of each stream on every one. */
+const NATS_CLUSTER_SIZE = 3;
 
 /** NATS with JetStream on persistent volumes (the nats-io chart), three nodes clustered. */
 export class Nats extends pulumi.ComponentResource {
   readonly url: pulumi.Output<string>;
+  /** How many servers can hold a copy of a stream: the services' JETSTREAM_REPLICAS. */
+  readonly replicas = NATS_CLUSTER_SIZE;
 
   constructor(
     name: string,
@@ -22,13 +28,14 @@ export class Nats extends pulumi.ComponentResource {
         namespace: args.namespace,
         values: {
           config: {
-            cluster: { enabled: true, replicas: 3 },
+            cluster: { enabled: true, replicas: this.replicas },
             jetstream: { enabled: true, fileStore: { pvc: { size: '10Gi' } } },
           },
         },
       },
       { parent: this },
     );
+    // The chart names its client Service after the release (which contains "nats").
     this.url = pulumi.interpolate`nats://${release.status.name}.${args.namespace}.svc.cluster.local:4222`;
     this.registerOutputs({ url: this.url });
   }
@@ -36,6 +43,7 @@ export class Nats extends pulumi.ComponentResource {
 
 export interface MongoArgs {
   readonly namespace: pulumi.Input<string>;
+  /** The password of `admin` (the root role), for operators; no service uses it. */
   readonly rootPassword: pulumi.Input<string>;
   readonly servicePasswords: pulumi.Output<Record<ServiceName, string>>;
   /** MongoDB Atlas: the project and the cluster, when the stack uses it. */
@@ -45,15 +53,34 @@ export interface MongoArgs {
 }
 
 /**
- * The documents: MongoDB in the cluster (the Bitnami chart, a database and a user per
- * service), or MongoDB Atlas (a database user per service on an existing cluster). Either way,
- * each service's connection URL, secret.
+ * MongoDB Controllers for Kubernetes (MongoDB's own operator, which reconciles MongoDBCommunity
+ * resources), installed into the namespace and watching it alone: its cluster-wide objects are
+ * either named after the namespace or left out (telemetry, ClusterMongoDBRole), which is meant
+ * to let two stacks share a cluster. Its CRDs are in the chart's crds/ folder, which Helm
+ * installs once and skips when they exist.
+ */
+const MONGODB_OPERATOR = {
+  chart: 'mongodb-kubernetes',
+  version: '1.10.0',
+  repo: 'https://mongodb.github.io/helm-charts',
+};
+/** The server the replica set runs (the operator's quay.io/mongodb/mongodb-community-server). */
+export const MONGODB_VERSION = '8.0.12';
+const MONGODB_MEMBERS = 3;
+const MONGODB_PORT = 27017;
+
+/**
+ * The documents: a three-member MongoDB replica set in the cluster (a MongoDBCommunity
+ * resource, a database and a user per service), or MongoDB Atlas (a database user per service
+ * on an existing cluster). Either way, each service's connection URL, secret.
  */
 export class Mongo extends pulumi.ComponentResource {
   readonly urls: Record<ServiceName, pulumi.Output<string>>;
 
   constructor(name: string, args: MongoArgs, options?: pulumi.ComponentResourceOptions) {
     super('debate:platform:Mongo', name, {}, options);
+    // In the user part of a URL, a password's reserved characters (@ : / ? # % …) must be
+    // percent-encoded, or the driver reads another host, user or database out of it.
     const password = (service: ServiceName) =>
       args.servicePasswords.apply((all) => encodeURIComponent(all[service]));
     // The pool each pod keeps: at most maxPoolSize connections, the ones a burst opened closed
@@ -88,34 +115,112 @@ export class Mongo extends pulumi.ComponentResource {
         }),
       ) as Record<ServiceName, pulumi.Output<string>>;
     } else {
-      const release = new k8s.helm.v3.Release(
-        name,
+      const operator = new k8s.helm.v3.Release(
+        `${name}-operator`,
         {
-          chart: 'oci://registry-1.docker.io/bitnamicharts/mongodb',
-          version: '16.5.0',
+          chart: MONGODB_OPERATOR.chart,
+          version: MONGODB_OPERATOR.version,
+          repositoryOpts: { repo: MONGODB_OPERATOR.repo },
           namespace: args.namespace,
           values: {
-            architecture: 'replicaset',
-            replicaCount: 3,
-            auth: {
-              rootPassword: args.rootPassword,
-              usernames: [...serviceNames],
-              databases: [...serviceNames],
-              passwords: args.servicePasswords.apply((all) =>
-                serviceNames.map((service) => all[service]),
-              ),
+            operator: {
+              watchedResources: ['mongodbcommunity'],
+              enableClusterMongoDBRoles: false,
+              telemetry: { enabled: false },
+              webhook: { name: pulumi.interpolate`mdbpolicy.${args.namespace}.mongodb.com` },
             },
-            persistence: { size: '20Gi' },
           },
         },
         { parent: this },
       );
-      const host = pulumi.interpolate`${release.status.name}-headless.${args.namespace}.svc.cluster.local`;
+      const passwords = new k8s.core.v1.Secret(
+        `${name}-passwords`,
+        {
+          metadata: { name: `${name}-passwords`, namespace: args.namespace },
+          type: 'Opaque',
+          stringData: pulumi
+            .all([args.rootPassword, args.servicePasswords])
+            .apply(([root, services]) => ({ admin: root, ...services })),
+        },
+        { parent: this },
+      );
+      const user = (username: string, db: string, roles: Array<{ name: string; db: string }>) => ({
+        name: username,
+        db,
+        passwordSecretRef: { name: passwords.metadata.name, key: username },
+        roles,
+        // The operator keeps the user's SCRAM credentials in <this>-scram-credentials.
+        scramCredentialsSecretName: `${name}-${username}`,
+      });
+      const replicaSet = new k8s.apiextensions.CustomResource(
+        name,
+        {
+          apiVersion: 'mongodbcommunity.mongodb.com/v1',
+          kind: 'MongoDBCommunity',
+          metadata: {
+            name,
+            namespace: args.namespace,
+            // Pulumi waits for the replica set to run (its users made) before the services.
+            annotations: { 'pulumi.com/waitFor': 'jsonpath={.status.phase}=Running' },
+          },
+          spec: {
+            members: MONGODB_MEMBERS,
+            type: 'ReplicaSet',
+            version: MONGODB_VERSION,
+            security: { authentication: { modes: ['SCRAM'] } },
+            users: [
+              user('admin', 'admin', [{ name: 'root', db: 'admin' }]),
+              ...serviceNames.map((service) =>
+                user(service, service, [{ name: 'readWrite', db: service }]),
+              ),
+            ],
+            statefulSet: {
+              spec: {
+                template: {
+                  spec: {
+                    containers: [
+                      {
+                        name: 'mongod',
+                        resources: {
+                          requests: { cpu: '500m', memory: '1Gi' },
+                          limits: { cpu: '2', memory: '2Gi' },
+                        },
+                      },
+                    ],
+                  },
+                },
+                volumeClaimTemplates: [
+                  {
+                    metadata: { name: 'data-volume' },
+                    spec: {
+                      accessModes: ['ReadWriteOnce'],
+                      resources: { requests: { storage: '20Gi' } },
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        },
+        { parent: this, dependsOn: [operator, passwords] },
+      );
+      // The operator's names (mongodb-community-operator/api/v1/mongodbcommunity_types.go):
+      // the replica set is the resource's name, its members the pods <name>-<i> of the
+      // StatefulSet <name>, found through the headless Service <name>-svc.
+      const members = pulumi
+        .all([replicaSet.metadata.name, args.namespace])
+        .apply(([setName, namespace]) =>
+          Array.from(
+            { length: MONGODB_MEMBERS },
+            (_, i) =>
+              `${setName}-${i}.${setName}-svc.${namespace}.svc.cluster.local:${MONGODB_PORT}`,
+          ).join(','),
+        );
       this.urls = Object.fromEntries(
         serviceNames.map((service) => [
           service,
           pulumi.secret(
-            pulumi.interpolate`mongodb://${service}:${password(service)}@${host}:27017/?authSource=${service}&replicaSet=rs0&${pool}`,
+            pulumi.interpolate`mongodb://${service}:${password(service)}@${members}/?authSource=${service}&replicaSet=${replicaSet.metadata.name}&${pool}`,
           ),
         ]),
       ) as Record<ServiceName, pulumi.Output<string>>;
@@ -130,42 +235,276 @@ export interface KeycloakServerArgs {
   readonly tlsClusterIssuer: string;
   readonly adminPassword: pulumi.Input<string>;
   readonly dbPassword: pulumi.Input<string>;
+  /** Keycloak's pods (they form one cluster through the database). */
+  readonly replicas: number;
 }
 
-/** Keycloak (the Bitnami chart, its own PostgreSQL) behind its own TLS Ingress. */
+/** The official Keycloak image; the realm is managed through its admin API (DebateRealm). */
+export const KEYCLOAK_IMAGE = 'quay.io/keycloak/keycloak:26.7.3';
+/** Keycloak's database: the official PostgreSQL image, as in docker-compose.yml. */
+const POSTGRES_IMAGE = 'postgres:17';
+const KEYCLOAK_HTTP_PORT = 8080;
+/** Keycloak's management interface: /health/started, /health/live, /health/ready, /metrics. */
+const KEYCLOAK_MANAGEMENT_PORT = 9000;
+
+/**
+ * Keycloak on the official image, in production mode behind its own TLS Ingress, on its own
+ * PostgreSQL (one instance with a persistent volume). Its pods find each other through that
+ * database (the jdbc-ping cache stack), so they need no extra Service or multicast.
+ */
 export class KeycloakServer extends pulumi.ComponentResource {
-  /** As the services reach it, and as browsers do. */
+  /** As the services reach it, and as browsers (and Pulumi) do. */
   readonly internalUrl: pulumi.Output<string>;
   readonly publicUrl: string;
+  readonly service: k8s.core.v1.Service;
+  readonly ingress: k8s.networking.v1.Ingress;
 
   constructor(name: string, args: KeycloakServerArgs, options?: pulumi.ComponentResourceOptions) {
     super('debate:platform:KeycloakServer', name, {}, options);
-    const release = new k8s.helm.v3.Release(
-      name,
+    const ns = args.namespace;
+    const dbName = `${name}-db`;
+    const dbLabels = { 'app.kubernetes.io/name': dbName, 'app.kubernetes.io/part-of': 'debate' };
+    const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'debate' };
+    const secret = new k8s.core.v1.Secret(
+      `${name}-secrets`,
       {
-        chart: 'oci://registry-1.docker.io/bitnamicharts/keycloak',
-        version: '24.7.3',
-        namespace: args.namespace,
-        values: {
-          auth: { adminUser: 'admin', adminPassword: args.adminPassword },
-          production: true,
-          proxyHeaders: 'xforwarded',
-          postgresql: { enabled: true, auth: { password: args.dbPassword } },
-          ingress: {
-            enabled: true,
-            hostname: args.host,
-            tls: true,
-            annotations: { 'cert-manager.io/cluster-issuer': args.tlsClusterIssuer },
+        metadata: { name: `${name}-secrets`, namespace: ns, labels },
+        type: 'Opaque',
+        stringData: { 'db-password': args.dbPassword, 'admin-password': args.adminPassword },
+      },
+      { parent: this },
+    );
+    const fromSecret = (key: string) => ({
+      secretKeyRef: { name: secret.metadata.name, key },
+    });
+
+    const dbService = new k8s.core.v1.Service(
+      dbName,
+      {
+        metadata: { name: dbName, namespace: ns, labels: dbLabels },
+        spec: { selector: dbLabels, ports: [{ name: 'postgres', port: 5432, targetPort: 5432 }] },
+      },
+      { parent: this },
+    );
+    const database = new k8s.apps.v1.StatefulSet(
+      dbName,
+      {
+        metadata: { name: dbName, namespace: ns, labels: dbLabels },
+        spec: {
+          serviceName: dbService.metadata.name,
+          replicas: 1,
+          selector: { matchLabels: dbLabels },
+          template: {
+            metadata: { labels: dbLabels },
+            spec: {
+              automountServiceAccountToken: false,
+              // The image's postgres user.
+              securityContext: {
+                runAsNonRoot: true,
+                runAsUser: 999,
+                runAsGroup: 999,
+                fsGroup: 999,
+                seccompProfile: { type: 'RuntimeDefault' },
+              },
+              containers: [
+                {
+                  name: 'postgres',
+                  image: POSTGRES_IMAGE,
+                  ports: [{ name: 'postgres', containerPort: 5432 }],
+                  env: [
+                    { name: 'POSTGRES_DB', value: 'keycloak' },
+                    { name: 'POSTGRES_USER', value: 'keycloak' },
+                    { name: 'POSTGRES_PASSWORD', valueFrom: fromSecret('db-password') },
+                    // A folder inside the volume: a new volume's root may hold lost+found.
+                    { name: 'PGDATA', value: '/var/lib/postgresql/data/pgdata' },
+                  ],
+                  readinessProbe: {
+                    exec: { command: ['pg_isready', '-U', 'keycloak', '-d', 'keycloak'] },
+                    periodSeconds: 5,
+                  },
+                  resources: {
+                    requests: { cpu: '100m', memory: '256Mi' },
+                    limits: { cpu: '1', memory: '1Gi' },
+                  },
+                  securityContext: {
+                    allowPrivilegeEscalation: false,
+                    capabilities: { drop: ['ALL'] },
+                  },
+                  volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql/data' }],
+                },
+              ],
+            },
           },
-          extraEnvVars: [
-            { name: 'KC_HOSTNAME', value: `https://${args.host}` },
-            { name: 'KC_HOSTNAME_BACKCHANNEL_DYNAMIC', value: 'true' },
+          volumeClaimTemplates: [
+            {
+              metadata: { name: 'data' },
+              spec: {
+                accessModes: ['ReadWriteOnce'],
+                resources: { requests: { storage: '10Gi' } },
+              },
+            },
           ],
         },
       },
       { parent: this },
     );
-    this.internalUrl = pulumi.interpolate`http://${release.status.name}.${args.namespace}.svc.cluster.local`;
+
+    const probe = (path: string, periodSeconds: number) => ({
+      httpGet: { path, port: 'management' },
+      periodSeconds,
+      timeoutSeconds: 3,
+      failureThreshold: 3,
+    });
+    new k8s.apps.v1.Deployment(
+      name,
+      {
+        metadata: { name, namespace: ns, labels },
+        spec: {
+          replicas: args.replicas,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: {
+              labels,
+              annotations: {
+                'prometheus.io/scrape': 'true',
+                'prometheus.io/port': String(KEYCLOAK_MANAGEMENT_PORT),
+                'prometheus.io/path': '/metrics',
+              },
+            },
+            spec: {
+              automountServiceAccountToken: false,
+              // The image's keycloak user. (Its root filesystem stays writable: `start`
+              // builds the server for these options when it starts.)
+              securityContext: {
+                runAsNonRoot: true,
+                runAsUser: 1000,
+                seccompProfile: { type: 'RuntimeDefault' },
+              },
+              containers: [
+                {
+                  name: 'keycloak',
+                  image: KEYCLOAK_IMAGE,
+                  args: ['start'],
+                  ports: [
+                    { name: 'http', containerPort: KEYCLOAK_HTTP_PORT },
+                    { name: 'management', containerPort: KEYCLOAK_MANAGEMENT_PORT },
+                  ],
+                  env: [
+                    { name: 'KC_DB', value: 'postgres' },
+                    { name: 'KC_DB_URL_HOST', value: dbService.metadata.name },
+                    { name: 'KC_DB_URL_DATABASE', value: 'keycloak' },
+                    { name: 'KC_DB_USERNAME', value: 'keycloak' },
+                    { name: 'KC_DB_PASSWORD', valueFrom: fromSecret('db-password') },
+                    { name: 'KC_BOOTSTRAP_ADMIN_USERNAME', value: 'admin' },
+                    {
+                      name: 'KC_BOOTSTRAP_ADMIN_PASSWORD',
+                      valueFrom: fromSecret('admin-password'),
+                    },
+                    // Tokens name the address browsers use; the services reach it inside.
+                    { name: 'KC_HOSTNAME', value: `https://${args.host}` },
+                    { name: 'KC_HOSTNAME_BACKCHANNEL_DYNAMIC', value: 'true' },
+                    // The Ingress ends TLS and says what the browser used.
+                    { name: 'KC_HTTP_ENABLED', value: 'true' },
+                    { name: 'KC_PROXY_HEADERS', value: 'xforwarded' },
+                    { name: 'KC_HEALTH_ENABLED', value: 'true' },
+                    { name: 'KC_METRICS_ENABLED', value: 'true' },
+                    { name: 'KC_CACHE', value: 'ispn' },
+                    { name: 'KC_CACHE_STACK', value: 'jdbc-ping' },
+                  ],
+                  startupProbe: { ...probe('/health/started', 5), failureThreshold: 60 },
+                  livenessProbe: probe('/health/live', 10),
+                  readinessProbe: probe('/health/ready', 5),
+                  resources: {
+                    requests: { cpu: '500m', memory: '1Gi' },
+                    limits: { cpu: '2', memory: '2Gi' },
+                  },
+                  securityContext: {
+                    allowPrivilegeEscalation: false,
+                    capabilities: { drop: ['ALL'] },
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
+      { parent: this, dependsOn: [database] },
+    );
+
+    this.service = new k8s.core.v1.Service(
+      name,
+      {
+        metadata: { name, namespace: ns, labels },
+        spec: {
+          selector: labels,
+          ports: [{ name: 'http', port: KEYCLOAK_HTTP_PORT, targetPort: 'http' }],
+        },
+      },
+      { parent: this },
+    );
+
+    // The certificate, asked of cert-manager directly (not through the Ingress's annotation)
+    // so that Pulumi waits until it is issued: the realm is then managed over TLS through
+    // this address, and must not meet the ingress controller's placeholder certificate.
+    const tlsSecret = `${name}-tls`;
+    new k8s.apiextensions.CustomResource(
+      tlsSecret,
+      {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Certificate',
+        metadata: {
+          name: tlsSecret,
+          namespace: ns,
+          labels,
+          annotations: { 'pulumi.com/waitFor': 'condition=Ready' },
+        },
+        spec: {
+          secretName: tlsSecret,
+          dnsNames: [args.host],
+          issuerRef: {
+            group: 'cert-manager.io',
+            kind: 'ClusterIssuer',
+            name: args.tlsClusterIssuer,
+          },
+        },
+      },
+      { parent: this },
+    );
+    this.ingress = new k8s.networking.v1.Ingress(
+      name,
+      {
+        metadata: {
+          name,
+          namespace: ns,
+          labels,
+          // Keycloak's redirects carry large headers (cookies, the state of a sign-in).
+          annotations: { 'nginx.ingress.kubernetes.io/proxy-buffer-size': '128k' },
+        },
+        spec: {
+          ingressClassName: INGRESS_CLASS,
+          tls: [{ hosts: [args.host], secretName: tlsSecret }],
+          rules: [
+            {
+              host: args.host,
+              http: {
+                paths: [
+                  {
+                    path: '/',
+                    pathType: 'Prefix',
+                    backend: {
+                      service: { name: this.service.metadata.name, port: { name: 'http' } },
+                    },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      },
+      { parent: this },
+    );
+
+    this.internalUrl = pulumi.interpolate`http://${this.service.metadata.name}.${ns}.svc.cluster.local:${KEYCLOAK_HTTP_PORT}`;
     this.publicUrl = `https://${args.host}`;
     this.registerOutputs({ internalUrl: this.internalUrl, publicUrl: this.publicUrl });
   }

@@ -41,6 +41,9 @@ export class Deployable extends pulumi.ComponentResource {
 
   constructor(name: string, args: DeployableArgs, options?: pulumi.ComponentResourceOptions) {
     super('debate:platform:Deployable', name, {}, options);
+    // What the deployable needs first (NATS, MongoDB): a component's own dependsOn does not
+    // hold back its children, so each is given it.
+    const children = { parent: this, dependsOn: options?.dependsOn };
     const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'debate' };
     const metadata = { name, namespace: args.namespace, labels };
     const resources = args.resources ?? {
@@ -55,7 +58,7 @@ export class Deployable extends pulumi.ComponentResource {
         type: 'Opaque',
         stringData: args.secretEnv,
       },
-      { parent: this },
+      children,
     );
 
     const probe = (path: string, periodSeconds: number) => ({
@@ -120,7 +123,7 @@ export class Deployable extends pulumi.ComponentResource {
           },
         },
       },
-      { parent: this },
+      children,
     );
 
     this.service = new k8s.core.v1.Service(
@@ -135,7 +138,7 @@ export class Deployable extends pulumi.ComponentResource {
           ],
         },
       },
-      { parent: this },
+      children,
     );
 
     this.autoscaler = new k8s.autoscaling.v2.HorizontalPodAutoscaler(
@@ -158,7 +161,7 @@ export class Deployable extends pulumi.ComponentResource {
           ],
         },
       },
-      { parent: this },
+      children,
     );
 
     this.host = pulumi.interpolate`${this.service.metadata.name}.${args.namespace}.svc.cluster.local`;

@@ -1,22 +1,27 @@
 import * as keycloak from '@pulumi/keycloak';
 import * as pulumi from '@pulumi/pulumi';
+import type { OAuthApp, OAuthProvider } from '../config.js';
+import { realmFileBroker, realmFileUserProfile } from './user-profile.js';
 
 export interface RealmArgs {
-  /** Where Pulumi reaches Keycloak's admin API, and the admin's password. */
+  /** Where Pulumi reaches Keycloak's admin API (its https address), and the admin's password. */
   readonly url: pulumi.Input<string>;
   readonly adminPassword: pulumi.Input<string>;
+  /** The authority whose certificate Keycloak's address presents; undefined: the system's roots. */
+  readonly trustedCa: pulumi.Input<string | undefined>;
   /** The web app's origin (redirect URIs, web origins). */
   readonly webOrigin: string;
   readonly identityClientSecret: pulumi.Input<string>;
-  readonly google?: { clientId: string; clientSecret: pulumi.Input<string> } | undefined;
-  readonly github?: { clientId: string; clientSecret: pulumi.Input<string> } | undefined;
+  /** The OAuth apps configured: a broker each, none for a provider without one. */
+  readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
 }
 
 /**
  * The `debate` realm as deploy/keycloak/debate-realm.json describes it, managed through
  * Keycloak's admin API: brute-force detection, the password policy, the public web client
  * (PKCE), the identity service's confidential client with a service account allowed to
- * create users, and the Google and GitHub brokers where their OAuth apps are configured.
+ * create users, the user profile (read from that file), and the Google and GitHub brokers
+ * where their OAuth apps are configured.
  */
 export class DebateRealm extends pulumi.ComponentResource {
   readonly realm: keycloak.Realm;
@@ -33,10 +38,18 @@ export class DebateRealm extends pulumi.ComponentResource {
         clientId: 'admin-cli',
         username: 'admin',
         password: args.adminPassword,
+        // Signs in when it first calls Keycloak, not when configured: a preview before
+        // Keycloak exists (the first one) must not need it.
+        initialLogin: false,
+        // Verifies Keycloak's certificate against the stack's authority, never skips it.
+        rootCaCertificate: args.trustedCa,
+        tlsInsecureSkipVerify: false,
       },
-      { parent: this },
+      // What the realm needs first (Keycloak serving its address): a component's own
+      // dependsOn does not hold back its children, so each is given it.
+      { parent: this, dependsOn: options?.dependsOn },
     );
-    const opts = { parent: this, provider };
+    const opts = { parent: this, provider, dependsOn: options?.dependsOn };
 
     this.realm = new keycloak.Realm(
       name,
@@ -62,6 +75,11 @@ export class DebateRealm extends pulumi.ComponentResource {
           },
         },
       },
+      opts,
+    );
+    new keycloak.RealmUserProfile(
+      `${name}-user-profile`,
+      { realmId: this.realm.id, ...realmFileUserProfile() },
       opts,
     );
 
@@ -110,31 +128,47 @@ export class DebateRealm extends pulumi.ComponentResource {
       opts,
     );
 
-    if (args.google) {
-      new keycloak.oidc.GoogleIdentityProvider(
-        `${name}-google`,
-        {
-          realm: this.realm.id,
-          clientId: args.google.clientId,
-          clientSecret: args.google.clientSecret,
-          trustEmail: true,
-          syncMode: 'IMPORT',
-        },
-        opts,
-      );
+    // Each broker as the realm file has it: PKCE, and the mappers that bring the picture in.
+    const declareBroker = (
+      alias: 'google' | 'github',
+      app: OAuthApp,
+      create: (brokerArgs: keycloak.oidc.GithubIdentityProviderArgs) => {
+        alias: pulumi.Output<string>;
+      },
+    ) => {
+      const shape = realmFileBroker(alias);
+      const provider = create({
+        realm: this.realm.id,
+        clientId: app.clientId,
+        clientSecret: app.clientSecret,
+        trustEmail: true,
+        syncMode: 'IMPORT',
+        extraConfig: shape.extraConfig,
+      });
+      for (const mapper of shape.mappers) {
+        new keycloak.CustomIdentityProviderMapping(
+          `${name}-${alias}-${mapper.name}`,
+          {
+            realm: this.realm.id,
+            name: mapper.name,
+            identityProviderAlias: provider.alias,
+            identityProviderMapper: mapper.identityProviderMapper,
+            extraConfig: mapper.extraConfig,
+          },
+          opts,
+        );
+      }
+    };
+    const { google, github } = args.oauthApps;
+    if (google) {
+      declareBroker('google', google, (brokerArgs) => {
+        return new keycloak.oidc.GoogleIdentityProvider(`${name}-google`, brokerArgs, opts);
+      });
     }
-    if (args.github) {
-      new keycloak.oidc.GithubIdentityProvider(
-        `${name}-github`,
-        {
-          realm: this.realm.id,
-          clientId: args.github.clientId,
-          clientSecret: args.github.clientSecret,
-          trustEmail: true,
-          syncMode: 'IMPORT',
-        },
-        opts,
-      );
+    if (github) {
+      declareBroker('github', github, (brokerArgs) => {
+        return new keycloak.oidc.GithubIdentityProvider(`${name}-github`, brokerArgs, opts);
+      });
     }
     this.registerOutputs({ realm: this.realm.realm });
   }

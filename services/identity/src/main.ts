@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import {
   closeOnSignals,
   loadConfigOrExit,
-  natsTransport,
   serveServiceOperations,
+  serviceTransport,
   startService,
   startTracing,
 } from '@debate/nest';
@@ -34,7 +34,7 @@ if (env.KEYCLOAK_URL && env.KEYCLOAK_CLIENT_SECRET) {
   stopIssuer = () => issuer.close();
 }
 
-const transport = natsTransport(env.NATS_URL);
+const transport = serviceTransport(env);
 const app = await startService({
   service: 'identity',
   module: IdentityServiceModule.register({

@@ -1,11 +1,22 @@
 import type { ServiceName } from '@debate/contracts';
 import type { DynamicModule } from '@nestjs/common';
-import { loadConfigOrExit, serviceEnvSchema } from '../config/load-config.js';
+import { loadConfigOrExit, type ServiceEnv, serviceEnvSchema } from '../config/load-config.js';
 import { startTracing, stopTracing } from '../tracing/tracing.js';
-import { natsTransport } from '../transport/transport.factory.js';
+import { natsTransport, type TransportConfig } from '../transport/transport.factory.js';
 import type { ServiceRuntimeOptions } from './service-core.module.js';
 import { tuneRuntime } from './runtime.js';
 import { closeOnSignals, serveServiceOperations, startService } from './start-service.js';
+
+/**
+ * The NATS transport of a service run on its own, as its environment sets it: the server, how
+ * long a stopping service waits for its requests, and how many servers hold its streams.
+ */
+export function serviceTransport(env: ServiceEnv): TransportConfig {
+  return natsTransport(env.NATS_URL, {
+    drainTimeoutMs: env.DRAIN_TIMEOUT_MS,
+    jetstreamReplicas: env.JETSTREAM_REPLICAS,
+  });
+}
 
 /**
  * The entry point of a service run on its own: validates the environment, connects to NATS,
@@ -20,7 +31,7 @@ export async function runServiceProcess(
   const env = loadConfigOrExit(`the ${service} service`, serviceEnvSchema);
   startTracing(service);
   const drainTimeoutMs = env.DRAIN_TIMEOUT_MS;
-  const transport = natsTransport(env.NATS_URL, { drainTimeoutMs });
+  const transport = serviceTransport(env);
   const app = await startService({
     service,
     module: register({

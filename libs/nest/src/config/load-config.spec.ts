@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       DRAIN_TIMEOUT_MS: 10_000,
       OPS_PORT: 9464,
       OPS_HOST: '0.0.0.0',
+      JETSTREAM_REPLICAS: 1,
     });
   });
 
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       DRAIN_TIMEOUT_MS: '120000',
       OPS_PORT: '9100',
       OPS_HOST: '10.0.0.5',
+      JETSTREAM_REPLICAS: '3',
     });
     expect(env).toEqual({
       NATS_URL: 'nats://nats.internal:4222',
@@ -36,7 +38,19 @@ describe('loadConfig', () => {
       DRAIN_TIMEOUT_MS: 120_000,
       OPS_PORT: 9100,
       OPS_HOST: '10.0.0.5',
+      JETSTREAM_REPLICAS: 3,
     });
+  });
+
+  it('takes a JetStream replica count from 1 to 5 (a NATS cluster of up to five)', () => {
+    for (const value of ['0', '6', '2.5', 'three']) {
+      expect(() => loadConfig('usage', serviceEnvSchema, { JETSTREAM_REPLICAS: value })).toThrow(
+        /JETSTREAM_REPLICAS/,
+      );
+    }
+    expect(
+      loadConfig('usage', serviceEnvSchema, { JETSTREAM_REPLICAS: '5' }).JETSTREAM_REPLICAS,
+    ).toBe(5);
   });
 
   it('names every bad variable in one error', () => {
@@ -49,6 +63,7 @@ describe('loadConfig', () => {
         NATS_REQUEST_TIMEOUT_MS: 'soon',
         DRAIN_TIMEOUT_MS: '-1',
         OPS_PORT: '70000',
+        JETSTREAM_REPLICAS: '6',
       });
     } catch (error) {
       caught = error;
@@ -63,9 +78,10 @@ describe('loadConfig', () => {
       'NATS_REQUEST_TIMEOUT_MS',
       'DRAIN_TIMEOUT_MS',
       'OPS_PORT',
+      'JETSTREAM_REPLICAS',
     ]) {
       expect(message).toContain(variable);
     }
-    expect((caught as ConfigError).problems).toHaveLength(6);
+    expect((caught as ConfigError).problems).toHaveLength(7);
   });
 });

@@ -79,5 +79,11 @@ export const serviceEnvSchema = z.object({
   DRAIN_TIMEOUT_MS: optionalEnv(z.coerce.number().int().min(0).max(600_000).default(10_000)),
   OPS_PORT: opsPortSchema,
   OPS_HOST: opsHostSchema,
+  /**
+   * How many NATS servers hold a copy of each JetStream stream the service creates or brings up
+   * to date: 1 on a single server, the cluster's size (3) on a cluster, so that an event
+   * survives the loss of a server.
+   */
+  JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).default(1)),
 });
 export type ServiceEnv = z.output<typeof serviceEnvSchema>;

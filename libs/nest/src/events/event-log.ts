@@ -101,9 +101,11 @@ export class JetStreamEventLog extends EventLog {
   private readonly ensured = new Map<string, Promise<void>>();
   private readonly consumers: ConsumerMessages[] = [];
 
+  /** `replicas`: how many servers hold each stream (unset: see ensureStream). */
   constructor(
     private readonly url: string,
     private readonly name: string,
+    private readonly replicas?: number,
   ) {
     super();
   }
@@ -118,7 +120,7 @@ export class JetStreamEventLog extends EventLog {
   private ensureStream(nc: NatsConnection, stream: EventStream): Promise<void> {
     let ensured = this.ensured.get(stream.name);
     if (!ensured) {
-      ensured = ensureStream(nc, stream);
+      ensured = ensureStream(nc, stream, this.replicas);
       this.ensured.set(stream.name, ensured);
       ensured.catch(() => this.ensured.delete(stream.name));
     }
@@ -187,12 +189,22 @@ export class JetStreamEventLog extends EventLog {
   }
 }
 
-/** Creates `stream` on the server, or updates its subjects and window if it exists. */
-export async function ensureStream(nc: NatsConnection, stream: EventStream): Promise<void> {
+/**
+ * Creates `stream` on the server, or updates its subjects and window if it exists, held by
+ * `replicas` servers. Without `replicas` a new stream gets the server's default (one) and an
+ * existing one keeps its count: a process not told the cluster's size never scales a stream
+ * down that another one scaled up.
+ */
+export async function ensureStream(
+  nc: NatsConnection,
+  stream: EventStream,
+  replicas?: number,
+): Promise<void> {
   const jsm = await jetstreamManager(nc);
   const config = {
     subjects: [...stream.subjects],
     duplicate_window: nanos(stream.duplicateWindowMs),
+    ...(replicas === undefined ? {} : { num_replicas: replicas }),
   };
   try {
     await jsm.streams.info(stream.name);
@@ -252,6 +264,6 @@ export class InProcessEventLog extends EventLog {
 
 export function createEventLog(transport: TransportConfig, name: string): EventLog {
   return transport.kind === 'nats'
-    ? new JetStreamEventLog(transport.url, name)
+    ? new JetStreamEventLog(transport.url, name, transport.jetstreamReplicas)
     : new InProcessEventLog(transport.bus);
 }

@@ -12,12 +12,18 @@ export type TransportConfig =
       readonly url: string;
       /** How long a stopping server waits for the requests it took (default 10 s). */
       readonly drainTimeoutMs?: number;
+      /**
+       * How many servers hold each JetStream stream the event log creates or updates
+       * (JETSTREAM_REPLICAS). Unset: a new stream gets the server's default (one) and an
+       * existing one keeps its own.
+       */
+      readonly jetstreamReplicas?: number;
     }
   | { readonly kind: 'in-process'; readonly bus: InProcessBus };
 
 export function natsTransport(
   url: string,
-  options: { drainTimeoutMs?: number } = {},
+  options: { drainTimeoutMs?: number; jetstreamReplicas?: number } = {},
 ): TransportConfig {
   return { kind: 'nats', url, ...options };
 }

@@ -1,0 +1,115 @@
+import { eventStreams, userCreatedEvent } from '@debate/contracts';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { serviceTransport } from '../bootstrap/run-service.js';
+import { loadConfig, serviceEnvSchema } from '../config/load-config.js';
+import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
+import { natsTransport } from '../transport/transport.factory.js';
+import { createEventLog, ensureStream, type EventLog } from './event-log.js';
+
+const stream = eventStreams.identity;
+const userCreated = {
+  userId: 'replica-test',
+  email: 'replica-test@example.org',
+  createdAt: new Date('2026-01-01T00:00:00Z').toISOString(),
+};
+
+/** What a service's event log asked JetStream for, as the requests crossed the wire. */
+interface StreamRequest {
+  readonly action: 'CREATE' | 'UPDATE';
+  readonly config: { readonly num_replicas?: number };
+}
+
+// A single nats-server holds one copy of a stream only (it refuses more: "replicas > 1 not
+// supported in non-clustered mode"), so the three copies a cluster keeps cannot be observed
+// here. What can be is what the service asks for: the JetStream API requests are read on the
+// wire by a second connection.
+describe('the event log and its streams’ replicas (JetStream)', () => {
+  let nats: RunningNats;
+  let admin: NatsConnection;
+  let requests: StreamRequest[] = [];
+  const logs: EventLog[] = [];
+
+  const serviceLog = (env: Record<string, string>) => {
+    const log = createEventLog(
+      serviceTransport(loadConfig('usage', serviceEnvSchema, { NATS_URL: nats.url, ...env })),
+      'replicas-test',
+    );
+    logs.push(log);
+    return log;
+  };
+  const asked = (action: StreamRequest['action']) =>
+    requests.filter((request) => request.action === action).map((request) => request.config);
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    admin = await connect({ servers: nats.url });
+    admin.subscribe(`$JS.API.STREAM.*.${stream.name}`, {
+      callback: (error, message) => {
+        const action = message.subject.split('.')[3];
+        if (error || (action !== 'CREATE' && action !== 'UPDATE')) return;
+        requests.push({ action, config: message.json() });
+      },
+    });
+    await admin.flush();
+  });
+
+  beforeEach(async () => {
+    const jsm = await jetstreamManager(admin);
+    await jsm.streams.delete(stream.name).catch(() => undefined);
+    await admin.flush();
+    requests = [];
+  });
+
+  afterAll(async () => {
+    for (const log of logs) await log.close();
+    await admin?.close();
+    await nats?.stop();
+  });
+
+  it('creates a stream with the replicas JETSTREAM_REPLICAS sets', async () => {
+    const sut = serviceLog({ JETSTREAM_REPLICAS: '3' });
+
+    // The lone server refuses three copies: the count reached it.
+    await expect(sut.publish(userCreatedEvent, userCreated, 'event-1')).rejects.toThrow(
+      /replicas > 1 not supported/,
+    );
+    await admin.flush();
+    expect(asked('CREATE')).toEqual([expect.objectContaining({ num_replicas: 3 })]);
+  });
+
+  it('brings an existing stream to the replicas JETSTREAM_REPLICAS sets', async () => {
+    const nc = await connect({ servers: nats.url });
+    await ensureStream(nc, stream, 1);
+    await nc.close();
+    requests = [];
+
+    const sut = serviceLog({ JETSTREAM_REPLICAS: '2' });
+    // Whether the lone server accepts two copies on an update depends on its version; the
+    // request is what is checked.
+    await sut.publish(userCreatedEvent, userCreated, 'event-2').catch(() => undefined);
+    await admin.flush();
+
+    expect(asked('UPDATE')).toEqual([expect.objectContaining({ num_replicas: 2 })]);
+  });
+
+  it('creates a single copy when JETSTREAM_REPLICAS is unset', async () => {
+    const sut = serviceLog({});
+
+    await sut.publish(userCreatedEvent, userCreated, 'event-3');
+    await admin.flush();
+
+    expect(asked('CREATE')).toEqual([expect.objectContaining({ num_replicas: 1 })]);
+  });
+
+  it('asks for no count where none is configured (a stream keeps the one it has)', async () => {
+    const sut = createEventLog(natsTransport(nats.url), 'replicas-test');
+    logs.push(sut);
+
+    await sut.publish(userCreatedEvent, userCreated, 'event-4');
+    await admin.flush();
+
+    expect(asked('CREATE').map((config) => 'num_replicas' in config)).toEqual([false]);
+  });
+});
