@@ -124,10 +124,16 @@ describe('signing in', () => {
       await page.getByRole('button', { name: 'Sign In', exact: true }).isEnabled();
     }
     await fillCredentials(page, 'ed@example.org', PASSWORD);
+    // As Keycloak answers: a locked account's right password is refused like a wrong one.
+    const answered = page.waitForResponse(
+      (response) =>
+        response.url().endsWith('/graphql') &&
+        (response.request().postData() ?? '').includes('signIn'),
+    );
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await errorBox(page)
-      .getByText('Account is temporarily disabled; contact your administrator or retry later')
-      .waitFor();
+    const answer = (await (await answered).json()) as { errors?: Array<{ message: string }> };
+    expect(answer.errors?.[0]?.message).toBe('Invalid user credentials');
+    await errorBox(page).getByText('Invalid user credentials').waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 

@@ -56,13 +56,10 @@ export async function registerWebApp(
     preCompressed: true,
     // The headers are ours (setHeaders): send's own Cache-Control would replace them.
     cacheControl: false,
-    setHeaders: (response, path) => {
+    setHeaders: (reply, path) => {
       const asset = path.includes('/assets/');
-      response.setHeader(
-        'cache-control',
-        asset ? 'public, max-age=31536000, immutable' : 'no-cache',
-      );
-      if (asset) response.setHeader('vary', 'accept-encoding');
+      reply.header('cache-control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
+      if (asset) reply.header('vary', 'accept-encoding');
     },
   });
   const sendIndex = (request: FastifyRequest, reply: FastifyReply) => {
