@@ -1,102 +1,643 @@
-// Checks docker-compose.yml without a container engine (Debian's docker-compose validates and
-// renders it): every variable it reads is listed in .env.example; with the secrets left empty
-// it refuses to render, naming one; with them filled it renders, and each of the six
-// deployables is built from deploy/docker/Dockerfile, health-checked and started only once
-// what it depends on is healthy.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Checks docker-compose.yml without a container engine: `docker-compose config` (Debian's 1.29,
+// or Compose v2 and later with COMPOSE='docker compose') renders it, and the rendered services
+// are checked for what would break a real start:
+//
+// - every variable the file reads is listed in .env.example, and every one listed is read;
+// - each secret is empty in .env.example, compose refuses to render while a required one is
+//   empty, and each secret reaches exactly the services that need it, intact
+//   (a MongoDB password as the password of its service's user in its MONGO_URL), and no other;
+// - each deployable is built from deploy/docker/Dockerfile with its own project and package,
+//   gets the NATS URL, is health-checked and starts once its dependencies are healthy;
+// - every `service_healthy` dependency has a healthcheck, and every service another one's
+//   environment points at (nats://nats, mongodb://…@mongo, http://keycloak, …) is a healthy
+//   dependency of it, directly or through another;
+// - the images are pinned to a release, Keycloak's to the one the tests run;
+// - every placeholder of the realm file without a default reaches Keycloak's environment;
+// - Keycloak's healthcheck, run here against stand-ins of its two ports, passes when readiness
+//   and the realm's discovery document answer 200, and fails on a 503 from either (readiness
+//   even when its body says "UP", the realm while its import is in progress);
+// - Keycloak's entrypoint, run here with a stand-in kc.sh on the rendered environment, imports a
+//   provider of the realm enabled exactly when its client id is set, and refuses a client id
+//   without its secret.
+//
+// With an .env beside the file (or the file given as the argument), that .env is checked too: it
+// renders, its MongoDB passwords are URL-safe and arrive intact, each provider's client id has
+// its secret, and the identity-service client secret is long enough.
+//
+//   node scripts/check-compose.mjs [path/to/.env]
+import { execFile, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { KEYCLOAK_VERSION } from './keycloak.mjs';
 import { root } from './workspace.mjs';
 
+/** The deployables and their folders. */
+const DEPLOYABLES = {
+  identity: 'services/identity',
+  usage: 'services/usage',
+  generation: 'services/generation',
+  debates: 'services/debates',
+  community: 'services/community',
+  gateway: 'gateway',
+};
+/** The services with a MongoDB database (and user) of their own, each named after it. */
+const DATABASE_OWNERS = ['identity', 'usage', 'generation', 'debates', 'community'];
+const mongoPasswordVariable = (service) => `MONGO_${service.toUpperCase()}_PASSWORD`;
+
+/**
+ * Every secret: whether compose must refuse to start without it, and exactly where it must
+ * arrive ([service, environment variable]). Anywhere else, it has leaked.
+ */
+const SECRETS = {
+  MONGO_ROOT_PASSWORD: { required: true, to: [['mongo', 'MONGO_INITDB_ROOT_PASSWORD']] },
+  ...Object.fromEntries(
+    DATABASE_OWNERS.map((service) => [
+      mongoPasswordVariable(service),
+      {
+        required: true,
+        to: [
+          ['mongo', mongoPasswordVariable(service)],
+          [service, 'MONGO_URL'],
+        ],
+      },
+    ]),
+  ),
+  KEYCLOAK_DB_PASSWORD: {
+    required: true,
+    to: [
+      ['keycloak-db', 'POSTGRES_PASSWORD'],
+      ['keycloak', 'KC_DB_PASSWORD'],
+    ],
+  },
+  KEYCLOAK_ADMIN_PASSWORD: { required: true, to: [['keycloak', 'KC_BOOTSTRAP_ADMIN_PASSWORD']] },
+  IDENTITY_CLIENT_SECRET: {
+    required: true,
+    to: [
+      ['keycloak', 'IDENTITY_CLIENT_SECRET'],
+      ['identity', 'KEYCLOAK_CLIENT_SECRET'],
+    ],
+  },
+  GOOGLE_CLIENT_SECRET: { required: false, to: [['keycloak', 'GOOGLE_CLIENT_SECRET']] },
+  GITHUB_CLIENT_SECRET: { required: false, to: [['keycloak', 'GITHUB_CLIENT_SECRET']] },
+  OPENAI_API_KEY: { required: false, to: [['generation', 'OPENAI_API_KEY']] },
+};
+
+/** What a password in a mongodb:// URL may hold as it is: RFC 3986's unreserved characters. */
+const URL_SAFE = /^[A-Za-z0-9._~-]+$/;
+/** Images pinned to a release: how many numbers their versions have (PostgreSQL's have two). */
+const VERSION_PARTS = { postgres: 2 };
+const DEFAULT_VERSION_PARTS = 3;
+/** The identity-service client secret's least length (the identity service refuses shorter). */
+const CLIENT_SECRET_MIN = 16;
+
 const problems = [];
-const compose = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
-const example = readFileSync(join(root, '.env.example'), 'utf8');
+const problem = (text) => problems.push(text);
+const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
+const exampleText = readFileSync(join(root, '.env.example'), 'utf8');
+const realmText = readFileSync(join(root, 'deploy/keycloak/debate-realm.json'), 'utf8');
+const work = mkdtempSync(join(tmpdir(), 'compose-check-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-const listed = new Set(
-  example
-    .split('\n')
-    .map((line) => /^([A-Z0-9_]+)=/.exec(line)?.[1])
-    .filter(Boolean),
-);
-const used = new Set([...compose.matchAll(/\$\{([A-Z0-9_]+)/g)].map((match) => match[1]));
-for (const variable of used) {
-  if (!listed.has(variable)) problems.push(`${variable} is used but not in .env.example`);
-}
-const secrets = example
-  .split('\n')
-  .filter((line) => /^[A-Z0-9_]+=$/.test(line))
-  .map((line) => line.slice(0, -1));
+// --- Rendering ------------------------------------------------------------------------------
 
-function render(envFile) {
-  const result = spawnSync(
-    'docker-compose',
-    ['--env-file', envFile, '-f', 'docker-compose.yml', 'config'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  );
-  if (result.error) {
-    console.error(
-      `docker-compose.yml cannot be checked: ${result.error.message} ` +
-        "(install Debian's docker-compose package; .ci/run does)",
-    );
-    process.exit(1);
-  }
-  return result;
-}
-
-const empty = render(join(root, '.env.example'));
-if (empty.status === 0) problems.push('renders with the secrets of .env.example left empty');
-else if (!/Missing mandatory value/.test(empty.stderr)) {
-  problems.push(`refused the empty secrets for another reason:\n${empty.stderr}`);
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'compose-check-'));
-try {
-  const filled = join(dir, '.env');
-  writeFileSync(
-    filled,
-    example.replace(/^([A-Z0-9_]+)=$/gm, (_, name) => `${name}=check-only-${name.toLowerCase()}`),
-  );
-  const result = render(filled);
-  if (result.status !== 0)
-    problems.push(`does not render with the secrets filled:\n${result.stderr}`);
-  const rendered = result.stdout;
-  for (const deployable of ['identity', 'usage', 'generation', 'debates', 'community', 'gateway']) {
-    const start = rendered.indexOf(`\n  ${deployable}:\n`);
-    const end = rendered.slice(start + 3).search(/\n {2}[a-z-]+:\n/);
-    const block = rendered.slice(start, end < 0 ? undefined : start + 3 + end);
-    if (start < 0) {
-      problems.push(`${deployable} is not a service`);
-      continue;
-    }
-    for (const [fact, pattern] of [
-      ['built from deploy/docker/Dockerfile', /dockerfile: deploy\/docker\/Dockerfile/],
-      ['health-checked', /healthcheck:/],
-      ['started after its dependencies are healthy', /condition: service_healthy/],
-      ['given the NATS URL', /NATS_URL: nats:\/\/nats:4222/],
-    ]) {
-      if (!pattern.test(block)) problems.push(`${deployable} is not ${fact}`);
-    }
-  }
-  // No secret is written into the file itself: each comes from the environment.
-  for (const secret of secrets) {
-    if (compose.includes(`check-only-${secret.toLowerCase()}`))
-      problems.push(`${secret} is literal`);
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-
-if (problems.length > 0) {
+const compose = (process.env.COMPOSE ?? 'docker-compose').split(' ').filter(Boolean);
+const composeVersion = spawnSync(compose[0], [...compose.slice(1), 'version', '--short'], {
+  encoding: 'utf8',
+});
+if (composeVersion.error || composeVersion.status !== 0) {
   process.stderr.write(
-    `docker-compose.yml: ${problems.length} problem(s)\n- ${problems.join('\n- ')}\n`,
+    `docker-compose.yml cannot be checked: ${compose.join(' ')} does not run ` +
+      `(${composeVersion.error?.message ?? composeVersion.stderr.trim()}); install Debian's ` +
+      "docker-compose package (.ci/run does), or set COMPOSE='docker compose'\n",
   );
   process.exit(1);
 }
-process.stdout.write(
-  `docker-compose.yml: valid (${used.size} variables, all in .env.example; ${secrets.length} left ` +
-    'for the operator to fill, refused while empty)\n',
+/** Compose 1.x prints YAML only; Compose v2 and later print JSON when asked. */
+const composeV1 = /^v?1\./.test(composeVersion.stdout.trim());
+
+function parseEnv(text) {
+  const entries = new Map();
+  for (const line of text.split('\n')) {
+    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (match) entries.set(match[1], match[2]);
+  }
+  return entries;
+}
+const envText = (entries) => [...entries].map(([name, value]) => `${name}=${value}\n`).join('');
+
+/** `docker-compose config` of the file with `env` as its .env: the rendered project, or why not. */
+function render(env, name = 'env') {
+  const file = join(work, `${name}.env`);
+  writeFileSync(file, typeof env === 'string' ? env : envText(env));
+  const args = ['--env-file', file, '-f', 'docker-compose.yml', 'config'];
+  const result = spawnSync(
+    compose[0],
+    [...compose.slice(1), ...args, ...(composeV1 ? [] : ['--format', 'json'])],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      // Only the .env given: nothing from this shell's environment.
+      env: Object.fromEntries(
+        ['PATH', 'HOME', 'DOCKER_CONFIG']
+          .filter((name) => process.env[name] !== undefined)
+          .map((name) => [name, process.env[name]]),
+      ),
+    },
+  );
+  if (result.status !== 0) return { ok: false, stderr: result.stderr };
+  let json = result.stdout;
+  if (composeV1) {
+    const converted = spawnSync(
+      'python3',
+      ['-c', 'import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)'],
+      { input: result.stdout, encoding: 'utf8' },
+    );
+    if (converted.status !== 0) {
+      process.stderr.write(
+        `cannot read docker-compose's YAML (python3 with PyYAML, which Debian's docker-compose ` +
+          `runs on): ${converted.error?.message ?? converted.stderr}\n`,
+      );
+      process.exit(1);
+    }
+    json = converted.stdout;
+  }
+  return { ok: true, project: JSON.parse(json) };
+}
+
+/** A string as the engine receives it: config output keeps `$$` escaped. */
+const unescape = (value) => (typeof value === 'string' ? value.replaceAll('$$', '$') : value);
+const environmentOf = (service) =>
+  Object.fromEntries(
+    Object.entries(service?.environment ?? {}).map(([name, value]) => [
+      name,
+      unescape(String(value ?? '')),
+    ]),
+  );
+const hasHealthcheck = (service) => {
+  const test = service?.healthcheck?.test;
+  return Boolean(test) && !service.healthcheck.disable && test[0] !== 'NONE' && test !== 'NONE';
+};
+const conditionOf = (dependency) =>
+  typeof dependency === 'object' && dependency !== null ? dependency.condition : 'service_started';
+
+/** The parts of a mongodb:// URL with its userinfo as written (not decoded). */
+function mongoUrlParts(url) {
+  const match = /^mongodb:\/\/([^:@/?#]*):([^@/?#]*)@([^@/?#]+)\/?(\?[^#]*)?$/.exec(url);
+  if (!match) return undefined;
+  const [, user, password, hosts, query = ''] = match;
+  return { user, password, hosts, options: new URLSearchParams(query.slice(1)) };
+}
+/** The password a driver reads from a userinfo as written, or why it cannot. */
+function decodedPassword(written) {
+  if (!/^([A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*$/.test(written)) return undefined;
+  return decodeURIComponent(written);
+}
+
+// --- The file and .env.example --------------------------------------------------------------
+
+const example = parseEnv(exampleText);
+// Outside comments; `$${…}` is the container's own shell, not compose.
+const read = new Set(
+  [
+    ...composeText
+      .split('\n')
+      .filter((line) => !/^\s*#/.test(line))
+      .join('\n')
+      .matchAll(/(?<!\$)\$\{([A-Za-z0-9_]+)/g),
+  ].map((match) => match[1]),
 );
+for (const variable of read) {
+  if (!example.has(variable)) problem(`${variable} is read but not listed in .env.example`);
+}
+for (const variable of example.keys()) {
+  if (!read.has(variable)) problem(`${variable} is listed in .env.example but never read`);
+}
+for (const [secret] of Object.entries(SECRETS)) {
+  if (!example.has(secret)) problem(`the secret ${secret} is not listed in .env.example`);
+  else if (example.get(secret) !== '') problem(`.env.example gives the secret ${secret} a value`);
+}
+
+// --- Rendered: refusals ---------------------------------------------------------------------
+
+const asIs = render(exampleText, 'example');
+if (asIs.ok) problem('renders with the secrets of .env.example left empty');
+
+/** .env.example with every secret filled, each with a value of its own. */
+const filled = new Map(example);
+const secretValues = new Map();
+for (const secret of Object.keys(SECRETS)) {
+  const value = `${secret.toLowerCase().replaceAll('_', '-')}-${randomBytes(6).toString('hex')}`;
+  filled.set(secret, value);
+  secretValues.set(secret, value);
+}
+const base = render(filled, 'filled');
+if (!base.ok) problem(`does not render with the secrets filled:\n${base.stderr}`);
+
+for (const [secret, { required }] of Object.entries(SECRETS)) {
+  if (!required) continue;
+  const without = render(new Map([...filled, [secret, '']]), `without-${secret}`);
+  if (without.ok) problem(`renders with ${secret} empty`);
+}
+
+// --- Rendered: what each service gets ---------------------------------------------------------
+
+const services = base.ok ? (base.project.services ?? {}) : {};
+
+function checkMongoUrl(service, url, password, label) {
+  const parts = mongoUrlParts(url ?? '');
+  if (!parts) {
+    problem(
+      `${service}'s MONGO_URL is not a mongodb://user:password@host/ URL a driver reads: ${url}`,
+    );
+    return;
+  }
+  const decoded = decodedPassword(parts.password);
+  if (parts.user !== service) problem(`${service}'s MONGO_URL signs in as ${parts.user}`);
+  if (parts.hosts !== 'mongo:27017') problem(`${service}'s MONGO_URL is not at mongo:27017`);
+  if (parts.options.get('authSource') !== service) {
+    problem(`${service}'s MONGO_URL does not authenticate against its own database`);
+  }
+  if (decoded !== password) {
+    problem(
+      `${service}'s MONGO_URL does not carry ${label} as it is` +
+        (URL_SAFE.test(password) ? '' : ' (it is not URL-safe: letters, digits, - . _ ~ only)'),
+    );
+  }
+}
+
+if (base.ok) {
+  // Each secret where it must be, and nowhere else.
+  for (const [secret, { to }] of Object.entries(SECRETS)) {
+    const value = secretValues.get(secret);
+    for (const [serviceName, variable] of to) {
+      const environment = environmentOf(services[serviceName]);
+      if (!services[serviceName]) problem(`${secret}: there is no service ${serviceName}`);
+      else if (variable === 'MONGO_URL') {
+        checkMongoUrl(serviceName, environment.MONGO_URL, value, secret);
+      } else if (environment[variable] !== value) {
+        problem(`${serviceName} does not get ${secret} as ${variable}`);
+      }
+    }
+    for (const [serviceName, service] of Object.entries(services)) {
+      const allowed = new Set(to.filter(([name]) => name === serviceName).map(([, v]) => v));
+      for (const [variable, setting] of Object.entries(environmentOf(service))) {
+        if (setting.includes(value) && !allowed.has(variable)) {
+          problem(`${secret} leaks to ${serviceName} as ${variable}`);
+        }
+      }
+      const rest = Object.entries(service).filter(([key]) => key !== 'environment');
+      if (unescape(JSON.stringify(rest)).includes(value)) {
+        problem(`${secret} is written into ${serviceName}'s settings outside its environment`);
+      }
+    }
+  }
+
+  // The deployables.
+  for (const [name, dir] of Object.entries(DEPLOYABLES)) {
+    const service = services[name];
+    if (!service) {
+      problem(`${name} is not a service`);
+      continue;
+    }
+    const args = service.build?.args ?? {};
+    if (service.build?.dockerfile !== 'deploy/docker/Dockerfile') {
+      problem(`${name} is not built from deploy/docker/Dockerfile`);
+    }
+    const manifest = join(root, dir, 'package.json');
+    const packageName = existsSync(manifest)
+      ? JSON.parse(readFileSync(manifest, 'utf8')).name
+      : undefined;
+    if (args.PROJECT !== name || args.PROJECT_DIR !== dir || args.PACKAGE !== packageName) {
+      problem(
+        `${name} is built with PROJECT=${args.PROJECT} PROJECT_DIR=${args.PROJECT_DIR} ` +
+          `PACKAGE=${args.PACKAGE}, not ${name} ${dir} ${packageName}`,
+      );
+    }
+    if (!hasHealthcheck(service)) problem(`${name} is not health-checked`);
+    if (environmentOf(service).NATS_URL !== 'nats://nats:4222') {
+      problem(`${name} is not given the NATS URL nats://nats:4222`);
+    }
+    const dependencies = Object.entries(service.depends_on ?? {});
+    if (dependencies.length === 0) problem(`${name} depends on nothing`);
+    for (const [target, dependency] of dependencies) {
+      if (conditionOf(dependency) !== 'service_healthy') {
+        problem(`${name} starts before ${target} is healthy`);
+      }
+    }
+  }
+
+  // Healthy dependencies have healthchecks; what a service's environment points at is one.
+  const healthyDependencies = (name) =>
+    Object.entries(services[name]?.depends_on ?? {})
+      .filter(([, dependency]) => conditionOf(dependency) === 'service_healthy')
+      .map(([target]) => target);
+  for (const [name, service] of Object.entries(services)) {
+    for (const target of healthyDependencies(name)) {
+      if (!services[target]) problem(`${name} depends on ${target}, which is not a service`);
+      else if (!hasHealthcheck(services[target])) {
+        problem(`${name} waits for ${target} to be healthy, but ${target} has no healthcheck`);
+      }
+    }
+    const reachable = new Set();
+    const pending = [...healthyDependencies(name)];
+    while (pending.length > 0) {
+      const next = pending.pop();
+      if (reachable.has(next)) continue;
+      reachable.add(next);
+      pending.push(...healthyDependencies(next));
+    }
+    for (const [variable, setting] of Object.entries(environmentOf(service))) {
+      const host = /^(?:jdbc:)?[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^:/?#]+)/.exec(setting)?.[1];
+      if (host && host !== name && services[host] && !reachable.has(host)) {
+        problem(`${name} uses ${host} (${variable}) but does not wait for it to be healthy`);
+      }
+    }
+  }
+
+  // Images pinned to a release.
+  for (const [name, service] of Object.entries(services)) {
+    const image = service.image ?? '';
+    if (service.build) {
+      if (!image.startsWith(`debate/${name}:`)) problem(`${name} is built as ${image}`);
+      continue;
+    }
+    const match = /^(?:(.+)\/)?([^/:@]+)(?::([^@]+))?(@sha256:[0-9a-f]{64})?$/.exec(image);
+    const [, , repository, tag = '', digest] = match ?? [];
+    const version = /^(\d+(?:\.\d+)*)/.exec(tag)?.[1] ?? '';
+    const parts = VERSION_PARTS[repository] ?? DEFAULT_VERSION_PARTS;
+    if (!digest && version.split('.').length < parts) {
+      problem(`${name}'s image ${image} is not pinned to a release (${parts} numbers)`);
+    }
+    if (repository === 'keycloak' && version !== KEYCLOAK_VERSION) {
+      problem(
+        `keycloak runs ${image}, the tests Keycloak ${KEYCLOAK_VERSION} (scripts/keycloak.mjs)`,
+      );
+    }
+  }
+}
+
+// --- Keycloak: the realm's placeholders, the healthcheck, the identity providers -----------
+
+const keycloak = services.keycloak;
+const realm = JSON.parse(realmText);
+const placeholders = [...realmText.matchAll(/\$\{([A-Za-z0-9_]+)(:[^}]*)?\}/g)];
+if (base.ok && !keycloak) problem('there is no keycloak service');
+if (keycloak) {
+  const environment = environmentOf(keycloak);
+  for (const [, name, fallback] of placeholders) {
+    if (fallback === undefined && !(name in environment)) {
+      problem(`the realm's \${${name}} is not in keycloak's environment`);
+    }
+  }
+  const command = (Array.isArray(keycloak.command) ? keycloak.command : [keycloak.command]).map(
+    unescape,
+  );
+  if (!command.includes('start') || !command.includes('--import-realm')) {
+    problem(`keycloak does not start importing the realm (command: ${command.join(' ')})`);
+  }
+  if (environment.KC_HEALTH_ENABLED !== 'true') problem('keycloak has KC_HEALTH_ENABLED off');
+}
+
+/** Runs a command (argv) with `env`; resolves with its exit code and output. */
+function runAsync(argv, env) {
+  return new Promise((resolvePromise) => {
+    execFile(argv[0], argv.slice(1), { env, timeout: 10_000 }, (error, stdout, stderr) => {
+      resolvePromise({ code: error ? (error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function checkKeycloakHealthcheck() {
+  const test = (keycloak.healthcheck?.test ?? []).map(unescape);
+  const argv =
+    test[0] === 'CMD' ? test.slice(1) : test[0] === 'CMD-SHELL' ? ['bash', '-c', test[1]] : [];
+  const management = /\/dev\/tcp\/(?:127\.0\.0\.1|localhost)\/9000\b/g;
+  const http = /\/dev\/tcp\/(?:127\.0\.0\.1|localhost)\/8080\b/g;
+  if (argv.length === 0 || !argv.some((arg) => arg.match(management))) {
+    problem("keycloak's healthcheck does not call the management port (127.0.0.1:9000)");
+    return;
+  }
+  if (!argv.some((arg) => arg.match(http))) {
+    problem("keycloak's healthcheck does not ask the HTTP port (127.0.0.1:8080) for the realm");
+    return;
+  }
+  const READY = '/health/ready';
+  const REALM = '/realms/debate/.well-known/openid-configuration';
+  // What the stand-ins answer: each port its own server, each path its own status.
+  let answers = {};
+  const standIn = (paths) =>
+    createServer((request, response) => {
+      const known = request.method === 'GET' && paths.includes(request.url);
+      const answer = known ? answers[request.url] : { status: 404, body: '{"error":"not found"}' };
+      response.writeHead(answer.status, { 'content-type': 'application/json' });
+      response.end(answer.body);
+    });
+  const servers = [standIn([READY]), standIn([REALM])];
+  await Promise.all(
+    servers.map((server) => new Promise((done) => server.listen(0, '127.0.0.1', done))),
+  );
+  const [managementPort, httpPort] = servers.map((server) => server.address().port);
+  const local = argv.map((arg) =>
+    arg
+      .replace(management, `/dev/tcp/127.0.0.1/${managementPort}`)
+      .replace(http, `/dev/tcp/127.0.0.1/${httpPort}`),
+  );
+  const ready = { status: 200, body: '{"status":"UP","checks":[]}' };
+  const notReady = {
+    status: 503,
+    body: '{"status":"DOWN","checks":[{"name":"Keycloak database connections","status":"UP"}]}',
+  };
+  const realm = { status: 200, body: '{"issuer":"http://localhost:8080/realms/debate"}' };
+  const bootstrapping = { status: 503, body: 'Bootstrap in progress. Retry in 5 seconds.' };
+  const run = () => runAsync(local, { PATH: process.env.PATH ?? '' });
+  try {
+    answers = { [READY]: ready, [REALM]: realm };
+    const up = await run();
+    if (up.code !== 0) {
+      problem(
+        `keycloak's healthcheck fails while Keycloak and its realm answer 200: ${up.stderr.trim()}`,
+      );
+    }
+    answers = { [READY]: notReady, [REALM]: realm };
+    if ((await run()).code === 0) {
+      problem(`keycloak's healthcheck passes while /health/ready answers 503 (with "UP" inside)`);
+    }
+    answers = { [READY]: ready, [REALM]: bootstrapping };
+    if ((await run()).code === 0) {
+      problem("keycloak's healthcheck passes while the realm import is still in progress (503)");
+    }
+  } finally {
+    for (const server of servers) server.close();
+  }
+}
+
+/** Keycloak's start with `env` as its .env: the identity providers' *_ENABLED, or its refusal. */
+async function keycloakStart(env, name) {
+  const rendered = render(env, name);
+  if (!rendered.ok) return { error: `does not render: ${rendered.stderr.trim()}` };
+  const service = rendered.project.services?.keycloak ?? {};
+  const environment = { PATH: process.env.PATH ?? '', ...environmentOf(service) };
+  const entrypoint = (service.entrypoint ?? []).map(unescape);
+  if (entrypoint.length === 0) return { code: 0, environment };
+  // The image's own entrypoint, kc.sh, is stood in for by one that prints what it was given.
+  const stub = join(work, 'kc-stub.sh');
+  writeFileSync(stub, '#!/bin/sh\necho "ARGS=$*"\nenv\n');
+  chmodSync(stub, 0o755);
+  if (!entrypoint.some((arg) => arg.includes('/opt/keycloak/bin/kc.sh'))) {
+    return { error: "its entrypoint never starts Keycloak's own, /opt/keycloak/bin/kc.sh" };
+  }
+  const argv = [
+    ...entrypoint.map((arg) => arg.replaceAll('/opt/keycloak/bin/kc.sh', stub)),
+    ...(service.command ?? []).map(unescape),
+  ];
+  const run = await runAsync(argv, environment);
+  if (run.code !== 0) return { code: run.code, stderr: run.stderr };
+  const printed = parseEnv(run.stdout);
+  const args = /^ARGS=(.*)$/m.exec(run.stdout)?.[1] ?? '';
+  return { code: 0, environment: Object.fromEntries(printed), args };
+}
+
+async function checkIdentityProviders() {
+  const providers = (realm.identityProviders ?? []).map((provider) => {
+    const placeholder = (value) => /^\$\{([A-Za-z0-9_]+)(?::[^}]*)?\}$/.exec(String(value))?.[1];
+    return {
+      alias: provider.alias,
+      enabled: placeholder(provider.enabled),
+      id: placeholder(provider.config?.clientId),
+      secret: placeholder(provider.config?.clientSecret),
+      literal: provider.enabled,
+    };
+  });
+  const quiet = new Map(filled);
+  for (const provider of providers) {
+    if (!provider.enabled || !provider.id || !provider.secret) {
+      problem(
+        `the realm's ${provider.alias} is enabled by ${JSON.stringify(provider.literal)}, ` +
+          'not by a placeholder compose can set from its client id',
+      );
+      return;
+    }
+    quiet.set(provider.id, '');
+    quiet.set(provider.secret, '');
+  }
+  const enabledIn = (start, provider) => start.environment?.[provider.enabled] === 'true';
+
+  const none = await keycloakStart(quiet, 'no-providers');
+  if (none.error || none.code !== 0) {
+    problem(`keycloak does not start without providers: ${none.error ?? none.stderr}`);
+  } else {
+    for (const provider of providers) {
+      if (enabledIn(none, provider)) problem(`${provider.alias} is enabled with no client id`);
+    }
+    if (none.args !== undefined && none.args !== 'start --import-realm') {
+      problem(`keycloak's entrypoint starts kc.sh with "${none.args}", not its command`);
+    }
+  }
+  // The .env asking for a provider outright, with no client id: still off.
+  const asked = new Map(quiet);
+  for (const provider of providers) asked.set(provider.enabled, 'true');
+  const askedStart = await keycloakStart(asked, 'asked');
+  for (const provider of providers) {
+    if (enabledIn(askedStart, provider)) {
+      problem(`${provider.alias} is enabled by ${provider.enabled}=true with no client id`);
+    }
+  }
+  for (const provider of providers) {
+    const configured = new Map(quiet);
+    configured.set(provider.id, `${provider.alias}-client-id`);
+    configured.set(provider.secret, `${provider.alias}-client-secret`);
+    const start = await keycloakStart(configured, `with-${provider.alias}`);
+    if (start.error || start.code !== 0) {
+      problem(`keycloak does not start with ${provider.id} set: ${start.error ?? start.stderr}`);
+      continue;
+    }
+    if (!enabledIn(start, provider)) {
+      problem(`${provider.alias} is not enabled with ${provider.id} set`);
+    }
+    if (start.environment?.[provider.id] !== `${provider.alias}-client-id`) {
+      problem(`keycloak does not get ${provider.id}`);
+    }
+    for (const other of providers) {
+      if (other !== provider && enabledIn(start, other)) {
+        problem(`${other.alias} is enabled by ${provider.id}`);
+      }
+    }
+    const halfway = new Map(configured);
+    halfway.set(provider.secret, '');
+    const refused = await keycloakStart(halfway, `half-${provider.alias}`);
+    if (!refused.error && refused.code === 0) {
+      problem(`keycloak starts with ${provider.id} set and ${provider.secret} empty`);
+    } else if (!refused.error && !String(refused.stderr).includes(provider.secret)) {
+      problem(`keycloak refuses ${provider.id} without its secret, but does not name it`);
+    }
+  }
+}
+
+{
+  if (keycloak) {
+    await checkKeycloakHealthcheck();
+    await checkIdentityProviders();
+  }
+
+  // --- An operator's .env ---------------------------------------------------------------------
+
+  const operatorFile = process.argv[2] ? resolve(process.argv[2]) : join(root, '.env');
+  let checkedOperatorFile = false;
+  if (process.argv[2] || existsSync(operatorFile)) {
+    checkedOperatorFile = true;
+    const label = operatorFile;
+    if (!existsSync(operatorFile)) problem(`${label}: no such file`);
+    else {
+      const text = readFileSync(operatorFile, 'utf8');
+      const env = parseEnv(text);
+      const rendered = render(text, 'operator');
+      if (!rendered.ok) problem(`${label}: docker-compose refuses it:\n${rendered.stderr.trim()}`);
+      for (const service of DATABASE_OWNERS) {
+        const variable = mongoPasswordVariable(service);
+        const password = env.get(variable) ?? '';
+        if (password && !URL_SAFE.test(password)) {
+          problem(
+            `${label}: ${variable} is not URL-safe: it goes into ${service}'s MONGO_URL as it ` +
+              'is, so use only letters, digits and - . _ ~ (e.g. openssl rand -hex 24)',
+          );
+        } else if (rendered.ok && password) {
+          checkMongoUrl(
+            service,
+            environmentOf(rendered.project.services?.[service]).MONGO_URL,
+            password,
+            `${label}'s ${variable}`,
+          );
+        }
+      }
+      for (const alias of ['GOOGLE', 'GITHUB']) {
+        if (env.get(`${alias}_CLIENT_ID`) && !env.get(`${alias}_CLIENT_SECRET`)) {
+          problem(`${label}: ${alias}_CLIENT_ID is set but ${alias}_CLIENT_SECRET is empty`);
+        }
+      }
+      const clientSecret = env.get('IDENTITY_CLIENT_SECRET') ?? '';
+      if (clientSecret && clientSecret.length < CLIENT_SECRET_MIN) {
+        problem(`${label}: IDENTITY_CLIENT_SECRET is shorter than ${CLIENT_SECRET_MIN} characters`);
+      }
+    }
+  }
+
+  if (problems.length > 0) {
+    process.stderr.write(
+      `docker-compose.yml: ${problems.length} problem(s)\n- ${problems.join('\n- ')}\n`,
+    );
+    process.exitCode = 1;
+  } else {
+    const required = Object.values(SECRETS).filter((secret) => secret.required).length;
+    process.stdout.write(
+      `docker-compose.yml: valid with ${compose.join(' ')} ${composeVersion.stdout.trim()} ` +
+        `(${read.size} variables, all in .env.example; ${required} required secrets refused ` +
+        `while empty, ${secretValues.size} reaching only their services; Keycloak's ` +
+        'healthcheck and identity providers run against stand-ins' +
+        (checkedOperatorFile ? `; ${operatorFile} checked` : '') +
+        ')\n',
+    );
+  }
+}

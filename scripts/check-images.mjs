@@ -4,8 +4,20 @@
 // project's dist, the realm file, the web build for the gateway), then started there with a
 // real NATS and store: it must report ready on its operations port. A dependency missing from
 // a package.json, or a file the image does not carry, fails here instead of in production.
+//
+// The images' Node is checked first: every stage of the Dockerfile is FROM its NODE_IMAGE, pinned
+// to a release (node:X.Y.Z-…), whose major is the one of the Node running this check (the Node
+// the layouts are started on, and the tests run on) and which package.json's engines accepts.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { root } from './workspace.mjs';
@@ -25,10 +37,75 @@ const workspaces = ['libs', 'services']
   .flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`))
   .concat(['gateway', 'web']);
 
+const failures = [];
+
+/** Whether version (X.Y.Z) satisfies an npm range made of comparators (">=24.11", "<25 >=24"). */
+function satisfies(version, range) {
+  const parse = (text) => text.split('.').map((part) => Number(part));
+  const compare = (a, b) => {
+    for (let i = 0; i < 3; i += 1) {
+      if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
+    }
+    return 0;
+  };
+  const have = parse(version);
+  return range
+    .trim()
+    .split(/\s+/)
+    .every((comparator) => {
+      const match = /^(>=|<=|>|<|=)?v?(\d+(?:\.\d+){0,2})$/.exec(comparator);
+      if (!match) throw new Error(`cannot read the range ${range}`);
+      const order = compare(have, parse(match[2]));
+      return (
+        { '>=': order >= 0, '<=': order <= 0, '>': order > 0, '<': order < 0 }[match[1]] ??
+        order === 0
+      );
+    });
+}
+
+// The images' Node.
+{
+  const dockerfile = readFileSync(join(root, 'deploy/docker/Dockerfile'), 'utf8');
+  const image = /^ARG NODE_IMAGE=(\S+)$/m.exec(dockerfile)?.[1] ?? '';
+  const version = /^node:(\d+\.\d+\.\d+)(?:-[a-z0-9.-]+)?$/.exec(image)?.[1];
+  const froms = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map((match) => match[1]);
+  const engines = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines?.node;
+  const running = process.versions.node;
+  if (!version) {
+    failures.push(
+      `the Dockerfile's NODE_IMAGE (${image || 'none'}) is not node:X.Y.Z-…, a release`,
+    );
+  } else {
+    if (version.split('.')[0] !== running.split('.')[0]) {
+      failures.push(
+        `the images run Node ${version}, but this check (and the tests) run Node ${running}: ` +
+          'a different major',
+      );
+    }
+    try {
+      if (engines && !satisfies(version, engines)) {
+        failures.push(
+          `the images run Node ${version}, which package.json's engines (${engines}) refuses`,
+        );
+      }
+    } catch (error) {
+      failures.push(`package.json's engines: ${error.message}`);
+    }
+    if (version !== running) {
+      process.stdout.write(`note: the images run Node ${version}, this check Node ${running}\n`);
+    }
+  }
+  for (const from of froms) {
+    if (from !== '${NODE_IMAGE}')
+      failures.push(`a stage of the Dockerfile is FROM ${from}, not NODE_IMAGE`);
+  }
+  if (froms.length === 0) failures.push('the Dockerfile has no FROM');
+  if (failures.length === 0) process.stdout.write(`images' Node: ${image}\n`);
+}
+
 const work = mkdtempSync(join(tmpdir(), 'image-check-'));
 const store = await startStore({ port: 0, dbPath: join(work, 'mongo') });
 const nats = await startNatsServer();
-const failures = [];
 
 async function readyWithin(url, ms) {
   const deadline = Date.now() + ms;
