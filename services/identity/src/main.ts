@@ -3,6 +3,7 @@ import {
   closeOnSignals,
   loadConfigOrExit,
   serveServiceOperations,
+  serviceMongoUrl,
   serviceTransport,
   startService,
   startTracing,
@@ -13,6 +14,7 @@ import { IdentityServiceModule } from './identity-service.module.js';
 import { brokersFrom, serveEmbeddedIssuer } from './issuer/index.js';
 
 const env = loadConfigOrExit('the identity service', identityEnvSchema);
+const mongoUrl = serviceMongoUrl(env);
 startTracing('identity');
 
 // Without KEYCLOAK_URL the service serves the embedded issuer at http://host:ISSUER_PORT/auth,
@@ -23,7 +25,7 @@ if (env.KEYCLOAK_URL && env.KEYCLOAK_CLIENT_SECRET) {
   realm = { baseUrl: env.KEYCLOAK_URL, serviceSecret: env.KEYCLOAK_CLIENT_SECRET };
 } else {
   const issuer = await serveEmbeddedIssuer({
-    mongoUrl: env.MONGO_URL,
+    mongoUrl,
     dataDir: resolve(env.DATA_DIR),
     port: env.ISSUER_PORT,
     host: env.ISSUER_HOST,
@@ -40,7 +42,7 @@ const app = await startService({
   module: IdentityServiceModule.register({
     logLevel: env.LOG_LEVEL,
     transport,
-    mongoUrl: env.MONGO_URL,
+    mongoUrl,
     keycloak: keycloakSettings(env, realm),
   }),
   transport,

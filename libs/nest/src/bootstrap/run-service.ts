@@ -1,6 +1,11 @@
 import type { ServiceName } from '@debate/contracts';
 import type { DynamicModule } from '@nestjs/common';
-import { loadConfigOrExit, type ServiceEnv, serviceEnvSchema } from '../config/load-config.js';
+import {
+  loadConfigOrExit,
+  type ServiceEnv,
+  serviceEnvSchema,
+  serviceMongoUrl,
+} from '../config/load-config.js';
 import { startTracing, stopTracing } from '../tracing/tracing.js';
 import { natsTransport, type TransportConfig } from '../transport/transport.factory.js';
 import type { ServiceRuntimeOptions } from './service-core.module.js';
@@ -37,7 +42,7 @@ export async function runServiceProcess(
     module: register({
       logLevel: env.LOG_LEVEL,
       transport,
-      mongoUrl: env.MONGO_URL,
+      mongoUrl: serviceMongoUrl(env),
       drainTimeoutMs,
     }),
     transport,

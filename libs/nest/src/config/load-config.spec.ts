@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig, serviceEnvSchema } from './load-config.js';
+import { ConfigError, loadConfig, serviceEnvSchema, serviceMongoUrl } from './load-config.js';
 
 describe('loadConfig', () => {
   it('fills the defaults a fresh machine needs', () => {
@@ -51,6 +51,34 @@ describe('loadConfig', () => {
     expect(
       loadConfig('usage', serviceEnvSchema, { JETSTREAM_REPLICAS: '5' }).JETSTREAM_REPLICAS,
     ).toBe(5);
+  });
+
+  it('puts MONGO_USERNAME and MONGO_PASSWORD into the MongoDB URL percent-encoded', () => {
+    const env = loadConfig('usage', serviceEnvSchema, {
+      MONGO_URL: 'mongodb://mongo-0.mongo-svc:27017,mongo-1.mongo-svc:27017/?authSource=usage',
+      MONGO_USERNAME: 'usage',
+      MONGO_PASSWORD: 'p@ss/w:rd%41',
+    });
+    const url = serviceMongoUrl(env);
+    expect(url).toBe(
+      'mongodb://usage:p%40ss%2Fw%3Ard%2541@mongo-0.mongo-svc:27017,mongo-1.mongo-svc:27017/?authSource=usage',
+    );
+    expect(decodeURIComponent(/:([^:@]+)@/.exec(url)?.[1] ?? '')).toBe('p@ss/w:rd%41');
+    expect(serviceMongoUrl(loadConfig('usage', serviceEnvSchema, {}))).toBe(
+      'mongodb://127.0.0.1:27017',
+    );
+  });
+
+  it('refuses a MongoDB password without its user, and a user named twice', () => {
+    expect(() => loadConfig('usage', serviceEnvSchema, { MONGO_PASSWORD: 'secret' })).toThrow(
+      /MONGO_USERNAME: is required with MONGO_PASSWORD/,
+    );
+    expect(() =>
+      loadConfig('usage', serviceEnvSchema, {
+        MONGO_URL: 'mongodb://usage:secret@mongo:27017',
+        MONGO_USERNAME: 'usage',
+      }),
+    ).toThrow(/MONGO_URL: must not name a user when MONGO_USERNAME is set/);
   });
 
   it('names every bad variable in one error', () => {

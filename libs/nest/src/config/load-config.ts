@@ -66,24 +66,65 @@ export const timeoutMsSchema = (fallback: number) =>
 export const opsPortSchema = optionalEnv(z.coerce.number().int().min(0).max(65_535).default(9464));
 export const opsHostSchema = optionalEnv(z.string().min(1).default('0.0.0.0'));
 
+/** Whether a MongoDB URL carries a user (`mongodb://user[:password]@host`). */
+const hasCredentials = (url: string) => /^mongodb(\+srv)?:\/\/[^/?#]*@/.test(url);
+
 /** The variables every service reads. */
-export const serviceEnvSchema = z.object({
-  NATS_URL: natsUrlSchema,
-  MONGO_URL: mongoUrlSchema,
-  LOG_LEVEL: logLevelSchema,
-  NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
-  /**
-   * On SIGTERM, how long the service waits for the work it has taken (requests, and for the
-   * generation service its running debates) before it stops anyway.
-   */
-  DRAIN_TIMEOUT_MS: optionalEnv(z.coerce.number().int().min(0).max(600_000).default(10_000)),
-  OPS_PORT: opsPortSchema,
-  OPS_HOST: opsHostSchema,
-  /**
-   * How many NATS servers hold a copy of each JetStream stream the service creates or brings up
-   * to date: 1 on a single server, the cluster's size (3) on a cluster, so that an event
-   * survives the loss of a server.
-   */
-  JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).default(1)),
-});
+export const serviceEnvSchema = z
+  .object({
+    NATS_URL: natsUrlSchema,
+    MONGO_URL: mongoUrlSchema,
+    /**
+     * The service's MongoDB user and password, apart from MONGO_URL so that no password has to be
+     * URL-encoded by hand: the service puts them in the URL percent-encoded (serviceMongoUrl).
+     */
+    MONGO_USERNAME: optionalEnv(z.string().min(1).max(256).optional()),
+    MONGO_PASSWORD: optionalEnv(z.string().min(1).max(1024).optional()),
+    LOG_LEVEL: logLevelSchema,
+    NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
+    /**
+     * On SIGTERM, how long the service waits for the work it has taken (requests, and for the
+     * generation service its running debates) before it stops anyway.
+     */
+    DRAIN_TIMEOUT_MS: optionalEnv(z.coerce.number().int().min(0).max(600_000).default(10_000)),
+    OPS_PORT: opsPortSchema,
+    OPS_HOST: opsHostSchema,
+    /**
+     * How many NATS servers hold a copy of each JetStream stream the service creates or brings up
+     * to date: 1 on a single server, the cluster's size (3) on a cluster, so that an event
+     * survives the loss of a server.
+     */
+    JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).default(1)),
+  })
+  .superRefine((env, context) => {
+    if (env.MONGO_PASSWORD && !env.MONGO_USERNAME) {
+      context.addIssue({
+        code: 'custom',
+        path: ['MONGO_USERNAME'],
+        message: 'is required with MONGO_PASSWORD',
+      });
+    }
+    if (env.MONGO_USERNAME && hasCredentials(env.MONGO_URL)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['MONGO_URL'],
+        message: 'must not name a user when MONGO_USERNAME is set',
+      });
+    }
+  });
 export type ServiceEnv = z.output<typeof serviceEnvSchema>;
+
+/**
+ * The service's MongoDB URL: MONGO_URL, with MONGO_USERNAME and MONGO_PASSWORD in it,
+ * percent-encoded, when they are set (a password with `@`, `/`, `:` or `%` stays one password).
+ */
+export function serviceMongoUrl(
+  env: Pick<ServiceEnv, 'MONGO_URL' | 'MONGO_USERNAME' | 'MONGO_PASSWORD'>,
+): string {
+  if (!env.MONGO_USERNAME) return env.MONGO_URL;
+  const credentials = [env.MONGO_USERNAME, env.MONGO_PASSWORD]
+    .filter((part): part is string => part !== undefined)
+    .map(encodeURIComponent)
+    .join(':');
+  return env.MONGO_URL.replace(/^(mongodb(?:\+srv)?:\/\/)/, `$1${credentials}@`);
+}
