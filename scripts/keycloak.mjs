@@ -22,11 +22,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { root } from './workspace.mjs';
+import { freePort, root } from './workspace.mjs';
 
 export const KEYCLOAK_VERSION = '26.7.3';
 /** Keycloak 26 runs on OpenJDK 21 or newer. */
@@ -132,17 +131,6 @@ export function ensureKeycloak() {
     writeFileSync(built, BUILD_OPTIONS.join(' '));
   }
   return { home, javaHome };
-}
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

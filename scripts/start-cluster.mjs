@@ -163,9 +163,10 @@ process.stdout.write(
   `Cluster on ${natsUrl}, documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}; gateway at http://localhost:${port}\n`,
 );
 for (const [name, child] of children) {
-  process.stdout.write(
-    `  ${name.padEnd(10)} pid ${child.pid}, operations http://127.0.0.1:${opsPorts.get(name)}\n`,
-  );
+  const operations = opsPorts.has(name)
+    ? `, operations http://127.0.0.1:${opsPorts.get(name)}`
+    : '';
+  process.stdout.write(`  ${name.padEnd(10)} pid ${child.pid}${operations}\n`);
   child.on('exit', (code, signal) => {
     process.stdout.write(
       stopping

@@ -2,7 +2,8 @@
 // then lint, typecheck, build and unit tests of every project, docker-compose.yml and what each
 // image holds (without a container engine), the integration tests (services
 // and gateway as separate NestJS apps over a real nats-server, and in process), the sign-in suite
-// against the real Keycloak, the browser tests in Chromium, and the formatting check.
+// against the real Keycloak, every k6 scenario at smoke size with real k6 against the cluster,
+// the browser tests in Chromium, and the formatting check.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ensureInstalled, hasCommand, run } from './workspace.mjs';
@@ -12,6 +13,7 @@ function ensureSystemTools() {
   if (!hasCommand('nats-server')) missing.push('nats-server');
   if (!hasCommand('docker-compose')) missing.push('docker-compose');
   if (!hasCommand('mvn')) missing.push('maven');
+  if (!hasCommand('go')) missing.push('golang');
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) missing.push('chromium');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -36,5 +38,6 @@ run('node', ['scripts/check-compose.mjs']);
 run('node', ['scripts/check-images.mjs']);
 run('npx', ['nx', 'run', 'platform:integration', '--outputStyle=static']);
 run('npx', ['nx', 'run', 'platform:keycloak', '--outputStyle=static']);
+run('node', ['scripts/load.mjs', '--smoke']);
 run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);
 process.stdout.write('\nAll checks passed.\n');

@@ -1,7 +1,7 @@
 // Plain Node helpers for the workspace scripts: they run before any dependency is installed.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -45,6 +45,18 @@ export function isListening(port, host = '127.0.0.1') {
       resolve(true);
     });
     socket.once('error', () => resolve(false));
+  });
+}
+
+/** A TCP port nothing listens on at the moment (the system's pick). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
   });
 }
 

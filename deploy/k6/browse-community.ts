@@ -3,14 +3,15 @@
 //   k6 run -e BASE_URL=http://localhost:3000 -e RATE=50 deploy/k6/browse-community.ts
 import type { Options } from 'k6/options';
 import { gql, pick, RANKING, THRESHOLDS } from './lib/graphql.ts';
+import { numberSetting, setting } from './lib/settings.ts';
 
 export const options: Options = {
   scenarios: {
     browse: {
       executor: 'constant-arrival-rate',
-      rate: Number(__ENV['RATE'] ?? 50),
+      rate: numberSetting('RATE', 50, 10),
       timeUnit: '1s',
-      duration: __ENV['DURATION'] ?? '1m',
+      duration: setting('DURATION', '1m', '15s'),
       preAllocatedVUs: 20,
       maxVUs: 100,
     },

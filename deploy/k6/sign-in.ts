@@ -1,7 +1,12 @@
-// Signing in: each iteration creates an account, signs out, and signs in again.
+// Signing in with e-mail and password: each iteration creates an account, signs in to it again
+// and reads its profile with the access token it got.
 //   k6 run -e BASE_URL=http://localhost:3000 deploy/k6/sign-in.ts
+import { check } from 'k6';
 import type { Options } from 'k6/options';
 import { gql, THRESHOLDS } from './lib/graphql.ts';
+import { numberSetting, setting } from './lib/settings.ts';
+
+const VUS = numberSetting('VUS', 10, 2);
 
 export const options: Options = {
   scenarios: {
@@ -9,8 +14,8 @@ export const options: Options = {
       executor: 'ramping-vus',
       startVUs: 1,
       stages: [
-        { duration: __ENV['RAMP'] ?? '20s', target: Number(__ENV['VUS'] ?? 10) },
-        { duration: __ENV['DURATION'] ?? '40s', target: Number(__ENV['VUS'] ?? 10) },
+        { duration: setting('RAMP', '20s', '5s'), target: VUS },
+        { duration: setting('DURATION', '40s', '10s'), target: VUS },
       ],
     },
   },
@@ -35,5 +40,7 @@ export default function signIn(): void {
     { email, password },
   );
   const token = again.data?.signIn.accessToken;
-  if (token) gql('{ me { id email } }', {}, token);
+  if (!token) return;
+  const me = gql<{ me: { email: string } | null }>('{ me { id email } }', {}, token);
+  check(me, { 'the token is the account signed in': (r) => r.data?.me?.email === email });
 }

@@ -1,13 +1,16 @@
 // A voting storm: many signed-in users voting, changing and removing votes, and starring, on
-// the same few public debates at once. Needs shared debates (share a few first, or run
-// bench:community's seeding).
+// the same few public debates at once. It votes on the newest shared debates; when fewer than
+// DEBATES are shared (a fresh store), setup has new users write, save and share the rest first.
 //   k6 run -e BASE_URL=http://localhost:3000 -e VOTERS=50 deploy/k6/voting-storm.ts
 import { fail } from 'k6';
 import exec from 'k6/execution';
 import type { Options } from 'k6/options';
-import { gql, pick, RANKING, signUp, THRESHOLDS } from './lib/graphql.ts';
+import { ensureSharedDebates } from './lib/debate.ts';
+import { gql, pick, signUp, THRESHOLDS } from './lib/graphql.ts';
+import { numberSetting, setting } from './lib/settings.ts';
 
-const VOTERS = Number(__ENV['VOTERS'] ?? 50);
+const VOTERS = numberSetting('VOTERS', 50, 5);
+const DEBATES = numberSetting('DEBATES', 5, 3);
 
 export const options: Options = {
   setupTimeout: '5m',
@@ -15,7 +18,7 @@ export const options: Options = {
     voting_storm: {
       executor: 'constant-vus',
       vus: VOTERS,
-      duration: __ENV['DURATION'] ?? '1m',
+      duration: setting('DURATION', '1m', '15s'),
     },
   },
   thresholds: {
@@ -29,13 +32,9 @@ interface Setup {
   readonly debateIds: string[];
 }
 
-export function setup(): Setup {
-  const page = gql<{ communityDebates: { debates: Array<{ id: string }> } }>(RANKING, {
-    sort: 'MOST_RECENT',
-    period: 'ALL_TIME',
-  });
-  const debateIds = (page.data?.communityDebates.debates ?? []).slice(0, 5).map((d) => d.id);
-  if (debateIds.length === 0) fail('No shared debates to vote on: share some first');
+export async function setup(): Promise<Setup> {
+  const debateIds = await ensureSharedDebates(DEBATES);
+  if (debateIds.length === 0) fail('No shared debates to vote on, and none could be shared');
   const tokens = Array.from({ length: VOTERS }, (_, i) => signUp(`voter-${i}`));
   return { tokens, debateIds };
 }

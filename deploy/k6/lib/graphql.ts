@@ -15,6 +15,20 @@ export const THRESHOLDS = {
   graphql_errors: ['count<1'],
 };
 
+/** How many errors each VU writes out in full: enough to tell why a run failed, no flood. */
+const REPORTED_ERRORS = 2;
+let reported = 0;
+
+/** Writes an error out (the first few of each VU), so that a failed run says what went wrong. */
+export function report(message: string): void {
+  reported += 1;
+  if (reported <= REPORTED_ERRORS) console.warn(`VU ${__VU}: ${message.slice(0, 500)}`);
+}
+
+function rootField(query: string): string {
+  return /\{\s*(\w+)/.exec(query)?.[1] ?? 'unknown';
+}
+
 export interface GraphqlResult<T> {
   readonly data?: T;
   readonly errors?: ReadonlyArray<{ message: string; extensions?: { code?: string } }>;
@@ -27,12 +41,14 @@ export function gql<T>(
   token?: string,
   tags: Record<string, string> = {},
 ): GraphqlResult<T> {
+  const op = rootField(query);
   const response = http.post(`${BASE_URL}/graphql`, JSON.stringify({ query, variables }), {
     headers: {
       'content-type': 'application/json',
       ...(token ? { authorization: `Bearer ${token}` } : {}),
     },
-    tags,
+    // The root field (signUp, startDebate, vote…) as a tag: k6 --out can tell them apart.
+    tags: { op, ...tags },
   });
   let body: GraphqlResult<T> = {};
   try {
@@ -40,7 +56,10 @@ export function gql<T>(
   } catch {
     body = { errors: [{ message: `not JSON (${response.status})` }] };
   }
-  if (body.errors && body.errors.length > 0) graphqlErrors.add(1, tags);
+  if (body.errors && body.errors.length > 0) {
+    graphqlErrors.add(1, tags);
+    report(`${op} answered ${response.status}: ${JSON.stringify(body.errors)}`);
+  }
   check(response, {
     'status is 200': (r) => r.status === 200,
     'no GraphQL errors': () => !body.errors || body.errors.length === 0,

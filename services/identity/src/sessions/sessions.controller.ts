@@ -1,5 +1,6 @@
 import {
   identityContracts,
+  isRefusal,
   type ParsedRequestOf,
   type ResponseOf,
   type Session,
@@ -79,13 +80,21 @@ export class SessionsController {
     return this.session(tokens);
   }
 
-  /** Creates the user in the realm (admin API), then signs in. */
+  /**
+   * Creates the user in the realm (admin API), then signs in. A sign-up of a taken address with
+   * that account's password signs it in: it is a retry whose first answer was lost (the realm
+   * created the user after the caller stopped waiting). Any other password is told the address
+   * is taken.
+   */
   @HandleRequest(identityContracts.signUp)
   async signUp(request: ParsedRequestOf<typeof identityContracts.signUp>): Promise<Outcome> {
     try {
       await this.keycloak.createUser(request.email, request.password);
     } catch (error) {
-      return refusalOf(error, 'sign-up');
+      const refusal = refusalOf(error, 'sign-up');
+      if (refusal.refused !== 'email_taken') return refusal;
+      const retried = await this.signIn(request);
+      return isRefusal(retried) ? refusal : retried;
     }
     return this.signIn(request);
   }
