@@ -458,6 +458,11 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     };
     expect(valueOf(keycloak, 'KC_DB_URL_HOST')).toBe(database.metadata.name);
     expect(valueOf(keycloak, 'KC_HOSTNAME')).toBe('https://sso.example.org');
+    // Ready once its bootstrap has ended, not when /health/ready first says UP.
+    expect(container?.readinessProbe.httpGet).toEqual({
+      path: '/realms/master/.well-known/openid-configuration',
+      port: 'http',
+    });
 
     // Where the identity service and the gateway reach it: the Service in front of it.
     const service = named('kubernetes:core/v1:Service', 'keycloak').inputs as {

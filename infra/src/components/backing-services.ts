@@ -413,7 +413,18 @@ export class KeycloakServer extends pulumi.ComponentResource {
                   ],
                   startupProbe: { ...probe('/health/started', 5), failureThreshold: 60 },
                   livenessProbe: probe('/health/live', 10),
-                  readinessProbe: probe('/health/ready', 5),
+                  // Ready once the realm API answers: /health/ready says UP a few seconds before
+                  // Keycloak's bootstrap ends, and until then every request (the Pulumi provider's
+                  // too) gets 503 'Bootstrap in progress' (seen on Keycloak 26.7.3).
+                  readinessProbe: {
+                    httpGet: {
+                      path: '/realms/master/.well-known/openid-configuration',
+                      port: 'http',
+                    },
+                    periodSeconds: 5,
+                    timeoutSeconds: 3,
+                    failureThreshold: 3,
+                  },
                   resources: {
                     requests: { cpu: '500m', memory: '1Gi' },
                     limits: { cpu: '2', memory: '2Gi' },
