@@ -4,12 +4,15 @@
 //
 // - every variable the file reads is listed in .env.example, and every one listed is read;
 // - each secret is empty in .env.example, compose refuses to render while a required one is
-//   empty, and each secret reaches exactly the services that need it, intact
-//   (a MongoDB password as the password of its service's user in its MONGO_URL), and no other;
+//   empty, and each secret reaches exactly the services that need it, intact, and no other;
+// - each service with a database signs in as its own user: MONGO_USERNAME is its name,
+//   MONGO_PASSWORD exactly its own secret (the service puts both into the URL percent-encoded),
+//   and MONGO_URL names the host mongo, its own database as authSource and no credentials;
+//   the MongoDB passwords of the check are full of @ / : % (any password must work);
 // - each deployable is built from deploy/docker/Dockerfile with its own project and package,
 //   gets the NATS URL, is health-checked and starts once its dependencies are healthy;
 // - every `service_healthy` dependency has a healthcheck, and every service another one's
-//   environment points at (nats://nats, mongodb://…@mongo, http://keycloak, …) is a healthy
+//   environment points at (nats://nats, mongodb://mongo, http://keycloak, …) is a healthy
 //   dependency of it, directly or through another;
 // - the images are pinned to a release, Keycloak's to the one the tests run;
 // - every placeholder of the realm file without a default reaches Keycloak's environment;
@@ -21,8 +24,9 @@
 //   without its secret.
 //
 // With an .env beside the file (or the file given as the argument), that .env is checked too: it
-// renders, its MongoDB passwords are URL-safe and arrive intact, each provider's client id has
-// its secret, and the identity-service client secret is long enough.
+// renders, its MongoDB passwords arrive intact as the services' MONGO_PASSWORD, each provider's
+// client id has its secret, and the identity-service client secret is long enough. The .env of
+// the check itself, MongoDB passwords full of @ / : % and all, is checked the same way.
 //
 //   node scripts/check-compose.mjs [path/to/.env]
 import { execFile, spawnSync } from 'node:child_process';
@@ -60,7 +64,7 @@ const SECRETS = {
         required: true,
         to: [
           ['mongo', mongoPasswordVariable(service)],
-          [service, 'MONGO_URL'],
+          [service, 'MONGO_PASSWORD'],
         ],
       },
     ]),
@@ -85,8 +89,6 @@ const SECRETS = {
   OPENAI_API_KEY: { required: false, to: [['generation', 'OPENAI_API_KEY']] },
 };
 
-/** What a password in a mongodb:// URL may hold as it is: RFC 3986's unreserved characters. */
-const URL_SAFE = /^[A-Za-z0-9._~-]+$/;
 /** Images pinned to a release: how many numbers their versions have (PostgreSQL's have two). */
 const VERSION_PARTS = { postgres: 2 };
 const DEFAULT_VERSION_PARTS = 3;
@@ -183,17 +185,14 @@ const hasHealthcheck = (service) => {
 const conditionOf = (dependency) =>
   typeof dependency === 'object' && dependency !== null ? dependency.condition : 'service_started';
 
-/** The parts of a mongodb:// URL with its userinfo as written (not decoded). */
+/** Whether a MongoDB URL names a user, as the services tell (hasCredentials in libs/nest). */
+const namesCredentials = (url) => /^mongodb(\+srv)?:\/\/[^/?#]*@/.test(url);
+/** The hosts and options of a mongodb:// URL without credentials. */
 function mongoUrlParts(url) {
-  const match = /^mongodb:\/\/([^:@/?#]*):([^@/?#]*)@([^@/?#]+)\/?(\?[^#]*)?$/.exec(url);
+  const match = /^mongodb:\/\/([^@/?#]+)\/?(\?[^#]*)?$/.exec(url);
   if (!match) return undefined;
-  const [, user, password, hosts, query = ''] = match;
-  return { user, password, hosts, options: new URLSearchParams(query.slice(1)) };
-}
-/** The password a driver reads from a userinfo as written, or why it cannot. */
-function decodedPassword(written) {
-  if (!/^([A-Za-z0-9._~!$&'()*+,;=-]|%[0-9A-Fa-f]{2})*$/.test(written)) return undefined;
-  return decodeURIComponent(written);
+  const [, hosts, query = ''] = match;
+  return { hosts, options: new URLSearchParams(query.slice(1)) };
 }
 
 // --- The file and .env.example --------------------------------------------------------------
@@ -225,11 +224,17 @@ for (const [secret] of Object.entries(SECRETS)) {
 const asIs = render(exampleText, 'example');
 if (asIs.ok) problem('renders with the secrets of .env.example left empty');
 
-/** .env.example with every secret filled, each with a value of its own. */
+/**
+ * .env.example with every secret filled, each with a value of its own; the MongoDB passwords full
+ * of what a URL cannot carry as it is (`@`, `/`, `:`, `%`, and `%41`, which a URL reads as `A`).
+ */
+const MONGO_PASSWORD_VARIABLES = new Set(DATABASE_OWNERS.map(mongoPasswordVariable));
 const filled = new Map(example);
 const secretValues = new Map();
 for (const secret of Object.keys(SECRETS)) {
-  const value = `${secret.toLowerCase().replaceAll('_', '-')}-${randomBytes(6).toString('hex')}`;
+  const name = secret.toLowerCase().replaceAll('_', '-');
+  const awkward = MONGO_PASSWORD_VARIABLES.has(secret) ? '@/:%41%@:/' : '';
+  const value = `${name}-${awkward}${randomBytes(6).toString('hex')}`;
   filled.set(secret, value);
   secretValues.set(secret, value);
 }
@@ -246,24 +251,42 @@ for (const [secret, { required }] of Object.entries(SECRETS)) {
 
 const services = base.ok ? (base.project.services ?? {}) : {};
 
-function checkMongoUrl(service, url, password, label) {
-  const parts = mongoUrlParts(url ?? '');
-  if (!parts) {
+/**
+ * How `service` signs in to MongoDB (serviceMongoUrl in libs/nest): as its own user, with
+ * `password` (its secret, as `label` holds it) exactly, through a MONGO_URL at mongo:27017 that
+ * authenticates against its own database and names no credentials (the service puts its user and
+ * password into it percent-encoded, and refuses to start when the URL names a user too).
+ */
+function checkMongoSignIn(service, environment, password, label, note = '') {
+  if (environment.MONGO_USERNAME !== service) {
     problem(
-      `${service}'s MONGO_URL is not a mongodb://user:password@host/ URL a driver reads: ${url}`,
+      `${service} signs in to MongoDB as ${JSON.stringify(environment.MONGO_USERNAME)}, ` +
+        `not as its own user ${service} (MONGO_USERNAME)`,
+    );
+  }
+  if (environment.MONGO_PASSWORD !== password) {
+    problem(`${service}'s MONGO_PASSWORD is not ${label} as it is${note}`);
+  }
+  const url = environment.MONGO_URL ?? '';
+  if (namesCredentials(url)) {
+    problem(
+      `${service}'s MONGO_URL names credentials: the service puts MONGO_USERNAME and ` +
+        'MONGO_PASSWORD into it itself, and refuses a URL that names a user too',
     );
     return;
   }
-  const decoded = decodedPassword(parts.password);
-  if (parts.user !== service) problem(`${service}'s MONGO_URL signs in as ${parts.user}`);
-  if (parts.hosts !== 'mongo:27017') problem(`${service}'s MONGO_URL is not at mongo:27017`);
-  if (parts.options.get('authSource') !== service) {
-    problem(`${service}'s MONGO_URL does not authenticate against its own database`);
+  const parts = mongoUrlParts(url);
+  if (!parts) {
+    problem(`${service}'s MONGO_URL is not a mongodb://host/?options URL: ${JSON.stringify(url)}`);
+    return;
   }
-  if (decoded !== password) {
+  if (parts.hosts !== 'mongo:27017') {
+    problem(`${service}'s MONGO_URL is at ${parts.hosts}, not mongo:27017`);
+  }
+  if (parts.options.get('authSource') !== service) {
     problem(
-      `${service}'s MONGO_URL does not carry ${label} as it is` +
-        (URL_SAFE.test(password) ? '' : ' (it is not URL-safe: letters, digits, - . _ ~ only)'),
+      `${service}'s MONGO_URL authenticates against ` +
+        `${JSON.stringify(parts.options.get('authSource'))}, not its own database ${service}`,
     );
   }
 }
@@ -275,9 +298,7 @@ if (base.ok) {
     for (const [serviceName, variable] of to) {
       const environment = environmentOf(services[serviceName]);
       if (!services[serviceName]) problem(`${secret}: there is no service ${serviceName}`);
-      else if (variable === 'MONGO_URL') {
-        checkMongoUrl(serviceName, environment.MONGO_URL, value, secret);
-      } else if (environment[variable] !== value) {
+      else if (environment[variable] !== value) {
         problem(`${serviceName} does not get ${secret} as ${variable}`);
       }
     }
@@ -582,46 +603,52 @@ async function checkIdentityProviders() {
     await checkIdentityProviders();
   }
 
-  // --- An operator's .env ---------------------------------------------------------------------
+  // --- An .env: the check's own, and an operator's ---------------------------------------------
+
+  /**
+   * An .env (its text, and its rendering when already made): compose accepts it, each service
+   * signs in to MongoDB with the password the .env gives it, as it is (whatever its characters),
+   * each provider's client id has its secret, and the identity-service client secret is long
+   * enough.
+   */
+  function checkEnvFile(label, text, rendered = render(text, 'operator'), operator = true) {
+    const env = parseEnv(text);
+    if (!rendered.ok) problem(`${label}: docker-compose refuses it:\n${rendered.stderr.trim()}`);
+    for (const service of DATABASE_OWNERS) {
+      const variable = mongoPasswordVariable(service);
+      const password = env.get(variable) ?? '';
+      if (rendered.ok && password) {
+        checkMongoSignIn(
+          service,
+          environmentOf(rendered.project.services?.[service]),
+          password,
+          `${label}'s ${variable}`,
+          operator ? ' (in an .env, compose reads quotes, $, spaces and # its own way)' : '',
+        );
+      }
+    }
+    for (const alias of ['GOOGLE', 'GITHUB']) {
+      if (env.get(`${alias}_CLIENT_ID`) && !env.get(`${alias}_CLIENT_SECRET`)) {
+        problem(`${label}: ${alias}_CLIENT_ID is set but ${alias}_CLIENT_SECRET is empty`);
+      }
+    }
+    const clientSecret = env.get('IDENTITY_CLIENT_SECRET') ?? '';
+    if (clientSecret && clientSecret.length < CLIENT_SECRET_MIN) {
+      problem(`${label}: IDENTITY_CLIENT_SECRET is shorter than ${CLIENT_SECRET_MIN} characters`);
+    }
+  }
+
+  // The check's own .env, its MongoDB passwords full of @ / : %, passes as an operator's would.
+  if (base.ok) {
+    checkEnvFile("the check's .env", envText(filled), base, false);
+  }
 
   const operatorFile = process.argv[2] ? resolve(process.argv[2]) : join(root, '.env');
   let checkedOperatorFile = false;
   if (process.argv[2] || existsSync(operatorFile)) {
     checkedOperatorFile = true;
-    const label = operatorFile;
-    if (!existsSync(operatorFile)) problem(`${label}: no such file`);
-    else {
-      const text = readFileSync(operatorFile, 'utf8');
-      const env = parseEnv(text);
-      const rendered = render(text, 'operator');
-      if (!rendered.ok) problem(`${label}: docker-compose refuses it:\n${rendered.stderr.trim()}`);
-      for (const service of DATABASE_OWNERS) {
-        const variable = mongoPasswordVariable(service);
-        const password = env.get(variable) ?? '';
-        if (password && !URL_SAFE.test(password)) {
-          problem(
-            `${label}: ${variable} is not URL-safe: it goes into ${service}'s MONGO_URL as it ` +
-              'is, so use only letters, digits and - . _ ~ (e.g. openssl rand -hex 24)',
-          );
-        } else if (rendered.ok && password) {
-          checkMongoUrl(
-            service,
-            environmentOf(rendered.project.services?.[service]).MONGO_URL,
-            password,
-            `${label}'s ${variable}`,
-          );
-        }
-      }
-      for (const alias of ['GOOGLE', 'GITHUB']) {
-        if (env.get(`${alias}_CLIENT_ID`) && !env.get(`${alias}_CLIENT_SECRET`)) {
-          problem(`${label}: ${alias}_CLIENT_ID is set but ${alias}_CLIENT_SECRET is empty`);
-        }
-      }
-      const clientSecret = env.get('IDENTITY_CLIENT_SECRET') ?? '';
-      if (clientSecret && clientSecret.length < CLIENT_SECRET_MIN) {
-        problem(`${label}: IDENTITY_CLIENT_SECRET is shorter than ${CLIENT_SECRET_MIN} characters`);
-      }
-    }
+    if (!existsSync(operatorFile)) problem(`${operatorFile}: no such file`);
+    else checkEnvFile(operatorFile, readFileSync(operatorFile, 'utf8'));
   }
 
   if (problems.length > 0) {
@@ -634,7 +661,9 @@ async function checkIdentityProviders() {
     process.stdout.write(
       `docker-compose.yml: valid with ${compose.join(' ')} ${composeVersion.stdout.trim()} ` +
         `(${read.size} variables, all in .env.example; ${required} required secrets refused ` +
-        `while empty, ${secretValues.size} reaching only their services; Keycloak's ` +
+        `while empty, ${secretValues.size} reaching only their services; ` +
+        `${DATABASE_OWNERS.length} services signing in to MongoDB as their own users, with ` +
+        "passwords full of @ / : % intact; Keycloak's " +
         'healthcheck and identity providers run against stand-ins' +
         (checkedOperatorFile ? `; ${operatorFile} checked` : '') +
         ')\n',
