@@ -49,7 +49,8 @@ export function ensureK6() {
   if (!hasCommand('go')) {
     process.stderr.write(
       `k6 ${K6_VERSION} is not built yet, and building it needs Go, which is not installed ` +
-        '(no `go` on PATH). Install Go (Debian: apt-get install -y golang-go) and run this ' +
+        "(no `go` on PATH). Install Go 1.25 or newer (k6 1.8 needs it; Debian 12's golang-go is " +
+        '1.19, too old) and run this ' +
         `again: it runs \`go install ${K6_MODULE}@${K6_VERSION}\` with GOBIN=${gobin}.\n`,
     );
     process.exit(1);

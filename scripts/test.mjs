@@ -13,7 +13,6 @@ function ensureSystemTools() {
   if (!hasCommand('nats-server')) missing.push('nats-server');
   if (!hasCommand('docker-compose')) missing.push('docker-compose');
   if (!hasCommand('mvn')) missing.push('maven');
-  if (!hasCommand('go')) missing.push('golang');
   if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) missing.push('chromium');
   if (missing.length === 0) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
