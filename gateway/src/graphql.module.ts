@@ -47,7 +47,7 @@ export function withPlainFieldsInlined(schema: GraphQLSchema): GraphQLSchema {
 
 /**
  * The GraphQL server, code-first. Mercurius is the default: on this gateway it serves about
- * twice the requests per second of Apollo (README, "GraphQL driver"). Apollo stays selectable
+ * twice the requests per second of Apollo (docs/benchmarks.md, "GraphQL driver: measured"). Apollo stays selectable
  * (GRAPHQL_DRIVER=apollo) so the comparison can be measured again; it is loaded only then.
  */
 export async function graphqlModule(
