@@ -8,21 +8,17 @@
 //   node scripts/k6.mjs run deploy/k6/sign-in.ts -e BASE_URL=…   the same, then runs k6 with these arguments
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { hasCommand } from './workspace.mjs';
+import { cacheRoot, hasCommand } from './workspace.mjs';
 
 export const K6_MODULE = 'go.k6.io/k6';
 export const K6_VERSION = 'v1.8.1';
 
 /** Where this project keeps the tools it builds or downloads, outside the repository. */
-export function toolCache() {
-  return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'debate');
-}
 
 export function k6Path() {
-  return join(toolCache(), `k6-${K6_VERSION}`, 'k6');
+  return join(cacheRoot, `k6-${K6_VERSION}`, 'k6');
 }
 
 /** The version line of the k6 at `bin`, or '' when it does not run. */
@@ -45,7 +41,7 @@ export function ensureK6() {
     }
     process.stdout.write(`k6: ${bin} is not ${K6_VERSION} (${version || 'it does not run'})\n`);
   }
-  const gobin = join(toolCache(), `k6-${K6_VERSION}`);
+  const gobin = join(cacheRoot, `k6-${K6_VERSION}`);
   if (!hasCommand('go')) {
     process.stderr.write(
       `k6 ${K6_VERSION} is not built yet, and building it needs Go, which is not installed ` +

@@ -22,10 +22,10 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { freePort, root } from './workspace.mjs';
+import { cacheRoot, freePort, isListening, root } from './workspace.mjs';
 
 export const KEYCLOAK_VERSION = '26.7.3';
 /** Keycloak 26 runs on OpenJDK 21 or newer. */
@@ -40,10 +40,25 @@ const BUILD_OPTIONS = [
   '--metrics-enabled=true',
 ];
 
-export const cacheRoot = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'debate');
 const realmDir = join(root, 'deploy', 'keycloak');
 
 const log = (line) => process.stderr.write(`[keycloak] ${line}\n`);
+
+/**
+ * The servers this process started. Each runs in a process group of its own (so that its JVM
+ * stops with kc.sh); whatever is still running when this process exits, however it exits, is
+ * killed with it rather than left behind.
+ */
+const running = new Set();
+process.once('exit', () => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
+});
 
 function fail(message) {
   throw new Error(`Keycloak: ${message}`);
@@ -155,8 +170,9 @@ function prepareHome(dist, dataDir) {
 }
 
 /**
- * Starts Keycloak and resolves once its readiness probe answers 200 and the realm is served. `env` fills the realm's
- * placeholders (IDENTITY_CLIENT_SECRET, WEB_ORIGIN, the providers'); missing secrets are made up.
+ * Starts Keycloak and resolves once its readiness probe answers 200 and the realm is served.
+ * `env` fills the realm's placeholders (IDENTITY_CLIENT_SECRET, WEB_ORIGIN, the providers'); a
+ * missing secret is made up, and GOOGLE_ENABLED / GITHUB_ENABLED follow the client ids.
  */
 export async function startKeycloak({
   dataDir = mkdtempSync(join(tmpdir(), 'keycloak-')),
@@ -170,10 +186,22 @@ export async function startKeycloak({
   const home = prepareHome(dist, dataDir);
   const httpPort = port ?? (await freePort());
   const opsPort = managementPort ?? (await freePort());
+  // Another server on these ports would answer the probes below in this one's place.
+  for (const taken of [httpPort, opsPort]) {
+    if (await isListening(taken)) fail(`something already listens on 127.0.0.1:${taken}`);
+  }
+  // A provider is imported enabled exactly when its client id is given (as compose does it).
+  const providers = Object.fromEntries(
+    ['GOOGLE', 'GITHUB'].map((name) => [
+      `${name}_ENABLED`,
+      env[`${name}_CLIENT_ID`] ? 'true' : 'false',
+    ]),
+  );
   const realmEnv = {
     WEB_ORIGIN: 'http://localhost:3000',
     IDENTITY_CLIENT_SECRET: randomBytes(24).toString('base64url'),
     ...env,
+    ...providers,
   };
   const adminPassword = randomBytes(18).toString('base64url');
   // Its log goes to `logFile` (appended), or nowhere.
@@ -204,7 +232,13 @@ export async function startKeycloak({
     },
   );
   if (typeof output === 'number') closeSync(output);
-  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  running.add(child.pid);
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child.pid);
+      resolve(code);
+    }),
+  );
   const url = `http://127.0.0.1:${httpPort}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -225,13 +259,15 @@ export async function startKeycloak({
   };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (child.exitCode !== null) {
-      fail(`exited (${child.exitCode}) before it was ready${logFile ? `; see ${logFile}` : ''}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const how = child.exitCode ?? child.signalCode;
+      fail(`exited (${how}) before it was ready${logFile ? `; see ${logFile}` : ''}`);
     }
     try {
       // Ready answers before the realm import has finished ("Bootstrap in progress"): wait for both.
-      const ready = await fetch(`http://127.0.0.1:${opsPort}/health/ready`);
-      const realm = await fetch(`${url}/realms/debate/.well-known/openid-configuration`);
+      const probe = (address) => fetch(address, { signal: AbortSignal.timeout(2_000) });
+      const ready = await probe(`http://127.0.0.1:${opsPort}/health/ready`);
+      const realm = await probe(`${url}/realms/debate/.well-known/openid-configuration`);
       if (ready.status === 200 && realm.status === 200) break;
     } catch {
       // not listening yet
@@ -267,7 +303,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       managementPort: Number(process.env.KEYCLOAK_MANAGEMENT_PORT ?? 9000),
       env: Object.fromEntries(
         Object.entries(process.env).filter(([name]) =>
-          /^(WEB_ORIGIN|IDENTITY_CLIENT_SECRET|GOOGLE_|GITHUB_)/.test(name),
+          /^(WEB_ORIGIN|IDENTITY_CLIENT_SECRET|GOOGLE_(CLIENT_ID|CLIENT_SECRET)|GITHUB_(CLIENT_ID|CLIENT_SECRET|URL|API_URL))$/.test(
+            name,
+          ),
         ),
       ),
       logFile: '/dev/stdout',

@@ -22,6 +22,38 @@ ensureInstalled();
 buildAll();
 
 const children = new Map();
+let keycloak;
+
+// Stopping works from the first moment (a signal while Keycloak starts included): the services
+// and the gateway first, then the broker and the store; a Keycloak still starting is killed as
+// this process exits (scripts/keycloak.mjs).
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  // The broker and the store stop last, so the services can drain through them.
+  const infrastructure = ['nats', 'mongo'].map((name) => children.get(name)).filter(Boolean);
+  const rest = [...children.entries()]
+    .filter(([name]) => name !== 'nats' && name !== 'mongo')
+    .map(([, child]) => child);
+  let remaining = rest.length;
+  const finish = () => {
+    for (const child of infrastructure) child.kill('SIGTERM');
+    void (keycloak?.stop() ?? Promise.resolve()).then(() => setTimeout(() => process.exit(0), 200));
+  };
+  if (remaining === 0) finish();
+  for (const child of rest) {
+    child.once('exit', () => {
+      remaining -= 1;
+      if (remaining === 0) finish();
+    });
+    child.kill('SIGTERM');
+  }
+  setTimeout(() => process.exit(1), 30_000).unref();
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
 let natsUrl = process.env.NATS_URL;
 if (!natsUrl) {
   natsUrl = 'nats://127.0.0.1:4222';
@@ -85,7 +117,6 @@ const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
 const port = process.env.PORT ?? '3000';
 let authIssuer = process.env.AUTH_ISSUER_URL;
-let keycloak;
 const flags = new Set(process.argv.slice(2));
 const wantsKeycloak =
   !process.env.KEYCLOAK_URL &&
@@ -102,14 +133,14 @@ if (process.env.KEYCLOAK_URL) {
   const secretFile = join(keycloakDir, 'identity-client-secret');
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(24).toString('base64url'));
   const clientSecret = readFileSync(secretFile, 'utf8').trim();
-  const brokers = {};
-  for (const provider of ['GOOGLE', 'GITHUB']) {
-    for (const name of ['CLIENT_ID', 'CLIENT_SECRET', 'URL', 'API_URL']) {
-      const value = process.env[`${provider}_${name}`];
-      if (value) brokers[`${provider}_${name}`] = value;
-    }
-    if (process.env[`${provider}_CLIENT_ID`]) brokers[`${provider}_ENABLED`] = 'true';
-  }
+  const brokers = Object.fromEntries(
+    ['GOOGLE', 'GITHUB'].flatMap((provider) =>
+      ['CLIENT_ID', 'CLIENT_SECRET', 'URL', 'API_URL']
+        .map((name) => `${provider}_${name}`)
+        .filter((name) => process.env[name])
+        .map((name) => [name, process.env[name]]),
+    ),
+  );
   process.stdout.write('Starting Keycloak (scripts/keycloak.mjs)…\n');
   keycloak = await startKeycloak({
     logFile: join(keycloakDir, 'keycloak.log'),
@@ -117,7 +148,8 @@ if (process.env.KEYCLOAK_URL) {
     port: Number(process.env.KEYCLOAK_PORT ?? 8080),
     managementPort: Number(process.env.KEYCLOAK_MANAGEMENT_PORT ?? 9000),
     env: {
-      WEB_ORIGIN: process.env.WEB_ORIGIN ?? `http://localhost:${port}`,
+      // The realm takes one origin; the identity service's WEB_ORIGIN may list several.
+      WEB_ORIGIN: (process.env.WEB_ORIGIN ?? `http://localhost:${port}`).split(',')[0]?.trim(),
       IDENTITY_CLIENT_SECRET: clientSecret,
       ...brokers,
     },
@@ -176,30 +208,3 @@ for (const [name, child] of children) {
     children.delete(name);
   });
 }
-
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  // The broker and the store stop last, so the services can drain through them.
-  const infrastructure = ['nats', 'mongo'].map((name) => children.get(name)).filter(Boolean);
-  const rest = [...children.entries()]
-    .filter(([name]) => name !== 'nats' && name !== 'mongo')
-    .map(([, child]) => child);
-  let remaining = rest.length;
-  const finish = () => {
-    for (const child of infrastructure) child.kill('SIGTERM');
-    void (keycloak?.stop() ?? Promise.resolve()).then(() => setTimeout(() => process.exit(0), 200));
-  };
-  if (remaining === 0) finish();
-  for (const child of rest) {
-    child.once('exit', () => {
-      remaining -= 1;
-      if (remaining === 0) finish();
-    });
-    child.kill('SIGTERM');
-  }
-  setTimeout(() => process.exit(1), 30_000).unref();
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

@@ -2,10 +2,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Where downloads and builds are cached, outside the repository: $XDG_CACHE_HOME/debate. */
+export const cacheRoot = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'debate');
 
 /** Runs a command to completion in the workspace root, or exits with its status. */
 export function run(command, args, options = {}) {

@@ -520,6 +520,30 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     expect(ofType('keycloak:oidc/githubIdentityProvider:GithubIdentityProvider')).toHaveLength(0);
   });
 
+  it("keeps the realm file's sessions: refresh tokens good once, the same lifetimes", () => {
+    const file = JSON.parse(
+      readFileSync(new URL('../../deploy/keycloak/debate-realm.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+    const seconds = (duration: unknown) => {
+      const [, amount, unit] = /^(\d+)([smh])$/.exec(String(duration)) ?? [];
+      return Number(amount) * { s: 1, m: 60, h: 3600 }[unit as 's' | 'm' | 'h'];
+    };
+    const realm = ofType('keycloak:index/realm:Realm')[0]?.inputs ?? {};
+    expect({
+      revokeRefreshToken: realm['revokeRefreshToken'],
+      refreshTokenMaxReuse: realm['refreshTokenMaxReuse'],
+      accessTokenLifespan: seconds(realm['accessTokenLifespan']),
+      ssoSessionIdleTimeout: seconds(realm['ssoSessionIdleTimeout']),
+      ssoSessionMaxLifespan: seconds(realm['ssoSessionMaxLifespan']),
+    }).toEqual({
+      revokeRefreshToken: file['revokeRefreshToken'],
+      refreshTokenMaxReuse: file['refreshTokenMaxReuse'],
+      accessTokenLifespan: file['accessTokenLifespan'],
+      ssoSessionIdleTimeout: file['ssoSessionIdleTimeout'],
+      ssoSessionMaxLifespan: file['ssoSessionMaxLifespan'],
+    });
+  });
+
   it("gives the brokers the realm file's PKCE and picture mapper", () => {
     const [google] = ofType('keycloak:oidc/googleIdentityProvider:GoogleIdentityProvider');
     expect(google?.inputs['extraConfig']).toEqual({ pkceEnabled: 'true', pkceMethod: 'S256' });

@@ -241,7 +241,10 @@ export interface KeycloakServerArgs {
 
 /** The official Keycloak image; the realm is managed through its admin API (DebateRealm). */
 export const KEYCLOAK_IMAGE = 'quay.io/keycloak/keycloak:26.7.3';
-/** Keycloak's database: the official PostgreSQL image, as in docker-compose.yml. */
+/**
+ * Keycloak's database: the official PostgreSQL image (17; compose runs 18.6, whose image keeps
+ * its data under /var/lib/postgresql rather than this StatefulSet's /var/lib/postgresql/data).
+ */
 const POSTGRES_IMAGE = 'postgres:17';
 const KEYCLOAK_HTTP_PORT = 8080;
 /** Keycloak's management interface: /health/started, /health/live, /health/ready, /metrics. */

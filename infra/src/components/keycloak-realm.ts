@@ -62,6 +62,11 @@ export class DebateRealm extends pulumi.ComponentResource {
         loginWithEmailAllowed: true,
         duplicateEmailsAllowed: false,
         accessTokenLifespan: '5m',
+        ssoSessionIdleTimeout: '30m',
+        ssoSessionMaxLifespan: '10h',
+        // A refresh token is good once: a replayed one ends its session (refreshTokenMaxReuse 0).
+        revokeRefreshToken: true,
+        refreshTokenMaxReuse: 0,
         passwordPolicy: 'length(8) and notEmail(undefined)',
         securityDefenses: {
           bruteForceDetection: {

@@ -11,7 +11,6 @@ describe('loadConfig', () => {
       DRAIN_TIMEOUT_MS: 10_000,
       OPS_PORT: 9464,
       OPS_HOST: '0.0.0.0',
-      JETSTREAM_REPLICAS: 1,
     });
   });
 

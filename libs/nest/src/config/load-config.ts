@@ -94,7 +94,9 @@ export const serviceEnvSchema = z
      * to date: 1 on a single server, the cluster's size (3) on a cluster, so that an event
      * survives the loss of a server.
      */
-    JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).default(1)),
+    // Unset: a stream it creates gets the server's default (one), and an existing stream keeps
+    // its count, so a process not told the cluster's size never scales a stream down.
+    JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).optional()),
   })
   .superRefine((env, context) => {
     if (env.MONGO_PASSWORD && !env.MONGO_USERNAME) {

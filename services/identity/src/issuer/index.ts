@@ -36,6 +36,8 @@ export interface EmbeddedIssuerOptions {
   readonly brokers?: Partial<Record<BrokerAlias, Broker>>;
   /** Web origins besides the issuer's own that the web client may be sent back to. */
   readonly webOrigins?: readonly string[];
+  /** Its clock (milliseconds since the epoch); the system's unless given. */
+  readonly now?: () => number;
 }
 
 export interface RunningIssuer {
@@ -63,7 +65,7 @@ export async function createEmbeddedIssuer(options: EmbeddedIssuerOptions): Prom
       key,
       options.issuerUrl,
       secret,
-      Date.now,
+      options.now ?? Date.now,
       { brokers: options.brokers ?? {}, webOrigins: options.webOrigins ?? [] },
     );
     return { issuer, serviceSecret: secret, close: () => connection.close() };

@@ -281,6 +281,36 @@ describe('the embedded Keycloak-compatible issuer', () => {
     );
   });
 
+  it('locks an account at the fifth failure a few seconds apart, not the fourth, for 60 s', async () => {
+    await createUser('five@example.org', 'right password', await serviceToken());
+    let clock = Date.now();
+    const slow = await createEmbeddedIssuer({
+      mongoUrl: store.uri,
+      dataDir,
+      issuerUrl: () => realmUrl,
+      serviceSecret: SECRET,
+      now: () => clock,
+    });
+    const attempt = (password: string) => {
+      clock += 2_000; // further apart than the quick-login check's second
+      return slow.issuer.passwordGrant('debate-web', 'five@example.org', password).then(
+        () => 'signed in',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+    };
+    try {
+      for (let i = 0; i < 4; i += 1)
+        expect(await attempt('wrong')).toBe('Invalid user credentials');
+      expect(await attempt('right password')).toBe('signed in');
+      for (let i = 0; i < 5; i += 1) await attempt('wrong');
+      expect(await attempt('right password')).toBe('Invalid user credentials');
+      clock += 60_000;
+      expect(await attempt('right password')).toBe('signed in');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('does not tell an unknown user from a wrong password', async () => {
     const unknown = await token({
       grant_type: 'password',

@@ -241,12 +241,12 @@ export class EmbeddedIssuer {
     const client = this.checkPublicClient(clientId);
     const next = newRefreshToken();
     const now = this.now();
-    const session = await this.store.rotate(refreshToken, next, {
+    const session = await this.store.rotate(refreshToken, client, next, {
       usedSince: new Date(now - this.settings.sessionIdleSeconds * 1000),
       startedSince: new Date(now - this.settings.sessionMaxSeconds * 1000),
     });
-    if (!session) throw await this.refreshRefusal(refreshToken);
-    const user = session.clientId === client ? await this.store.findUser(session.userId) : null;
+    if (!session) throw await this.refreshRefusal(refreshToken, client);
+    const user = await this.store.findUser(session.userId);
     if (!user || !user.enabled) throw new OAuthError(400, 'invalid_grant', 'Token is not active');
     return this.tokensFor(user, client, session._id, next);
   }
@@ -256,10 +256,11 @@ export class EmbeddedIssuer {
    * swapped for a newer one is a replay (refreshTokenMaxReuse 0): the session ends, as in
    * Keycloak, so a stolen token and the one it was stolen from both stop working.
    */
-  private async refreshRefusal(refreshToken: string): Promise<OAuthError> {
+  private async refreshRefusal(refreshToken: string, clientId: string): Promise<OAuthError> {
     const session = await this.store.findSessionByToken(refreshToken);
     const refusal = (description: string) => new OAuthError(400, 'invalid_grant', description);
     if (!session) return refusal('Invalid refresh token');
+    if (session.clientId !== clientId) return refusal('Invalid refresh token');
     if (session.revokedFor === 'reuse') return refusal("Session doesn't have required client");
     if (session.revokedAt) return refusal('Session not active');
     if (session.refreshHash !== hashToken(refreshToken)) {

@@ -299,12 +299,13 @@ export class RealmStore {
   }
 
   /**
-   * Swaps a session's refresh token for a new one, once: a token already used or revoked finds
+   * Swaps a session's refresh token, issued to `clientId`, for a new one, once: a token already used or revoked finds
    * nothing (so a replayed token is refused). The old token is kept, hashed, to tell a replay
    * from a token never issued.
    */
   rotate(
     refreshToken: string,
+    clientId: string,
     next: string,
     limits: { usedSince: Date; startedSince: Date },
   ): Promise<RealmSession | null> {
@@ -313,6 +314,8 @@ export class RealmStore {
       .findOneAndUpdate(
         {
           refreshHash: used,
+          // Another client's attempt leaves the token as it is (it is not the holder's replay).
+          clientId,
           revokedAt: null,
           lastUsedAt: { $gte: limits.usedSince },
           startedAt: { $gte: limits.startedSince },

@@ -93,7 +93,8 @@ export class SessionsController {
     } catch (error) {
       const refusal = refusalOf(error, 'sign-up');
       if (refusal.refused !== 'email_taken') return refusal;
-      const retried = await this.signIn(request);
+      // (A wrong password here counts as a failed sign-in of that account, as it would there.)
+      const retried = await this.signIn(request).catch(() => refusal);
       return isRefusal(retried) ? refusal : retried;
     }
     return this.signIn(request);
