@@ -7,7 +7,7 @@
 //   node scripts/keycloak.mjs install          fetch, unpack and build (idempotent); prints where
 //   node scripts/keycloak.mjs start [dataDir]  runs one in the foreground until SIGINT/SIGTERM
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   copyFileSync,
@@ -18,6 +18,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -155,6 +156,16 @@ export function ensureKeycloak() {
  */
 function prepareHome(dist, dataDir) {
   const home = join(dataDir, 'home');
+  // A home made for another version of the distribution is made again; its data stays (Keycloak
+  // migrates its database at the next start).
+  if (
+    existsSync(join(home, 'bin', 'kc.sh')) &&
+    readlinkSync(join(home, 'lib')) !== join(dist, 'lib')
+  ) {
+    for (const part of ['bin', 'conf', 'lib', 'providers', 'themes']) {
+      rmSync(join(home, part), { recursive: true, force: true });
+    }
+  }
   if (!existsSync(join(home, 'bin', 'kc.sh'))) {
     mkdirSync(join(home, 'bin'), { recursive: true });
     copyFileSync(join(dist, 'bin', 'kc.sh'), join(home, 'bin', 'kc.sh'));
@@ -203,6 +214,21 @@ export async function startKeycloak({
     ...env,
     ...providers,
   };
+  // Keycloak imports a realm once (IGNORE_EXISTING): what it was imported with stays, whatever a
+  // later start says. Say so when the settings or the realm file have changed since.
+  const settingsFile = join(dataDir, 'realm-settings.sha256');
+  const settings = createHash('sha256')
+    .update(JSON.stringify(realmEnv, Object.keys(realmEnv).sort()))
+    .update(readFileSync(join(realmDir, 'debate-realm.json')))
+    .digest('hex');
+  if (!existsSync(settingsFile)) {
+    writeFileSync(settingsFile, settings);
+  } else if (readFileSync(settingsFile, 'utf8') !== settings) {
+    log(
+      `the realm in ${dataDir} was imported with other settings (WEB_ORIGIN, the providers, ` +
+        `the realm file); they stay until that folder is removed (its users go with it)`,
+    );
+  }
   const adminPassword = randomBytes(18).toString('base64url');
   // Its log goes to `logFile` (appended), or nowhere.
   const output = logFile ? openSync(logFile, 'a') : 'ignore';
