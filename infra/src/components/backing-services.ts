@@ -2,6 +2,7 @@ import * as k8s from '@pulumi/kubernetes';
 import * as mongodbatlas from '@pulumi/mongodbatlas';
 import * as pulumi from '@pulumi/pulumi';
 import { type ServiceName, serviceNames } from '../config.js';
+import { scrapeAnnotations } from './deployable.js';
 import { INGRESS_CLASS } from './prerequisites.js';
 
 /** The nats-io chart's NATS servers: JetStream keeps a copy of each stream on every one. */
@@ -368,11 +369,7 @@ export class KeycloakServer extends pulumi.ComponentResource {
           template: {
             metadata: {
               labels,
-              annotations: {
-                'prometheus.io/scrape': 'true',
-                'prometheus.io/port': String(KEYCLOAK_MANAGEMENT_PORT),
-                'prometheus.io/path': '/metrics',
-              },
+              annotations: scrapeAnnotations(KEYCLOAK_MANAGEMENT_PORT),
             },
             spec: {
               automountServiceAccountToken: false,

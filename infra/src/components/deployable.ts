@@ -31,6 +31,15 @@ export interface DeployableArgs {
  * liveness and readiness probes on the operations port, requests and limits, a non-root and
  * read-only container; a Service; and a HorizontalPodAutoscaler on CPU.
  */
+/** The annotations that have Prometheus scrape a pod's /metrics on `port`. */
+export function scrapeAnnotations(port: number): Record<string, string> {
+  return {
+    'prometheus.io/scrape': 'true',
+    'prometheus.io/port': String(port),
+    'prometheus.io/path': '/metrics',
+  };
+}
+
 export class Deployable extends pulumi.ComponentResource {
   readonly deployment: k8s.apps.v1.Deployment;
   readonly service: k8s.core.v1.Service;
@@ -76,11 +85,7 @@ export class Deployable extends pulumi.ComponentResource {
           template: {
             metadata: {
               labels,
-              annotations: {
-                'prometheus.io/scrape': 'true',
-                'prometheus.io/port': String(OPS_PORT),
-                'prometheus.io/path': '/metrics',
-              },
+              annotations: scrapeAnnotations(OPS_PORT),
             },
             spec: {
               automountServiceAccountToken: false,

@@ -53,6 +53,10 @@ describe('the embedded Keycloak-compatible issuer', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
+  /** The e-mail form's grant for `username` (the public web client). */
+  const passwordGrant = (username: string, password: string) =>
+    token({ grant_type: 'password', client_id: 'debate-web', username, password });
+
   async function serviceToken(): Promise<string> {
     const { body } = await token({
       grant_type: 'client_credentials',
@@ -219,13 +223,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
 
   it('locks an account for a while after repeated wrong passwords', async () => {
     await createUser('lock@example.org', 'right password', await serviceToken());
-    const attempt = (password: string) =>
-      token({
-        grant_type: 'password',
-        client_id: 'debate-web',
-        username: 'lock@example.org',
-        password,
-      });
+    const attempt = (password: string) => passwordGrant('lock@example.org', password);
     const refused = {
       status: 400,
       body: { error: 'invalid_grant', error_description: 'Invalid user credentials' },
@@ -249,13 +247,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
     } finally {
       await connection.close();
     }
-    const attempt = (password: string) =>
-      token({
-        grant_type: 'password',
-        client_id: 'debate-web',
-        username: 'off@example.org',
-        password,
-      });
+    const attempt = (password: string) => passwordGrant('off@example.org', password);
     expect(await attempt('right password')).toEqual({
       status: 400,
       body: { error: 'invalid_grant', error_description: 'Account disabled' },
@@ -267,13 +259,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
 
   it('locks an account at once after two failures less than a second apart', async () => {
     await createUser('quick@example.org', 'right password', await serviceToken());
-    const attempt = (password: string) =>
-      token({
-        grant_type: 'password',
-        client_id: 'debate-web',
-        username: 'quick@example.org',
-        password,
-      });
+    const attempt = (password: string) => passwordGrant('quick@example.org', password);
     await attempt('wrong once');
     await attempt('wrong twice');
     expect((await attempt('right password')).body['error_description']).toBe(
