@@ -9,14 +9,11 @@
 // lag p99 over the run (prom-client, the operations port's /metrics); its peak resident memory during the runs. The client
 // shares the 2 cores with the server, so its own delays are part of the latency.
 import { createClient } from 'graphql-ws';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
-import { buildAll, ensureInstalled, root } from './workspace.mjs';
-import { spawn } from 'node:child_process';
+import { buildAll, ensureInstalled, startPlatformProcess } from './workspace.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -37,49 +34,16 @@ if (!values['no-build']) {
   buildAll();
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-generation-'));
-const child = spawn(process.execPath, ['libs/platform/dist/main.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    MONGO_PORT: '0',
-    DATA_DIR: dataDir,
-    OPS_PORT: '0',
-    OFFLINE_TOKENS_PER_SECOND: String(tps),
-    OFFLINE_FIRST_TOKEN_MS: String(firstTokenMs),
-    TURN_PAUSE_MS: String(pauseMs),
-    OPENAI_API_KEY: '',
-  },
-  stdio: ['ignore', 'pipe', 'inherit'],
+const { url, opsUrl, child } = await startPlatformProcess({
+  // Every simulated user signs up from this one address: the benchmark's own platform.
+  RATE_LIMITS: 'off',
+  OFFLINE_TOKENS_PER_SECOND: String(tps),
+  OFFLINE_FIRST_TOKEN_MS: String(firstTokenMs),
+  TURN_PAUSE_MS: String(pauseMs),
 });
 const stop = () => {
   if (child.exitCode === null) child.kill('SIGTERM');
 };
-process.on('exit', () => {
-  stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const [url, opsUrl] = await new Promise((resolve, reject) => {
-  let output = '';
-  const timer = setTimeout(
-    () => reject(new Error(`the platform did not start:\n${output}`)),
-    60_000,
-  );
-  child.stdout.setEncoding('utf8').on('data', (chunk) => {
-    output += chunk;
-    const ready = /is ready at (http:\/\/\S+)/.exec(output);
-    const operations = /Operations \(health probes, \/metrics\): (http:\/\/\S+)/.exec(output);
-    if (ready && operations) {
-      clearTimeout(timer);
-      resolve([ready[1], operations[1]]);
-    }
-  });
-  child.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
-});
 
 async function graphql(query, variables, token) {
   const response = await fetch(`${url}/graphql`, {

@@ -15,17 +15,24 @@
 //   environment points at (nats://nats, mongodb://mongo, http://keycloak, …) is a healthy
 //   dependency of it, directly or through another;
 // - the images are pinned to a release, Keycloak's to the one the tests run;
-// - every placeholder of the realm file without a default reaches Keycloak's environment;
+// - every placeholder of the realm file without a default reaches Keycloak's environment, and
+//   every one (defaults too) is set in the environment Keycloak's entrypoint starts kc.sh with;
+// - the identity service asks for e-mail verification (EMAIL_VERIFICATION=required) and gets no
+//   SMTP_* (with KEYCLOAK_URL it refuses them: Keycloak sends the mail), nor does any service but
+//   Keycloak; the gateway gets RATE_LIMITS and TRUST_PROXY from the .env intact, empty unless set;
 // - Keycloak's healthcheck, run here against stand-ins of its two ports, passes when readiness
 //   and the realm's discovery document answer 200, and fails on a 503 from either (readiness
 //   even when its body says "UP", the realm while its import is in progress);
 // - Keycloak's entrypoint, run here with a stand-in kc.sh on the rendered environment, imports a
 //   provider of the realm enabled exactly when its client id is set, and refuses a client id
-//   without its secret.
+//   without its secret; it sets SMTP_AUTH=true exactly when SMTP_USER is set, refuses
+//   SMTP_PASSWORD without SMTP_USER, and the realm's smtpServer, filled from that environment as
+//   Keycloak's import fills it, is the server the .env names (compose's defaults for the rest).
 //
 // With an .env beside the file (or the file given as the argument), that .env is checked too: it
 // renders, its MongoDB passwords arrive intact as the services' MONGO_PASSWORD, each provider's
-// client id has its secret, and the identity-service client secret is long enough. The .env of
+// client id has its secret, SMTP_PASSWORD has SMTP_USER, RATE_LIMITS is empty, off or JSON, and
+// the identity-service client secret is long enough. The .env of
 // the check itself, MongoDB passwords full of @ / : % and all, is checked the same way.
 //
 //   node scripts/check-compose.mjs [path/to/.env]
@@ -87,6 +94,18 @@ const SECRETS = {
   GOOGLE_CLIENT_SECRET: { required: false, to: [['keycloak', 'GOOGLE_CLIENT_SECRET']] },
   GITHUB_CLIENT_SECRET: { required: false, to: [['keycloak', 'GITHUB_CLIENT_SECRET']] },
   OPENAI_API_KEY: { required: false, to: [['generation', 'OPENAI_API_KEY']] },
+  SMTP_PASSWORD: { required: false, to: [['keycloak', 'SMTP_PASSWORD']] },
+};
+
+/**
+ * Settings that are not secrets but that .env.example leaves empty, with the value the check
+ * gives them, and whether compose must refuse to start without them. (SMTP_USER because the
+ * check's SMTP_PASSWORD needs it.)
+ */
+const SETTINGS = {
+  SMTP_HOST: { required: true, value: 'smtp.example.org' },
+  SMTP_FROM: { required: true, value: 'debate@example.org' },
+  SMTP_USER: { required: false, value: 'debate-mailer' },
 };
 
 /** Images pinned to a release: how many numbers their versions have (PostgreSQL's have two). */
@@ -238,6 +257,10 @@ for (const secret of Object.keys(SECRETS)) {
   filled.set(secret, value);
   secretValues.set(secret, value);
 }
+for (const [setting, { value }] of Object.entries(SETTINGS)) {
+  if (!example.has(setting)) problem(`${setting} is not listed in .env.example`);
+  filled.set(setting, value);
+}
 const base = render(filled, 'filled');
 if (!base.ok) problem(`does not render with the secrets filled:\n${base.stderr}`);
 
@@ -245,6 +268,11 @@ for (const [secret, { required }] of Object.entries(SECRETS)) {
   if (!required) continue;
   const without = render(new Map([...filled, [secret, '']]), `without-${secret}`);
   if (without.ok) problem(`renders with ${secret} empty`);
+}
+for (const [setting, { required }] of Object.entries(SETTINGS)) {
+  if (!required) continue;
+  const without = render(new Map([...filled, [setting, '']]), `without-${setting}`);
+  if (without.ok) problem(`renders with ${setting} empty`);
 }
 
 // --- Rendered: what each service gets ---------------------------------------------------------
@@ -347,6 +375,40 @@ if (base.ok) {
       if (conditionOf(dependency) !== 'service_healthy') {
         problem(`${name} starts before ${target} is healthy`);
       }
+    }
+  }
+
+  // E-mail verification: asked for by the identity service, the mail sent by Keycloak alone.
+  const identityEnvironment = environmentOf(services.identity);
+  if (identityEnvironment.EMAIL_VERIFICATION !== 'required') {
+    problem(
+      `identity has EMAIL_VERIFICATION=${JSON.stringify(identityEnvironment.EMAIL_VERIFICATION)}, ` +
+        'not required (new e-mail accounts would not verify their address)',
+    );
+  }
+  if (!identityEnvironment.KEYCLOAK_URL) {
+    problem('identity has no KEYCLOAK_URL: Keycloak would not be the one sending its mail');
+  }
+  for (const [name, service] of Object.entries(services)) {
+    if (name === 'keycloak') continue;
+    const smtp = Object.keys(environmentOf(service)).filter((variable) =>
+      variable.startsWith('SMTP_'),
+    );
+    if (smtp.length > 0) {
+      problem(
+        `${name} gets ${smtp.join(', ')}: only Keycloak sends mail (the identity service ` +
+          'refuses SMTP_HOST with KEYCLOAK_URL)',
+      );
+    }
+  }
+  // The gateway's limits: the defaults unless the .env says otherwise.
+  const gatewayEnvironment = environmentOf(services.gateway);
+  for (const variable of ['RATE_LIMITS', 'TRUST_PROXY']) {
+    if (gatewayEnvironment[variable] !== filled.get(variable)) {
+      problem(
+        `gateway's ${variable} is ${JSON.stringify(gatewayEnvironment[variable])}, not the ` +
+          `.env's ${JSON.stringify(filled.get(variable))}`,
+      );
     }
   }
 
@@ -597,11 +659,157 @@ async function checkIdentityProviders() {
   }
 }
 
+/** A realm file's value with its placeholders filled from `environment`, as Keycloak's import does. */
+const fillPlaceholders = (value, environment) =>
+  String(value).replace(/\$\{([A-Za-z0-9_]+)(?::([^}]*))?\}/g, (text, name, fallback) =>
+    environment[name] !== undefined ? environment[name] : (fallback ?? text),
+  );
+
+/**
+ * The realm's SMTP server: every placeholder of the realm set in the environment kc.sh starts
+ * with, SMTP_AUTH following SMTP_USER (whatever the .env says of SMTP_AUTH), SMTP_PASSWORD without
+ * SMTP_USER refused naming both, and the realm's smtpServer, filled from that environment, the
+ * server the .env names, with compose's defaults for what it leaves empty.
+ */
+async function checkSmtp() {
+  const server = realm.smtpServer;
+  if (!server || typeof server !== 'object') {
+    problem('the realm file has no smtpServer: Keycloak could not send the verification mail');
+    return;
+  }
+  const filledIn = (start) =>
+    Object.fromEntries(
+      Object.entries(server).map(([key, value]) => [
+        key,
+        fillPlaceholders(value, start.environment),
+      ]),
+    );
+  const compare = (label, actual, expected) => {
+    for (const [key, value] of Object.entries(expected)) {
+      if (actual[key] !== value) {
+        problem(
+          `${label}: the realm's smtpServer.${key} is imported as ` +
+            `${JSON.stringify(actual[key])}, not ${JSON.stringify(value)}`,
+        );
+      }
+    }
+  };
+
+  // With a user and its password: Keycloak logs in, with exactly those.
+  const withUser = await keycloakStart(filled, 'smtp-user');
+  if (withUser.error || withUser.code !== 0) {
+    problem(`keycloak does not start with SMTP_USER set: ${withUser.error ?? withUser.stderr}`);
+  } else {
+    for (const [, name] of placeholders) {
+      if (withUser.environment[name] === undefined) {
+        problem(
+          `the realm's \${${name}} is not in the environment keycloak's entrypoint starts kc.sh ` +
+            'with: Keycloak imports its default',
+        );
+      }
+    }
+    if (withUser.environment.SMTP_AUTH !== 'true') {
+      problem(`keycloak's SMTP_AUTH is ${withUser.environment.SMTP_AUTH} with SMTP_USER set`);
+    }
+    compare('with SMTP_USER set', filledIn(withUser), {
+      host: filled.get('SMTP_HOST'),
+      port: filled.get('SMTP_PORT'),
+      from: filled.get('SMTP_FROM'),
+      fromDisplayName: filled.get('SMTP_FROM_DISPLAY_NAME'),
+      auth: 'true',
+      user: filled.get('SMTP_USER'),
+      password: secretValues.get('SMTP_PASSWORD'),
+      starttls: filled.get('SMTP_STARTTLS'),
+      ssl: filled.get('SMTP_SSL'),
+    });
+  }
+
+  // No user, the optional settings empty, and the .env asking for SMTP_AUTH outright: no login,
+  // and compose's defaults (port 587 with STARTTLS, the display name).
+  const anonymous = new Map(filled);
+  for (const setting of [
+    'SMTP_USER',
+    'SMTP_PASSWORD',
+    'SMTP_PORT',
+    'SMTP_FROM_DISPLAY_NAME',
+    'SMTP_STARTTLS',
+    'SMTP_SSL',
+  ]) {
+    anonymous.set(setting, '');
+  }
+  anonymous.set('SMTP_AUTH', 'true');
+  const withoutUser = await keycloakStart(anonymous, 'smtp-anonymous');
+  if (withoutUser.error || withoutUser.code !== 0) {
+    problem(
+      `keycloak does not start without SMTP_USER: ${withoutUser.error ?? withoutUser.stderr}`,
+    );
+  } else {
+    if (withoutUser.environment.SMTP_AUTH !== 'false') {
+      problem(
+        `keycloak's SMTP_AUTH is ${withoutUser.environment.SMTP_AUTH} with SMTP_USER empty ` +
+          '(and SMTP_AUTH=true in the .env)',
+      );
+    }
+    compare('with SMTP_USER empty', filledIn(withoutUser), {
+      host: filled.get('SMTP_HOST'),
+      port: '587',
+      from: filled.get('SMTP_FROM'),
+      fromDisplayName: 'AI Debate',
+      auth: 'false',
+      user: '',
+      password: '',
+      starttls: 'true',
+      ssl: 'false',
+    });
+  }
+
+  // A password without its user.
+  const halfway = new Map(filled);
+  halfway.set('SMTP_USER', '');
+  const refused = await keycloakStart(halfway, 'smtp-password-only');
+  if (!refused.error && refused.code === 0) {
+    problem('keycloak starts with SMTP_PASSWORD set and SMTP_USER empty');
+  } else if (
+    !refused.error &&
+    !(
+      String(refused.stderr).includes('SMTP_PASSWORD') &&
+      String(refused.stderr).includes('SMTP_USER')
+    )
+  ) {
+    problem(
+      `keycloak refuses SMTP_PASSWORD without SMTP_USER, but does not name both: ${refused.stderr}`,
+    );
+  }
+}
+
+/** The gateway's RATE_LIMITS and TRUST_PROXY, as an .env sets them: intact (JSON and all). */
+function checkGatewayLimits() {
+  const limits = new Map(filled);
+  limits.set('RATE_LIMITS', '{"signUp":{"address":"3/1h"},"vote":{"account":null}}');
+  limits.set('TRUST_PROXY', '127.0.0.1,172.16.0.0/12');
+  const rendered = render(limits, 'gateway-limits');
+  if (!rendered.ok) {
+    problem(`does not render with RATE_LIMITS and TRUST_PROXY set:\n${rendered.stderr}`);
+    return;
+  }
+  const environment = environmentOf(rendered.project.services?.gateway);
+  for (const variable of ['RATE_LIMITS', 'TRUST_PROXY']) {
+    if (environment[variable] !== limits.get(variable)) {
+      problem(
+        `gateway's ${variable} is ${JSON.stringify(environment[variable])}, not the .env's ` +
+          JSON.stringify(limits.get(variable)),
+      );
+    }
+  }
+}
+
 {
   if (keycloak) {
     await checkKeycloakHealthcheck();
     await checkIdentityProviders();
+    await checkSmtp();
   }
+  if (base.ok) checkGatewayLimits();
 
   // --- An .env: the check's own, and an operator's ---------------------------------------------
 
@@ -632,6 +840,17 @@ async function checkIdentityProviders() {
         problem(`${label}: ${alias}_CLIENT_ID is set but ${alias}_CLIENT_SECRET is empty`);
       }
     }
+    if (env.get('SMTP_PASSWORD') && !env.get('SMTP_USER')) {
+      problem(`${label}: SMTP_PASSWORD is set but SMTP_USER is empty`);
+    }
+    const rateLimits = (env.get('RATE_LIMITS') ?? '').trim();
+    if (rateLimits && rateLimits !== 'off') {
+      try {
+        JSON.parse(rateLimits);
+      } catch {
+        problem(`${label}: RATE_LIMITS is neither empty, off nor JSON (the gateway refuses it)`);
+      }
+    }
     const clientSecret = env.get('IDENTITY_CLIENT_SECRET') ?? '';
     if (clientSecret && clientSecret.length < CLIENT_SECRET_MIN) {
       problem(`${label}: IDENTITY_CLIENT_SECRET is shorter than ${CLIENT_SECRET_MIN} characters`);
@@ -657,14 +876,17 @@ async function checkIdentityProviders() {
     );
     process.exitCode = 1;
   } else {
-    const required = Object.values(SECRETS).filter((secret) => secret.required).length;
+    const required = [...Object.values(SECRETS), ...Object.values(SETTINGS)].filter(
+      (entry) => entry.required,
+    ).length;
     process.stdout.write(
       `docker-compose.yml: valid with ${compose.join(' ')} ${composeVersion.stdout.trim()} ` +
-        `(${read.size} variables, all in .env.example; ${required} required secrets refused ` +
+        `(${read.size} variables, all in .env.example; ${required} required settings refused ` +
         `while empty, ${secretValues.size} reaching only their services; ` +
         `${DATABASE_OWNERS.length} services signing in to MongoDB as their own users, with ` +
         "passwords full of @ / : % intact; Keycloak's " +
-        'healthcheck and identity providers run against stand-ins' +
+        'healthcheck, identity providers and SMTP server run against stand-ins; e-mail ' +
+        'verification on, its mail sent by Keycloak alone' +
         (checkedOperatorFile ? `; ${operatorFile} checked` : '') +
         ')\n',
     );

@@ -183,7 +183,8 @@ function prepareHome(dist, dataDir) {
 /**
  * Starts Keycloak and resolves once its readiness probe answers 200 and the realm is served.
  * `env` fills the realm's placeholders (IDENTITY_CLIENT_SECRET, WEB_ORIGIN, the providers'); a
- * missing secret is made up, and GOOGLE_ENABLED / GITHUB_ENABLED follow the client ids.
+ * missing secret is made up, GOOGLE_ENABLED / GITHUB_ENABLED follow the client ids and
+ * SMTP_AUTH follows SMTP_USER.
  */
 export async function startKeycloak({
   dataDir = mkdtempSync(join(tmpdir(), 'keycloak-')),
@@ -213,6 +214,8 @@ export async function startKeycloak({
     IDENTITY_CLIENT_SECRET: randomBytes(24).toString('base64url'),
     ...env,
     ...providers,
+    // The realm's SMTP server logs in exactly when a user is given (as compose does it).
+    SMTP_AUTH: env.SMTP_USER ? 'true' : 'false',
   };
   // Keycloak imports a realm once (IGNORE_EXISTING): what it was imported with stays, whatever a
   // later start says. Say so when the settings or the realm file have changed since.

@@ -255,6 +255,9 @@ async function startPlatform() {
     process.stdout.write(`load: left out of the cluster's environment: ${leftOut.join(', ')}\n`);
   }
   Object.assign(env, {
+    // The scenarios sign up a fresh account per debate from this one address: the cluster is
+    // the load test's own, so the gateway's rate limits are off (docs/load-testing.md).
+    RATE_LIMITS: 'off',
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
     DATA_DIR: join(work, 'data'),
     MONGO_PORT: String(mongoPort),

@@ -2,11 +2,13 @@
 // Uses NATS_URL when set; otherwise a broker on 127.0.0.1:4222, started from PATH if none listens.
 // Sign-in: KEYCLOAK_URL when set; the real Keycloak with --keycloak (fetched when missing), or by
 // default when a JDK 21+ and the cached distribution are there; the embedded issuer otherwise
-// (or with --embedded-issuer).
+// (or with --embedded-issuer). With --mail, new e-mail accounts verify their address through a
+// local Mailpit (EMAIL_VERIFICATION=required).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findJavaHome, isKeycloakCached, startKeycloak } from './keycloak.mjs';
+import { startMailpit } from './mailpit.mjs';
 import {
   buildAll,
   ensureInstalled,
@@ -118,6 +120,22 @@ const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
 const port = process.env.PORT ?? '3000';
 let authIssuer = process.env.AUTH_ISSUER_URL;
 const flags = new Set(process.argv.slice(2));
+// --mail: new e-mail accounts verify their address, the realm's mail going to a local Mailpit
+// (scripts/mailpit.mjs) whose page shows it; without it nobody is asked, as with `npm start`.
+let mail = {};
+if (flags.has('--mail')) {
+  const mailpit = await startMailpit({
+    smtpPort: (await isListening(1025)) ? undefined : 1025,
+    httpPort: (await isListening(8025)) ? undefined : 8025,
+  });
+  process.stdout.write(`Mail: read what the realm sends at ${mailpit.url}\n`);
+  mail = {
+    SMTP_HOST: mailpit.smtpHost,
+    SMTP_PORT: String(mailpit.smtpPort),
+    SMTP_FROM: 'noreply@debate.localhost',
+  };
+  env.EMAIL_VERIFICATION = 'required';
+}
 const wantsKeycloak =
   !process.env.KEYCLOAK_URL &&
   !flags.has('--embedded-issuer') &&
@@ -152,6 +170,7 @@ if (process.env.KEYCLOAK_URL) {
       WEB_ORIGIN: (process.env.WEB_ORIGIN ?? `http://localhost:${port}`).split(',')[0]?.trim(),
       IDENTITY_CLIENT_SECRET: clientSecret,
       ...brokers,
+      ...mail,
     },
   }).catch((error) => {
     process.stderr.write(`${error.message}\n`);
@@ -164,6 +183,7 @@ if (process.env.KEYCLOAK_URL) {
   // The identity service serves the embedded issuer on ISSUER_PORT (8180).
   const issuerPort = process.env.ISSUER_PORT ?? '8180';
   env.ISSUER_PORT = issuerPort;
+  Object.assign(env, mail);
   authIssuer ??= `http://127.0.0.1:${issuerPort}/auth/realms/debate`;
 }
 // Each process its own operations port (health probes, /metrics): the gateway OPS_PORT

@@ -1,8 +1,8 @@
 // Plain Node helpers for the workspace scripts: they run before any dependency is installed.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -87,4 +87,49 @@ export function startChild(label, command, args, env = {}) {
     });
   }
   return child;
+}
+
+/**
+ * The platform as `npm start` runs it (the built libs/platform, one process), on free ports with
+ * a data directory of its own, `env` added. Resolves once it is ready: { url, opsUrl, child }.
+ * It is stopped and its data removed when this process exits.
+ */
+export async function startPlatformProcess(env = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'debate-platform-'));
+  const child = spawn(process.execPath, ['libs/platform/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      MONGO_PORT: '0',
+      DATA_DIR: dataDir,
+      OPS_PORT: '0',
+      OPENAI_API_KEY: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.on('exit', () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`the platform did not start:\n${output}`)),
+      60_000,
+    );
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk;
+      const ready = /is ready at (http:\/\/\S+)/.exec(output);
+      const operations = /Operations \(health probes, \/metrics\): (http:\/\/\S+)/.exec(output);
+      if (ready && operations) {
+        clearTimeout(timer);
+        resolve({ url: ready[1], opsUrl: operations[1], child });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
+  });
 }

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultGatewayLimits, type GatewayLimits } from './config/gateway.config.js';
 import { GatewayModule } from './gateway.module.js';
 import type { GraphqlDriverName } from './graphql.module.js';
 import { type PageMeta, registerWebApp } from './web/web-app.js';
@@ -30,8 +31,13 @@ export interface CreateGatewayOptions {
   readonly authJwksUrl?: string;
   /** NestJS's own messages (process-wide); by default the gateway's logger. */
   readonly frameworkLogger?: LoggerService;
-  /** Which proxies' X-Forwarded-* headers to believe (Fastify's trustProxy); none by default. */
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (Fastify's trustProxy); none by default. The
+   * rate limits count the client address this yields.
+   */
   readonly trustProxy?: boolean | string;
+  /** Rate, operation, body and subscription limits; by default as with no variable set. */
+  readonly limits?: GatewayLimits;
 }
 
 export const defaultWebDistDir = join(dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -77,6 +83,7 @@ async function sharedDebateMeta(
 export async function createGateway(
   options: CreateGatewayOptions,
 ): Promise<NestFastifyApplication> {
+  const limits = options.limits ?? defaultGatewayLimits();
   const module = await GatewayModule.register({
     transport: options.transport,
     logLevel: options.logLevel ?? 'info',
@@ -85,8 +92,9 @@ export async function createGateway(
     healthTimeoutMs: options.healthTimeoutMs ?? 2_000,
     ...(options.authIssuer ? { authIssuer: options.authIssuer } : {}),
     ...(options.authJwksUrl ? { authJwksUrl: options.authJwksUrl } : {}),
+    limits,
   });
-  const adapterOptions: FastifyServerOptions = {};
+  const adapterOptions: FastifyServerOptions = { bodyLimit: limits.bodyLimitBytes };
   if (options.trustProxy !== undefined) adapterOptions.trustProxy = options.trustProxy;
   const app = await NestFactory.create<NestFastifyApplication>(
     module,

@@ -4,6 +4,10 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { createRemoteJWKSet } from 'jose';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { AuthDecisionGuard } from './auth/auth-decision.guard.js';
+import type { GatewayLimits } from './config/gateway.config.js';
+import { SubscriptionLimits } from './query-limits/subscription-limits.js';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { TokenVerifier } from './auth/token-verifier.js';
 import { CatalogResolver } from './catalog/catalog.resolver.js';
 import { CommunityResolver } from './community/community.resolver.js';
@@ -26,6 +30,7 @@ export interface GatewayOptions {
   readonly authIssuer?: string | (() => string);
   /** The realm's JWKS URL, when it is not under the issuer URL as the gateway reaches it. */
   readonly authJwksUrl?: string;
+  readonly limits: GatewayLimits;
 }
 
 /** The gateway: GraphQL over the services, and nothing of their business. */
@@ -38,13 +43,26 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         LoggingModule.forDeployable('gateway', options.logLevel, log),
-        await graphqlModule(options.driver, log),
+        await graphqlModule(options.driver, log, options.limits.query),
       ],
       controllers: [HealthController],
       providers: [
         serviceClientProvider(options.transport, 'gateway', options.requestTimeoutMs),
         { provide: HEALTH_TIMEOUT_MS, useValue: options.healthTimeoutMs },
+        // In this order: the rate limits count the user the auth decision found.
         { provide: APP_GUARD, useClass: AuthDecisionGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        {
+          provide: RateLimiter,
+          useValue: new RateLimiter(options.limits.rateLimits, options.transport),
+        },
+        {
+          provide: SubscriptionLimits,
+          useValue: new SubscriptionLimits(
+            options.limits.subscriptionsPerConnection,
+            options.limits.subscriptionsPerAccount,
+          ),
+        },
         { provide: APP_FILTER, useClass: ServiceErrorsFilter },
         HealthService,
         HealthResolver,

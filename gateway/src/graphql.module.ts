@@ -1,9 +1,12 @@
 import type { DynamicModule } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type GraphQLSchema, isObjectType } from 'graphql';
+import { type ExecutionResult, type GraphQLSchema, isObjectType } from 'graphql';
+import type { MercuriusContext } from 'mercurius';
 import type { Logger } from 'pino';
 import { withRootFieldsObserved } from './metrics/observed-root-fields.js';
+import { type ConnectionSubscriptions } from './query-limits/subscription-limits.js';
+import { type QueryLimits, queryLimitRules } from './query-limits/query-limits.js';
 
 export type GraphqlDriverName = 'mercurius' | 'apollo';
 
@@ -14,13 +17,52 @@ export type GraphqlDriverName = 'mercurius' | 'apollo';
  */
 export function subscriptionContext(data: { payload?: unknown }): {
   req: { headers: Record<string, string | undefined> };
+  subscriptions: ConnectionSubscriptions;
 } {
   const payload = data.payload;
   const value =
     payload && typeof payload === 'object'
       ? (payload as Record<string, unknown>)['authorization']
       : undefined;
-  return { req: { headers: { authorization: typeof value === 'string' ? value : undefined } } };
+  return {
+    req: { headers: { authorization: typeof value === 'string' ? value : undefined } },
+    // The connection's live subscriptions, counted against SUBSCRIPTIONS_PER_CONNECTION.
+    subscriptions: { live: 0 },
+  };
+}
+
+type ErrorFormatter = (
+  execution: ExecutionResult & Required<Pick<ExecutionResult, 'errors'>>,
+  context: MercuriusContext,
+) => { statusCode: number; response: ExecutionResult };
+
+/** The HTTP status of an operation refused as a whole, by its errors' code. */
+const REFUSAL_STATUS: Readonly<Record<string, number>> = {
+  // Over a rate limit (the guard has set Retry-After).
+  RATE_LIMITED: 429,
+  // Over a query limit, refused before any resolver ran; Mercurius itself answers 400 for one
+  // validation error but 200 for several.
+  QUERY_TOO_COMPLEX: 400,
+};
+
+/**
+ * Mercurius's answer, with the status a client that reads status codes expects when nothing of
+ * the operation succeeded and every error says why in the same way: 429 for RATE_LIMITED, 400
+ * for QUERY_TOO_COMPLEX.
+ */
+export function withRefusalStatus(format: ErrorFormatter): ErrorFormatter {
+  return (execution, context) => {
+    const formatted = format(execution, context);
+    const codes = new Set(
+      (formatted.response.errors ?? []).map((error) => error.extensions?.['code']),
+    );
+    const [code] = codes;
+    const status = codes.size === 1 && typeof code === 'string' ? REFUSAL_STATUS[code] : undefined;
+    // Nothing succeeded: no data, or every root field null (a nullable field refused).
+    const data = formatted.response.data;
+    const nothing = !data || Object.values(data).every((value) => value === null);
+    return nothing && status ? { ...formatted, statusCode: status } : formatted;
+  };
 }
 
 /**
@@ -53,7 +95,9 @@ export function withPlainFieldsInlined(schema: GraphQLSchema): GraphQLSchema {
 export async function graphqlModule(
   driver: GraphqlDriverName,
   log: Logger,
+  limits: QueryLimits,
 ): Promise<DynamicModule> {
+  const validationRules = queryLimitRules(limits);
   const transformSchema = (schema: GraphQLSchema) =>
     withRootFieldsObserved(log)(withPlainFieldsInlined(schema));
   if (driver === 'apollo') {
@@ -65,10 +109,12 @@ export async function graphqlModule(
       sortSchema: true,
       playground: false,
       subscriptions: { 'graphql-ws': true },
+      validationRules,
       transformSchema,
     });
   }
   const { MercuriusDriver } = await import('@nestjs/mercurius');
+  const { default: mercurius } = await import('mercurius');
   return GraphQLModule.forRoot({
     driver: MercuriusDriver,
     path: '/graphql',
@@ -78,6 +124,9 @@ export async function graphqlModule(
     // A query is compiled to JavaScript (graphql-jit) the second time it is seen: the app sends
     // the same few documents over and over, and compiled ones execute with less work per field.
     jit: 1,
+    // Checked once per document (Mercurius caches a validated query), before any resolver runs.
+    validationRules,
+    errorFormatter: withRefusalStatus(mercurius.defaultErrorFormatter as ErrorFormatter),
     transformSchema,
     // The reply is there so that the session resolver can set and clear its cookie.
     context: (req: FastifyRequest, reply: FastifyReply) => ({ req, reply }),

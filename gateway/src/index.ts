@@ -1,5 +1,11 @@
 export { createGateway, type CreateGatewayOptions, defaultWebDistDir } from './create-gateway.js';
-export { gatewayEnvSchema, type GatewayEnv } from './config/gateway.config.js';
+export {
+  defaultGatewayLimits,
+  gatewayEnvSchema,
+  type GatewayEnv,
+  type GatewayLimits,
+  gatewayLimitsOf,
+} from './config/gateway.config.js';
 export type { GraphqlDriverName } from './graphql.module.js';
 export {
   type AuthenticatedUser,
@@ -7,3 +13,11 @@ export {
   InvalidTokenError,
   TokenVerifier,
 } from './auth/token-verifier.js';
+export {
+  DEFAULT_RATE_LIMITS,
+  type RateLimitedAction,
+  type RateLimitRule,
+  type RateLimits,
+  type RateLimitScope,
+} from './rate-limit/rate-limits.js';
+export { DEFAULT_QUERY_LIMITS, type QueryLimits } from './query-limits/query-limits.js';

@@ -10,7 +10,7 @@ import {
   stopTracing,
   tuneRuntime,
 } from '@debate/nest';
-import { gatewayEnvSchema } from './config/gateway.config.js';
+import { gatewayEnvSchema, gatewayLimitsOf } from './config/gateway.config.js';
 import { createGateway } from './create-gateway.js';
 
 tuneRuntime();
@@ -18,7 +18,10 @@ const env = loadConfigOrExit('the gateway', gatewayEnvSchema);
 startTracing('gateway');
 
 const app = await createGateway({
-  transport: natsTransport(env.NATS_URL),
+  transport: natsTransport(env.NATS_URL, {
+    ...(env.JETSTREAM_REPLICAS ? { jetstreamReplicas: env.JETSTREAM_REPLICAS } : {}),
+  }),
+  limits: gatewayLimitsOf(env),
   logLevel: env.LOG_LEVEL,
   driver: env.GRAPHQL_DRIVER,
   requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS,

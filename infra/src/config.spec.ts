@@ -20,11 +20,29 @@ const REQUIRED: Record<string, string> = {
   'debate:keycloakAdminPassword': 'admin-password-000000',
   'debate:keycloakDbPassword': 'db-password-000000',
   'debate:identityClientSecret': 'client-secret-000000',
+  'debate:smtpHost': 'smtp.example.org',
+  'debate:smtpFrom': 'debate@example.org',
 };
-/** Replaces the whole stack configuration with the required settings and `values`. */
-function configure(values: Record<string, string>): void {
-  pulumi.runtime.setAllConfig({ ...REQUIRED, ...values });
+/**
+ * Replaces the whole stack configuration with the required settings and `values` (a key given
+ * as undefined is left out); the keys in `secrets` are set as `pulumi config set --secret` does.
+ */
+function configure(values: Record<string, string | undefined>, secrets: string[] = []): void {
+  const all = Object.fromEntries(
+    Object.entries({ ...REQUIRED, ...values }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+  );
+  pulumi.runtime.setAllConfig(all, secrets);
 }
+
+const settled = <T>(output: pulumi.Output<T>) =>
+  new Promise<T>((resolve) => {
+    output.apply((value) => {
+      resolve(value);
+      return value;
+    });
+  });
 
 describe("a stack's settings", () => {
   beforeEach(async () => {
@@ -87,5 +105,80 @@ describe("a stack's settings", () => {
     expect(() => readSettings()).toThrow(
       'debate:googleClientSecret is set but debate:googleClientId is not',
     );
+  });
+
+  it("sends the realm's mail through the stack's SMTP server: port 587 with STARTTLS by default", () => {
+    configure({});
+    expect(readSettings().smtp).toEqual({
+      host: 'smtp.example.org',
+      port: 587,
+      from: 'debate@example.org',
+      fromDisplayName: 'AI Debate',
+      starttls: true,
+      ssl: false,
+      auth: undefined,
+    });
+    configure({
+      'debate:smtpPort': '465',
+      'debate:smtpFromDisplayName': 'Debates',
+      'debate:smtpSsl': 'true',
+    });
+    // TLS from the start: no STARTTLS unless asked.
+    expect(readSettings().smtp).toMatchObject({
+      port: 465,
+      fromDisplayName: 'Debates',
+      starttls: false,
+      ssl: true,
+    });
+    configure({ 'debate:smtpStarttls': 'false', 'debate:smtpPort': '25' });
+    expect(readSettings().smtp).toMatchObject({ port: 25, starttls: false, ssl: false });
+    for (const host of ['mailpit', '192.0.2.25', '2001:db8::25']) {
+      configure({ 'debate:smtpHost': host });
+      expect(readSettings().smtp.host).toBe(host);
+    }
+  });
+
+  it('logs in to the SMTP server with the user and its secret password, when a user is set', async () => {
+    configure({ 'debate:smtpUser': 'mailer', 'debate:smtpPassword': 'smtp-password-000000' }, [
+      'debate:smtpPassword',
+    ]);
+    const { auth } = readSettings().smtp;
+    if (!auth) throw new Error('no SMTP login');
+    expect(auth.username).toBe('mailer');
+    expect(await settled(auth.password)).toBe('smtp-password-000000');
+    expect(await pulumi.isSecret(auth.password)).toBe(true);
+  });
+
+  it('fails without the SMTP host or sender, naming the setting', () => {
+    for (const key of ['debate:smtpHost', 'debate:smtpFrom']) {
+      configure({ [key]: undefined });
+      expect(() => readSettings()).toThrow(key);
+    }
+  });
+
+  it('refuses SMTP settings Keycloak or the mail server could not use, naming the setting', () => {
+    for (const [key, value] of [
+      ['debate:smtpHost', 'smtp://smtp.example.org'],
+      ['debate:smtpHost', 'smtp.example.org:587'],
+      ['debate:smtpPort', '0'],
+      ['debate:smtpPort', '70000'],
+      ['debate:smtpPort', 'submission'],
+      ['debate:smtpFrom', 'not an address'],
+      ['debate:smtpFromDisplayName', ' '],
+      ['debate:smtpStarttls', 'yes'],
+      ['debate:smtpSsl', '1'],
+    ] as const) {
+      configure({ [key]: value });
+      expect(() => readSettings()).toThrow(`${key} (${JSON.stringify(value)})`);
+    }
+    configure({ 'debate:smtpSsl': 'true', 'debate:smtpStarttls': 'true' });
+    expect(() => readSettings()).toThrow('debate:smtpSsl and debate:smtpStarttls are both true');
+  });
+
+  it('refuses an SMTP user without its password, and a password without its user', () => {
+    configure({ 'debate:smtpUser': 'mailer' });
+    expect(() => readSettings()).toThrow('debate:smtpUser is set but debate:smtpPassword is not');
+    configure({ 'debate:smtpPassword': 'smtp-password-000000' }, ['debate:smtpPassword']);
+    expect(() => readSettings()).toThrow('debate:smtpPassword is set but debate:smtpUser is not');
   });
 });

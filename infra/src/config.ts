@@ -1,5 +1,6 @@
 import { type UsageSettingName, usageSettingsSchema } from '@debate/contracts';
 import * as pulumi from '@pulumi/pulumi';
+import { z } from 'zod';
 
 /** The five services, each with its own database and user. */
 export const serviceNames = ['identity', 'usage', 'generation', 'debates', 'community'] as const;
@@ -42,6 +43,8 @@ export interface StackSettings {
   readonly usageEnv: Readonly<Partial<Record<UsageSettingName, string>>>;
   /** The OAuth apps Keycloak signs users in through; a provider without one has no broker. */
   readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
+  /** The realm's SMTP server, which sends the address-verification mail. */
+  readonly smtp: SmtpServer;
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
@@ -60,6 +63,25 @@ export type OAuthProvider = (typeof oauthProviders)[number];
 export interface OAuthApp {
   readonly clientId: string;
   readonly clientSecret: pulumi.Output<string>;
+}
+
+/**
+ * The mail server Keycloak sends the realm's mail through (the link that verifies a new
+ * account's address): debate:smtpHost and debate:smtpFrom are required, debate:smtpUser with
+ * the secret debate:smtpPassword log in (both, or neither).
+ */
+export interface SmtpServer {
+  readonly host: string;
+  readonly port: number;
+  /** The sender's address, and the name shown with it. */
+  readonly from: string;
+  readonly fromDisplayName: string;
+  /** STARTTLS after connecting (port 587), or TLS from the start (port 465). */
+  readonly starttls: boolean;
+  readonly ssl: boolean;
+  /** The login; none: Keycloak sends without one. */
+  readonly auth:
+    { readonly username: string; readonly password: pulumi.Output<string> } | undefined;
 }
 
 export function readSettings(config = new pulumi.Config('debate')): StackSettings {
@@ -86,6 +108,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
         return app ? [[provider, app]] : [];
       }),
     ),
+    smtp: readSmtpServer(config),
     secrets: {
       mongoRootPassword: config.requireSecret('mongoRootPassword'),
       mongoServicePasswords: passwords.apply((all) => {
@@ -159,4 +182,79 @@ function readUsageEnv(config: pulumi.Config): StackSettings['usageEnv'] {
     throw new Error(`bad usage rules in the stack's settings: ${problems.join('; ')}`);
   }
   return values;
+}
+
+const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** The SMTP stack settings, checked as Keycloak and the mail server will read them. */
+const smtpSettingsSchema = z.object({
+  smtpHost: z
+    .string()
+    .trim()
+    // A name or IPv4 address without a colon, or an IPv6 address (two colons at least).
+    .regex(
+      /^(?:[^\s/:]+|[0-9A-Fa-f.]*:[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*)$/,
+      'must be a host name or address, without a scheme or port',
+    ),
+  smtpPort: z.coerce.number().int().min(1).max(65_535).default(587),
+  smtpFrom: z.email(),
+  smtpFromDisplayName: z.string().trim().min(1).default('AI Debate'),
+  smtpStarttls: flag.optional(),
+  smtpSsl: flag.default(false),
+});
+type SmtpSettingKey = keyof typeof smtpSettingsSchema.shape;
+
+/**
+ * The realm's SMTP server (debate:smtp*). debate:smtpHost and debate:smtpFrom are required (a
+ * preview without them fails naming them); the port is 587 with STARTTLS unless set, and
+ * STARTTLS is off by default with debate:smtpSsl (TLS from the start). A bad value fails the
+ * preview naming the setting; so do a user without its password and a password without its user.
+ */
+function readSmtpServer(config: pulumi.Config): SmtpServer {
+  const keys = Object.keys(smtpSettingsSchema.shape) as SmtpSettingKey[];
+  const values = Object.fromEntries(
+    keys.flatMap((key) => {
+      // The two required ones through Pulumi's own message ("Missing required configuration
+      // variable 'debate:smtpHost'"), with how to set it.
+      const value =
+        key === 'smtpHost' || key === 'smtpFrom' ? config.require(key) : config.get(key);
+      return value === undefined ? [] : [[key, value]];
+    }),
+  ) as Partial<Record<SmtpSettingKey, string>>;
+  const checked = smtpSettingsSchema.safeParse(values);
+  if (!checked.success) {
+    const problems = checked.error.issues.map((issue) => {
+      const key = issue.path[0] as SmtpSettingKey;
+      return `debate:${key} (${JSON.stringify(values[key])}): ${issue.message}`;
+    });
+    throw new Error(`bad SMTP settings in the stack: ${problems.join('; ')}`);
+  }
+  const settings = checked.data;
+  const starttls = settings.smtpStarttls ?? !settings.smtpSsl;
+  if (starttls && settings.smtpSsl) {
+    throw new Error(
+      'debate:smtpSsl and debate:smtpStarttls are both true: TLS from the start (port 465) or ' +
+        'STARTTLS (port 587), not both',
+    );
+  }
+  const username = config.get('smtpUser')?.trim();
+  const password = config.getSecret('smtpPassword');
+  if (username && !password) {
+    throw new Error(
+      'debate:smtpUser is set but debate:smtpPassword is not: set it with ' +
+        '`pulumi config set --secret smtpPassword …`, or unset smtpUser',
+    );
+  }
+  if (!username && password) {
+    throw new Error('debate:smtpPassword is set but debate:smtpUser is not: set both, or neither');
+  }
+  return {
+    host: settings.smtpHost,
+    port: settings.smtpPort,
+    from: settings.smtpFrom,
+    fromDisplayName: settings.smtpFromDisplayName,
+    starttls,
+    ssl: settings.smtpSsl,
+    auth: username && password ? { username, password } : undefined,
+  };
 }

@@ -32,6 +32,14 @@ function plain(value: unknown): unknown {
   return value;
 }
 
+/** Whether the value at `path`, or anything on the way to it, is marked secret. */
+function markedSecretOnPath(value: unknown, path: readonly string[]): boolean {
+  if (isSecret(value)) return true;
+  const [key, ...rest] = path;
+  if (key === undefined || !value || typeof value !== 'object') return false;
+  return markedSecretOnPath((value as Record<string, unknown>)[key], rest);
+}
+
 /** The recorded inputs as they were sent, secrets still marked. */
 const raw = new Map<string, unknown>();
 
@@ -122,6 +130,17 @@ const SECRETS = {
   keycloakAdmin: 'kc-admin-pw-0000000000',
   keycloakDb: 'kc-db-pw-0000000000',
   openai: 'sk-test-000000000000000',
+  smtp: 'smtp-pw-0000000000000',
+};
+/** The stack's SMTP server, with a login. */
+const SMTP = {
+  host: 'smtp.example.org',
+  port: 587,
+  from: 'debate@example.org',
+  fromDisplayName: 'AI Debate',
+  starttls: true,
+  ssl: false,
+  auth: { username: 'mailer', password: pulumi.secret(SECRETS.smtp) },
 };
 /** One with every character a URL reserves: it must reach the driver as it is. */
 const servicePasswords = {
@@ -154,6 +173,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     oauthApps: {
       google: { clientId: 'google-client', clientSecret: pulumi.secret('google-secret-000000') },
     },
+    smtp: SMTP,
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),
@@ -343,12 +363,12 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
-  it("keeps every service's streams on all the NATS cluster's servers (JETSTREAM_REPLICAS)", () => {
+  it("keeps every service's streams, and the gateway's rate-limit bucket, on all the NATS cluster's servers (JETSTREAM_REPLICAS)", () => {
     const nats = named('kubernetes:helm.sh/v3:Release', 'nats').inputs as {
       values: { config: { cluster: { enabled: boolean; replicas: number } } };
     };
     expect(nats.values.config.cluster).toEqual({ enabled: true, replicas: 3 });
-    for (const service of SERVICES) {
+    for (const service of DEPLOYABLES) {
       expect([service, valueOf(named(DEPLOYMENT, service), 'JETSTREAM_REPLICAS')]).toEqual([
         service,
         String(nats.values.config.cluster.replicas),
@@ -520,6 +540,54 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     expect(ofType('keycloak:oidc/githubIdentityProvider:GithubIdentityProvider')).toHaveLength(0);
   });
 
+  it("sends the realm's mail through the stack's SMTP server, its password a secret", () => {
+    const realm = ofType('keycloak:index/realm:Realm')[0];
+    expect(realm?.inputs['smtpServer']).toEqual({
+      host: 'smtp.example.org',
+      port: '587',
+      from: 'debate@example.org',
+      fromDisplayName: 'AI Debate',
+      starttls: true,
+      ssl: false,
+      auth: { username: 'mailer', password: SECRETS.smtp },
+    });
+    // …kept encrypted in Pulumi's state: the password, or what holds it, is marked secret.
+    const inputs = raw.get(`keycloak:index/realm:Realm::${realm?.name}`);
+    expect(markedSecretOnPath(inputs, ['smtpServer', 'auth', 'password'])).toBe(true);
+  });
+
+  it('leaves address verification to the identity service, as the realm file does', () => {
+    const file = JSON.parse(
+      readFileSync(new URL('../../deploy/keycloak/debate-realm.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+    const realm = ofType('keycloak:index/realm:Realm')[0]?.inputs ?? {};
+    // Keycloak does not ask at every sign-in…
+    expect(realm['verifyEmail']).toBe(false);
+    expect(realm['verifyEmail']).toBe(file['verifyEmail']);
+    // …the identity service has new e-mail accounts verify their address, through the realm's
+    // mail: it gets no SMTP server of its own (with KEYCLOAK_URL it refuses one), nor does any
+    // other deployable.
+    const identity = named(DEPLOYMENT, 'identity');
+    expect(valueOf(identity, 'EMAIL_VERIFICATION')).toBe('required');
+    expect(valueOf(identity, 'KEYCLOAK_URL')).toBeDefined();
+    for (const name of DEPLOYABLES) {
+      const variables = [
+        ...envOf(named(DEPLOYMENT, name)).map((variable) => variable.name),
+        ...Object.keys(secretEnvOf(name)),
+      ];
+      expect([name, variables.filter((variable) => variable.startsWith('SMTP_'))]).toEqual([
+        name,
+        [],
+      ]);
+      if (name !== 'identity') {
+        expect([name, valueOf(named(DEPLOYMENT, name), 'EMAIL_VERIFICATION')]).toEqual([
+          name,
+          undefined,
+        ]);
+      }
+    }
+  });
+
   it("keeps the realm file's sessions: refresh tokens good once, the same lifetimes", () => {
     const file = JSON.parse(
       readFileSync(new URL('../../deploy/keycloak/debate-realm.json', import.meta.url), 'utf8'),
@@ -662,6 +730,7 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
         webOrigin: 'https://debate.example.org',
         identityClientSecret: pulumi.secret(SECRETS.identityClient),
         oauthApps: {},
+        smtp: { ...SMTP, auth: undefined },
       },
       options,
     );

@@ -59,6 +59,7 @@ export function createPlatform(settings: StackSettings) {
       webOrigin,
       identityClientSecret: settings.secrets.identityClientSecret,
       oauthApps: settings.oauthApps,
+      smtp: settings.smtp,
     },
     { dependsOn: [keycloakServer] },
   );
@@ -85,6 +86,10 @@ export function createPlatform(settings: StackSettings) {
       KEYCLOAK_URL: keycloakServer.internalUrl,
       KEYCLOAK_PUBLIC_URL: keycloakServer.publicUrl,
       WEB_ORIGIN: webOrigin,
+      // New e-mail accounts verify their address before their free debates: the realm mails
+      // the link (its smtpServer, above). No SMTP_* here: with KEYCLOAK_URL the service refuses
+      // them.
+      EMAIL_VERIFICATION: 'required',
     },
   };
   const extraSecrets: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
@@ -121,6 +126,9 @@ export function createPlatform(settings: StackSettings) {
       env: {
         ...baseEnv,
         PORT: '3000',
+        // Its rate-limit counters (the JetStream bucket all its pods share) on every NATS server,
+        // as the services' streams.
+        JETSTREAM_REPLICAS: serviceEnv.JETSTREAM_REPLICAS,
         AUTH_ISSUER_URL: `${keycloakServer.publicUrl}/realms/debate`,
         AUTH_JWKS_URL: pulumi.interpolate`${keycloakServer.internalUrl}/realms/debate/protocol/openid-connect/certs`,
         // Behind the Ingress, which ends TLS: its X-Forwarded-Proto/Host say what the browser

@@ -8,5 +8,8 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   // The real Keycloak's tier runs on its own (npm run test:keycloak).
   testPathIgnorePatterns: [...preset.testPathIgnorePatterns, '<rootDir>/test/keycloak/'],
+  // A Mailpit for the suites that send mail (MAILPIT_TEST_URL, MAILPIT_TEST_SMTP_PORT).
+  globalSetup: '<rootDir>/../../scripts/mailpit-jest-setup.mjs',
+  globalTeardown: '<rootDir>/../../scripts/mailpit-jest-teardown.mjs',
   testTimeout: 30_000,
 };

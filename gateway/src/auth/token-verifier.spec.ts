@@ -21,6 +21,7 @@ async function realmKeys() {
 const claims: JWTPayload = {
   typ: 'Bearer',
   email: 'ada@example.org',
+  email_verified: true,
   preferred_username: 'ada@example.org',
   realm_access: { roles: ['user'] },
 };
@@ -54,8 +55,20 @@ describe('TokenVerifier', () => {
     await expect(verifier.verify(token)).resolves.toEqual({
       id: 'user-1',
       email: 'ada@example.org',
+      emailVerified: true,
       roles: ['user'],
     });
+  });
+
+  it('reads a token without email_verified, or with it false, as not verified', async () => {
+    const realm = await realmKeys();
+    const verifier = new TokenVerifier({ issuer: ISSUER, jwks: realm.jwks });
+    for (const emailVerified of [false, undefined]) {
+      const token = await signToken(realm.privateKey, {
+        claims: { ...claims, email_verified: emailVerified },
+      });
+      await expect(verifier.verify(token)).resolves.toMatchObject({ emailVerified: false });
+    }
   });
 
   it.each([

@@ -5,6 +5,8 @@ import { z } from 'zod';
 export interface AuthenticatedUser {
   readonly id: string;
   readonly email: string;
+  /** The token's `email_verified`: the realm's word when the token was issued. */
+  readonly emailVerified: boolean;
   readonly roles: readonly string[];
 }
 
@@ -19,6 +21,7 @@ export class InvalidTokenError extends Error {
 const AccessTokenClaims = z.object({
   sub: z.string().min(1),
   email: z.string().min(3),
+  email_verified: z.boolean().optional(),
   typ: z.literal('Bearer'),
   realm_access: z.object({ roles: z.array(z.string()) }).optional(),
 });
@@ -82,6 +85,7 @@ export class TokenVerifier {
     return {
       id: claims.data.sub,
       email: claims.data.email,
+      emailVerified: claims.data.email_verified === true,
       roles: claims.data.realm_access?.roles ?? [],
     };
   }

@@ -14,6 +14,7 @@ import {
   VoteKindValue,
   VoteResultModel,
 } from './community.models.js';
+import { RateLimit } from '../rate-limit/rate-limit.guard.js';
 
 const debateId = z.string().min(1, 'Invalid debate id').max(128, 'Invalid debate id');
 const RankArgs = z.object({
@@ -95,6 +96,7 @@ export class CommunityResolver {
   }
 
   @Authenticated()
+  @RateLimit('vote', { account: 'user' })
   @Mutation(() => VoteResultModel, {
     description:
       'Votes For, Against or Interesting; another kind changes the vote, null removes it.',
@@ -114,6 +116,7 @@ export class CommunityResolver {
   }
 
   @Authenticated()
+  @RateLimit('toggleStar', { account: 'user' })
   @Mutation(() => Boolean, { description: 'Stars the debate, or takes the star away: starred?' })
   async toggleStar(
     @Args('debateId') id: string,

@@ -1,6 +1,7 @@
 import {
   DebateSettings,
   generationContracts,
+  identityContracts,
   runInstanceKey,
   type RunEvent,
   usageContracts,
@@ -8,12 +9,19 @@ import {
 import { ServiceClient } from '@debate/nest';
 import type { OnModuleDestroy } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
-import { Args, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, Context, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { finalize } from 'rxjs';
 import { GraphQLError } from 'graphql';
 import { Authenticated } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { observableIterator } from '../common/observable-iterator.js';
+import { emailNotVerified } from '../errors/graphql-errors.js';
+import {
+  type ConnectionSubscriptions,
+  SubscriptionLimits,
+} from '../query-limits/subscription-limits.js';
+import { RateLimit } from '../rate-limit/rate-limit.guard.js';
 import { DebateRunEventModel, DebateSettingsInput, UsageModel } from './debate.models.js';
 
 function toModel(event: RunEvent): DebateRunEventModel {
@@ -52,12 +60,23 @@ function joinDeltas(
   return { debateRun: { ...b, at: a.at, text: `${a.text ?? ''}${b.text ?? ''}` } };
 }
 
+/** How long the gateway takes the identity service's word that nobody is asked to verify. */
+const VERIFICATION_SETTING_TTL_MS = 60_000;
+
 /** Starting a debate, watching it being written, and the allowance it draws on. */
 @Resolver()
 export class DebateResolver implements OnModuleDestroy {
   private readonly shutdown = new AbortController();
+  /**
+   * Until when the identity service has said the deployment asks for no verified address: a
+   * start is not checked then (no extra call, no dependency on that service).
+   */
+  private verificationOffUntil = 0;
 
-  constructor(private readonly services: ServiceClient) {
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly subscriptionLimits: SubscriptionLimits,
+  ) {
     // Every open debateRun subscription listens to it: as many listeners as runs watched.
     setMaxListeners(0, this.shutdown.signal);
   }
@@ -67,6 +86,7 @@ export class DebateResolver implements OnModuleDestroy {
   }
 
   @Authenticated()
+  @RateLimit('startDebate', { account: 'user' })
   @Mutation(() => String, {
     description:
       'Takes one free debate and starts generating it; returns the run id to watch with debateRun.',
@@ -83,6 +103,14 @@ export class DebateResolver implements OnModuleDestroy {
         { extensions: { code: 'BAD_USER_INPUT' } },
       );
     }
+    // A token issued before the link was followed says unverified: the realm has the last word.
+    if (!user.emailVerified && Date.now() >= this.verificationOffUntil) {
+      const status = await this.services.request(identityContracts.verificationStatus, {
+        userId: user.id,
+      });
+      if (!status.required) this.verificationOffUntil = Date.now() + VERIFICATION_SETTING_TTL_MS;
+      if (status.mustVerifyEmail) throw emailNotVerified(user.email);
+    }
     // The usage service refuses a start when no free debate is left, or when the user has
     // started the per-minute limit's worth already (counted there, for every gateway alike).
     const started = await this.services.request(
@@ -91,8 +119,13 @@ export class DebateResolver implements OnModuleDestroy {
       { timeoutMs: 10_000 },
     );
     if (!started.started) {
-      const code = started.reason === 'rate_limited' ? 'RATE_LIMITED' : 'NO_FREE_DEBATES';
-      throw new GraphQLError(started.message, { extensions: { code } });
+      // The usage service's starts-per-minute rule counts any minute: at most a minute to wait.
+      throw new GraphQLError(started.message, {
+        extensions:
+          started.reason === 'rate_limited'
+            ? { code: 'RATE_LIMITED', retryAfter: 60 }
+            : { code: 'NO_FREE_DEBATES' },
+      });
     }
     return started.runId;
   }
@@ -104,6 +137,7 @@ export class DebateResolver implements OnModuleDestroy {
   debateRun(
     @Args('id') id: string,
     @CurrentUser() user: AuthenticatedUser,
+    @Context('subscriptions') connection: ConnectionSubscriptions | undefined,
   ): AsyncIterableIterator<{ debateRun: DebateRunEventModel }> {
     if (id.length === 0 || id.length > 128) {
       throw new GraphQLError('Invalid run id', { extensions: { code: 'BAD_USER_INPUT' } });
@@ -112,8 +146,14 @@ export class DebateResolver implements OnModuleDestroy {
     if (!instance) {
       throw new GraphQLError('No such debate run', { extensions: { code: 'NOT_FOUND' } });
     }
+    const events = this.services.stream(
+      generationContracts.watch,
+      { runId: id, userId: user.id },
+      { instance },
+    );
+    const release = this.subscriptionLimits.acquire(user.id, connection);
     return observableIterator(
-      this.services.stream(generationContracts.watch, { runId: id, userId: user.id }, { instance }),
+      events.pipe(finalize(release)),
       (event) => ({ debateRun: toModel(event) }),
       this.shutdown.signal,
       joinDeltas,

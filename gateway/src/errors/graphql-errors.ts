@@ -6,6 +6,17 @@ export function badInput(message: string): GraphQLError {
 }
 
 /**
+ * The deployment asks for a verified address before the free debates, and the user's is not:
+ * the engine shows this with a button that sends the mail again.
+ */
+export function emailNotVerified(email: string): GraphQLError {
+  return new GraphQLError(
+    `Verify your e-mail address to start a debate: follow the link in the mail we sent to ${email}.`,
+    { extensions: { code: 'EMAIL_NOT_VERIFIED' } },
+  );
+}
+
+/**
  * The debate does not exist, or is not the caller's to see: the same answer for both, so an
  * id tells nobody whether someone else's private debate exists.
  */

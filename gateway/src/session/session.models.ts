@@ -31,6 +31,18 @@ export class MeModel {
     description: 'When the user first signed in (ISO 8601); null if never through the platform.',
   })
   createdAt!: string | null;
+
+  @Field(() => Boolean, {
+    description:
+      'Whether the address is verified (a followed link, or the provider vouched for it).',
+  })
+  emailVerified!: boolean;
+
+  @Field(() => Boolean, {
+    description:
+      'The deployment asks for a verified address before the free debates and this one is not verified yet: browsing, voting and starring work, starting a debate does not.',
+  })
+  mustVerifyEmail!: boolean;
 }
 
 @ObjectType('AuthSession', {

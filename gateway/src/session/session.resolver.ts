@@ -14,6 +14,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { Authenticated, Public } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
+import { emailArgument, RateLimit } from '../rate-limit/rate-limit.guard.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { AuthSessionModel, MeModel, SignInProviderValue } from './session.models.js';
 import {
@@ -72,6 +74,14 @@ const ProviderCookie = z.object({
   redirectUri: z.url(),
 });
 
+/** An address of the web app, as the browser reached the gateway (behind TRUST_PROXY too). */
+function webUrl(request: FastifyRequest, path: string): string {
+  return `${request.protocol}://${request.host}${path}`;
+}
+
+/** Where the verification mail's link leads once followed: the engine, to start a debate. */
+const VERIFIED_LANDING = '/engine';
+
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
@@ -85,7 +95,10 @@ function sameSecret(a: string, b: string): boolean {
  */
 @Resolver()
 export class SessionResolver {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   private open(context: HttpContext, outcome: Session | SignInRefusal): AuthSessionModel {
     if (isRefusal(outcome)) throw refused(outcome);
@@ -104,20 +117,46 @@ export class SessionResolver {
   }
 
   @Public()
+  @RateLimit('signUp', { account: 'email-argument' })
   @Mutation(() => AuthSessionModel, { description: 'Creates an account, then signs in.' })
   async signUp(
     @Args('email') email: string,
     @Args('password') password: string,
     @Context() context: HttpContext,
   ): Promise<AuthSessionModel> {
-    const outcome = await this.services.request(
-      identityContracts.signUp,
-      this.credentials(email, password),
-    );
+    const outcome = await this.services.request(identityContracts.signUp, {
+      ...this.credentials(email, password),
+      verifyRedirectUri: webUrl(context.req, VERIFIED_LANDING),
+    });
     return this.open(context, outcome);
   }
 
+  @Authenticated()
+  @RateLimit('sendVerificationEmail', { account: 'user' })
+  @Mutation(() => Boolean, {
+    description:
+      "Mails the link that verifies the signed-in user's address again; true once the realm sent it.",
+  })
+  async sendVerificationEmail(
+    @CurrentUser() user: AuthenticatedUser,
+    @Context() context: HttpContext,
+  ): Promise<boolean> {
+    const outcome = await this.services.request(identityContracts.sendVerification, {
+      userId: user.id,
+      redirectUri: webUrl(context.req, VERIFIED_LANDING),
+    });
+    if (outcome.sent) return true;
+    const refusals = {
+      already_verified: ['ALREADY_VERIFIED', 'Your e-mail address is verified already.'],
+      not_required: ['NOT_REQUIRED', 'This site does not ask for a verified e-mail address.'],
+      mail_failed: ['MAIL_FAILED', 'The mail could not be sent. Try again in a few minutes.'],
+    } as const;
+    const [code, message] = refusals[outcome.reason];
+    throw new GraphQLError(message, { extensions: { code } });
+  }
+
   @Public()
+  @RateLimit('signIn', { account: 'email-argument' })
   @Mutation(() => AuthSessionModel)
   async signIn(
     @Args('email') email: string,
@@ -128,7 +167,11 @@ export class SessionResolver {
       identityContracts.signIn,
       this.credentials(email, password),
     );
-    return this.open(context, outcome);
+    const session = this.open(context, outcome);
+    // Only failures count against the account: anyone can type its address.
+    const account = emailArgument({ email });
+    if (account) await this.limiter.forgive('signIn', account);
+    return session;
   }
 
   @Public()
@@ -142,7 +185,7 @@ export class SessionResolver {
   ): Promise<string> {
     // Back to the web app's /login, which completes the sign-in; the provider is named there
     // so that a failure can say which one failed.
-    const redirectUri = `${context.req.protocol}://${context.req.host}/login?provider=${provider}`;
+    const redirectUri = webUrl(context.req, `/login?provider=${provider}`);
     const started = await this.services.request(identityContracts.startProvider, {
       provider,
       redirectUri,
@@ -193,6 +236,7 @@ export class SessionResolver {
   }
 
   @Public()
+  @RateLimit('refreshSession')
   @Mutation(() => AuthSessionModel, {
     nullable: true,
     description:
@@ -224,15 +268,22 @@ export class SessionResolver {
   async me(@CurrentUser() user: AuthenticatedUser): Promise<MeModel> {
     const { user: found } = await this.services.request(identityContracts.getUser, { id: user.id });
     // A token of the realm whose user never signed in through the platform: no document yet.
-    return found
-      ? toMe(found)
-      : {
-          id: user.id,
-          email: user.email,
-          displayName: null,
-          photoURL: null,
-          isPro: false,
-          createdAt: null,
-        };
+    if (!found) {
+      return {
+        id: user.id,
+        email: user.email,
+        displayName: null,
+        photoURL: null,
+        isPro: false,
+        createdAt: null,
+        emailVerified: user.emailVerified,
+        mustVerifyEmail: false,
+      };
+    }
+    // The last sign-in's word, or the token's when it is newer (the realm is asked only when a
+    // debate is started: `me` is not rate-limited).
+    return user.emailVerified
+      ? { ...toMe(found), emailVerified: true, mustVerifyEmail: false }
+      : toMe(found);
   }
 }

@@ -1,7 +1,7 @@
 import * as keycloak from '@pulumi/keycloak';
 import * as pulumi from '@pulumi/pulumi';
-import type { OAuthApp, OAuthProvider } from '../config.js';
-import { realmFileBroker, realmFileUserProfile } from './user-profile.js';
+import type { OAuthApp, OAuthProvider, SmtpServer } from '../config.js';
+import { realmFileBroker, realmFileUserProfile, realmFileVerifyEmail } from './user-profile.js';
 
 export interface RealmArgs {
   /** Where Pulumi reaches Keycloak's admin API (its https address), and the admin's password. */
@@ -14,14 +14,17 @@ export interface RealmArgs {
   readonly identityClientSecret: pulumi.Input<string>;
   /** The OAuth apps configured: a broker each, none for a provider without one. */
   readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
+  /** The mail server the realm sends through (the link that verifies a new account's address). */
+  readonly smtp: SmtpServer;
 }
 
 /**
  * The `debate` realm as deploy/keycloak/debate-realm.json describes it, managed through
  * Keycloak's admin API: brute-force detection, the password policy, the public web client
  * (PKCE), the identity service's confidential client with a service account allowed to
- * create users, the user profile (read from that file), and the Google and GitHub brokers
- * where their OAuth apps are configured.
+ * create users, the user profile (read from that file), the SMTP server that sends the
+ * address-verification mail, and the Google and GitHub brokers where their OAuth apps are
+ * configured.
  */
 export class DebateRealm extends pulumi.ComponentResource {
   readonly realm: keycloak.Realm;
@@ -68,6 +71,25 @@ export class DebateRealm extends pulumi.ComponentResource {
         revokeRefreshToken: true,
         refreshTokenMaxReuse: 0,
         passwordPolicy: 'length(8) and notEmail(undefined)',
+        // Keycloak does not ask at every sign-in: the identity service has new e-mail accounts
+        // verify their address (EMAIL_VERIFICATION), with a link mailed through smtpServer.
+        verifyEmail: realmFileVerifyEmail(),
+        smtpServer: {
+          host: args.smtp.host,
+          port: String(args.smtp.port),
+          from: args.smtp.from,
+          fromDisplayName: args.smtp.fromDisplayName,
+          starttls: args.smtp.starttls,
+          ssl: args.smtp.ssl,
+          ...(args.smtp.auth
+            ? {
+                auth: {
+                  username: args.smtp.auth.username,
+                  password: pulumi.secret(args.smtp.auth.password),
+                },
+              }
+            : {}),
+        },
         securityDefenses: {
           bruteForceDetection: {
             permanentLockout: false,

@@ -132,6 +132,21 @@ export function realmFileUserProfile(): UserProfile {
   return userProfileOf(JSON.parse(profile));
 }
 
+const RealmFileSettings = z.object({ verifyEmail: z.boolean() });
+
+/**
+ * Whether the realm file has Keycloak ask every user to verify their address at sign-in
+ * (`verifyEmail`): it does not, the identity service asks new e-mail accounts itself (its
+ * EMAIL_VERIFICATION), through the realm's mail. A file without the setting fails the preview.
+ */
+export function realmFileVerifyEmail(): boolean {
+  const parsed = RealmFileSettings.safeParse(JSON.parse(readFileSync(REALM_FILE, 'utf8')));
+  if (!parsed.success) {
+    throw new Error(`${REALM_FILE.pathname} has no verifyEmail (true or false)`);
+  }
+  return parsed.data.verifyEmail;
+}
+
 const RealmFileBrokers = z.object({
   identityProviders: z.array(
     z.object({ alias: z.string(), config: z.record(z.string(), z.string()) }),

@@ -16,6 +16,14 @@ export const User = z
     photoURL: z.string().nullable(),
     isPro: z.boolean(),
     createdAt: z.iso.datetime(),
+    /** Whether the realm knows the address is the user's (a followed link, or a provider's word). */
+    // (Defaults: a gateway of this version still reads an identity service of the last one.)
+    emailVerified: z.boolean().default(false),
+    /**
+     * The deployment asks for a verified address before the free debates (it has mail) and this
+     * user's is not verified yet: they can browse, vote and star, not start a debate.
+     */
+    mustVerifyEmail: z.boolean().default(false),
   })
   .strict();
 export type User = z.output<typeof User>;
@@ -63,9 +71,28 @@ export const Credentials = z.object({ email, password }).strict();
 /** Where the realm sends the browser back after a provider sign-in (the web app's /login). */
 const redirectUri = z.url().max(2048);
 
+const userId = z.string().min(1).max(128);
+
+/** Why a verification mail was not sent. */
+export const VerificationMailRefusal = z.enum([
+  /** The address is verified already. */
+  'already_verified',
+  /** This deployment has no mail: nothing to verify. */
+  'not_required',
+  /** The realm could not send it (its SMTP server refused or did not answer). */
+  'mail_failed',
+]);
+
 export const identityContracts = {
   signIn: defineRequest(subjects.identity.session.signIn, Credentials, SessionOrRefusal),
-  signUp: defineRequest(subjects.identity.session.signUp, Credentials, SessionOrRefusal),
+  signUp: defineRequest(
+    subjects.identity.session.signUp,
+    Credentials.extend({
+      /** Where the verification mail's link leads back to once followed (the web app). */
+      verifyRedirectUri: redirectUri.optional(),
+    }).strict(),
+    SessionOrRefusal,
+  ),
   refresh: defineRequest(
     subjects.identity.session.refresh,
     z.object({ refreshToken: opaqueToken }).strict(),
@@ -103,8 +130,30 @@ export const identityContracts = {
   ),
   getUser: defineRequest(
     subjects.identity.user.get,
-    z.object({ id: z.string().min(1).max(128) }).strict(),
+    z.object({ id: userId }).strict(),
     z.object({ user: User.nullable() }).strict(),
+  ),
+  /** The realm's word on the user's address now (a token's claim may predate the link). */
+  verificationStatus: defineRequest(
+    subjects.identity.verification.status,
+    z.object({ userId }).strict(),
+    z
+      .object({
+        /** The deployment asks for a verified address (EMAIL_VERIFICATION=required). */
+        required: z.boolean(),
+        emailVerified: z.boolean(),
+        mustVerifyEmail: z.boolean(),
+      })
+      .strict(),
+  ),
+  /** Sends the verification mail (again). */
+  sendVerification: defineRequest(
+    subjects.identity.verification.send,
+    z.object({ userId, redirectUri }).strict(),
+    z.union([
+      z.object({ sent: z.literal(true) }).strict(),
+      z.object({ sent: z.literal(false), reason: VerificationMailRefusal }).strict(),
+    ]),
   ),
 } as const;
 

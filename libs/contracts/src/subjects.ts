@@ -16,6 +16,10 @@ export const subjects = {
       complete: 'identity.provider.complete',
     },
     user: { get: 'identity.user.get', created: 'identity.user.created' },
+    verification: {
+      status: 'identity.verification.status',
+      send: 'identity.verification.send',
+    },
   },
   usage: {
     health: { check: 'usage.health.check' },

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { start as startStore } from '@debate/embedded-mongo';
-import { brokersFrom } from '@debate/identity-service';
+import { gatewayLimitsOf } from '@debate/gateway';
+import { brokersFrom, mailSettingsFrom } from '@debate/identity-service';
 import {
   closeOnSignals,
   inProcessTransport,
@@ -26,6 +27,7 @@ const dbPath = join(env.DATA_DIR, 'mongo');
 const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_PORT, dbPath });
 const mongoUrl = store?.uri ?? env.MONGO_URL ?? '';
 
+const mail = mailSettingsFrom(env);
 const platform = await startPlatform({
   transport: inProcessTransport(),
   port: env.PORT,
@@ -43,6 +45,9 @@ const platform = await startPlatform({
   startsPerMinute: env.USAGE_STARTS_PER_MINUTE,
   speakers: env,
   ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
+  limits: gatewayLimitsOf(env),
+  emailVerification: env.EMAIL_VERIFICATION,
+  ...(mail ? { mail } : {}),
 });
 // Probes and /metrics of the whole process, apart from the public port.
 const storeClient = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 2_000 });
@@ -60,6 +65,9 @@ process.stdout.write(
   `Operations (health probes, /metrics): ${operations.url}\n` +
     `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
     `Sign-in: the embedded Keycloak-compatible issuer at ${platform.url}/auth (realm debate)\n` +
+    (env.EMAIL_VERIFICATION === 'required'
+      ? `E-mail: new accounts verify their address first; mail through ${env.SMTP_HOST}:${env.SMTP_PORT}\n`
+      : 'E-mail: addresses are not verified, no mail is configured (EMAIL_VERIFICATION=off)\n') +
     `The debate platform is ready at ${platform.url}\n`,
 );
 closeOnSignals(async () => {

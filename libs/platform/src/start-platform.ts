@@ -1,12 +1,14 @@
 import { serviceNames, type ServiceName } from '@debate/contracts';
-import { createGateway, type GraphqlDriverName } from '@debate/gateway';
+import { createGateway, type GatewayLimits, type GraphqlDriverName } from '@debate/gateway';
 import type { SpeakerEnv } from '@debate/generation-service';
 import {
   type Broker,
   type BrokerAlias,
   createEmbeddedIssuer,
+  type EmailVerification,
   issuerRoutes,
   type KeycloakSettings,
+  type MailSettings,
 } from '@debate/identity-service';
 import {
   createLogger,
@@ -45,6 +47,12 @@ export interface PlatformOptions {
   readonly speakers?: Partial<SpeakerEnv>;
   /** Which proxies' X-Forwarded-* headers the gateway believes (TRUST_PROXY). */
   readonly trustProxy?: boolean | string;
+  /** The gateway's rate, operation, body and subscription limits; by default its defaults. */
+  readonly limits?: GatewayLimits;
+  /** `required`: new e-mail accounts verify their address first (EMAIL_VERIFICATION). */
+  readonly emailVerification?: EmailVerification;
+  /** The embedded issuer's SMTP server (SMTP_*), for the verification mail. */
+  readonly mail?: MailSettings;
   /**
    * A Keycloak to sign in with instead of the embedded issuer: the identity service's settings
    * and the realm URL its tokens name as their issuer.
@@ -86,6 +94,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       dataDir: options.dataDir,
       issuerUrl: embeddedRealmUrl,
       ...(options.brokers ? { brokers: options.brokers } : {}),
+      ...(options.mail ? { mail: options.mail } : {}),
     });
     keycloak = {
       baseUrl: () => `${baseUrl}/auth`,
@@ -103,6 +112,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     abandonedRunAfterMs: options.abandonedRunAfterMs,
     startsPerMinute: options.startsPerMinute,
     ...(options.speakers ? { speakers: options.speakers } : {}),
+    ...(options.emailVerification ? { emailVerification: options.emailVerification } : {}),
     keycloak,
   });
   const start = async (service: ServiceName) => {
@@ -131,6 +141,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     ...(options.healthTimeoutMs ? { healthTimeoutMs: options.healthTimeoutMs } : {}),
     ...(options.webDistDir ? { webDistDir: options.webDistDir } : {}),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    ...(options.limits ? { limits: options.limits } : {}),
   });
   const embedded = issuer;
   if (embedded) {

@@ -1,5 +1,9 @@
 import { identityContracts, isRefusal, type User } from '@debate/contracts';
-import { type FakeProviders, startFakeProviders } from '@debate/identity-service/testing';
+import {
+  cookieJarFetch,
+  type FakeProviders,
+  startFakeProviders,
+} from '@debate/identity-service/testing';
 import type { ServiceClient } from '@debate/nest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type RealmUnderTest, startPlatformOnRealm } from './sign-in-suite.js';
@@ -13,20 +17,11 @@ export const WEB_ORIGIN = 'http://127.0.0.1:3000';
  * one leaves for `stopAt`; fails on any page that is not a redirect.
  */
 async function browse(url: string, stopAt: string): Promise<URL> {
-  const jar = new Map<string, string>();
+  const get = cookieJarFetch();
   let next = url;
   for (let hop = 0; hop < 15; hop += 1) {
     if (next.startsWith(stopAt)) return new URL(next);
-    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(next, {
-      redirect: 'manual',
-      headers: cookie ? { cookie } : {},
-    });
-    for (const header of response.headers.getSetCookie()) {
-      const pair = header.split(';')[0] ?? '';
-      const equals = pair.indexOf('=');
-      jar.set(pair.slice(0, equals), pair.slice(equals + 1));
-    }
+    const response = await get(next);
     const location = response.headers.get('location');
     if (![302, 303].includes(response.status) || !location) {
       throw new Error(

@@ -1,5 +1,10 @@
 import { start as startStore } from '@debate/embedded-mongo';
-import { type Broker, type BrokerAlias, serveEmbeddedIssuer } from '@debate/identity-service';
+import {
+  type Broker,
+  type BrokerAlias,
+  type MailSettings,
+  serveEmbeddedIssuer,
+} from '@debate/identity-service';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,12 +12,13 @@ import type { RealmUnderTest } from './sign-in-suite.js';
 
 /**
  * The embedded Keycloak-compatible issuer as the identity service serves it in `start:cluster`
- * (its own port, its own database), with `brokers` configured.
+ * (its own port, its own database), with `brokers` and `mail` configured.
  */
 export async function startEmbeddedRealm(
   options: {
     brokers?: Partial<Record<BrokerAlias, Broker>>;
     webOrigins?: string[];
+    mail?: MailSettings;
   } = {},
 ): Promise<RealmUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'embedded-realm-'));

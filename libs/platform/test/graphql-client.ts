@@ -18,14 +18,19 @@ export async function graphql<T>(
   baseUrl: string,
   query: string,
   options: GraphqlOptions = {},
-): Promise<GraphqlResult<T> & { readonly setCookie: string[] }> {
+): Promise<GraphqlResult<T> & { readonly setCookie: string[]; readonly headers: Headers }> {
   const response = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...options.headers },
     body: JSON.stringify({ query, variables: options.variables }),
   });
   const body = (await response.json()) as Omit<GraphqlResult<T>, 'status'>;
-  return { status: response.status, ...body, setCookie: response.headers.getSetCookie() };
+  return {
+    status: response.status,
+    ...body,
+    setCookie: response.headers.getSetCookie(),
+    headers: response.headers,
+  };
 }
 
 /** Subscribes over graphql-ws and collects the first `count` payloads. */

@@ -13,7 +13,11 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { decodeJwt } from 'jose';
 import { graphql } from './graphql-client.js';
-import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
+import {
+  type ExtraOptions,
+  type NatsTestPlatform,
+  startTestPlatformOverNats,
+} from './test-platform.js';
 
 /** A realm the suite signs in against: Keycloak, or the embedded Keycloak-compatible issuer. */
 export interface RealmUnderTest {
@@ -23,6 +27,8 @@ export interface RealmUnderTest {
   readonly realmUrl: string;
   /** The `identity-service` client's secret. */
   readonly serviceSecret: string;
+  /** Where the mail it sends arrives (a Mailpit's URL), when it has mail. */
+  readonly mailUrl?: string;
   close(): Promise<void>;
 }
 
@@ -73,8 +79,10 @@ function unsigned(token: string): string {
  */
 export async function startPlatformOnRealm(
   realm: RealmUnderTest,
+  extra: ExtraOptions = {},
 ): Promise<{ running: NatsTestPlatform; identity: ServiceClient }> {
   const running = await startTestPlatformOverNats({
+    ...extra,
     keycloak: {
       issuerUrl: realm.realmUrl,
       settings: {

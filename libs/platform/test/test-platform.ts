@@ -1,6 +1,7 @@
 import { start as startStore } from '@debate/embedded-mongo';
 import { natsTransport, type TransportConfig } from '@debate/nest';
 import { startNatsServer } from '@debate/nest/testing';
+import { defaultGatewayLimits, type GatewayLimits } from '@debate/gateway';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ export interface NatsTestPlatform extends TestPlatform {
   readonly natsUrl: string;
 }
 
-type ExtraOptions = Partial<
+export type ExtraOptions = Partial<
   Pick<
     PlatformOptions,
     | 'speakers'
@@ -35,8 +36,16 @@ type ExtraOptions = Partial<
     | 'abandonedRunAfterMs'
     | 'startsPerMinute'
     | 'keycloak'
+    | 'limits'
+    | 'emailVerification'
   >
 >;
+
+/**
+ * The gateway's limits in the tests: as shipped, without the rate limits (every test signs up
+ * from 127.0.0.1). The rate-limit tests pass the shipped ones.
+ */
+export const testLimits = (): GatewayLimits => ({ ...defaultGatewayLimits(), rateLimits: 'off' });
 
 /**
  * The platform with each service and the gateway as its own NestJS application, over a real
@@ -79,6 +88,7 @@ export async function startTestPlatform(
       logLevel: 'silent',
       mongoUrl,
       dataDir,
+      limits: testLimits(),
       ...extra,
     });
     return {
@@ -160,10 +170,12 @@ export async function startGenerationProcess(
 
 /**
  * Another gateway beside the platform's (a second replica): the built gateway as a process of
- * its own on the platform's NATS, accepting the platform's tokens. Resolves once it listens.
+ * its own on the platform's NATS, accepting the platform's tokens, with `env` added (by default
+ * without rate limits, as testLimits). Resolves once it listens.
  */
 export async function startGatewayProcess(
   running: NatsTestPlatform,
+  env: Record<string, string> = {},
 ): Promise<DeployableProcess & { readonly url: string }> {
   const gateway = await startDeployableProcess(
     running,
@@ -173,6 +185,8 @@ export async function startGatewayProcess(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       AUTH_ISSUER_URL: `${running.platform.url}/auth/realms/debate`,
+      RATE_LIMITS: 'off',
+      ...env,
     },
     /The gateway is listening at (http:\/\/[^,\s"]+)/,
   );

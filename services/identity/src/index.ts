@@ -1,5 +1,13 @@
 export { type IdentityServiceOptions, IdentityServiceModule } from './identity-service.module.js';
-export { identityEnvSchema, keycloakSettings } from './identity.config.js';
+export {
+  checkMailEnv,
+  identityEnvSchema,
+  keycloakSettings,
+  type MailEnv,
+  mailEnvSchema,
+  mailSettingsFrom,
+} from './identity.config.js';
+export type { EmailVerification } from './sessions/sessions.controller.js';
 export {
   KeycloakClient,
   KeycloakError,
@@ -13,6 +21,7 @@ export {
   createEmbeddedIssuer,
   type EmbeddedIssuerOptions,
   issuerRoutes,
+  type MailSettings,
   type RunningIssuer,
   serveEmbeddedIssuer,
   type ServedIssuer,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import {
   closeOnSignals,
   loadConfigOrExit,
+  PinoLoggerService,
   serveServiceOperations,
   serviceMongoUrl,
   serviceTransport,
@@ -9,7 +10,7 @@ import {
   startTracing,
 } from '@debate/nest';
 import { resolve } from 'node:path';
-import { identityEnvSchema, keycloakSettings } from './identity.config.js';
+import { identityEnvSchema, keycloakSettings, mailSettingsFrom } from './identity.config.js';
 import { IdentityServiceModule } from './identity-service.module.js';
 import { brokersFrom, serveEmbeddedIssuer } from './issuer/index.js';
 
@@ -20,6 +21,7 @@ startTracing('identity');
 // Without KEYCLOAK_URL the service serves the embedded issuer at http://host:ISSUER_PORT/auth,
 // and signs in against it over HTTP exactly as it would against Keycloak.
 let realm: { baseUrl: string; serviceSecret: string };
+const mail = mailSettingsFrom(env);
 let stopIssuer = async () => {};
 if (env.KEYCLOAK_URL && env.KEYCLOAK_CLIENT_SECRET) {
   realm = { baseUrl: env.KEYCLOAK_URL, serviceSecret: env.KEYCLOAK_CLIENT_SECRET };
@@ -31,6 +33,7 @@ if (env.KEYCLOAK_URL && env.KEYCLOAK_CLIENT_SECRET) {
     host: env.ISSUER_HOST,
     brokers: brokersFrom(env),
     webOrigins: env.WEB_ORIGIN,
+    ...(mail ? { mail } : {}),
   });
   realm = { baseUrl: issuer.baseUrl, serviceSecret: issuer.serviceSecret };
   stopIssuer = () => issuer.close();
@@ -44,9 +47,17 @@ const app = await startService({
     transport,
     mongoUrl,
     keycloak: keycloakSettings(env, realm),
+    emailVerification: env.EMAIL_VERIFICATION,
   }),
   transport,
 });
+app
+  .get(PinoLoggerService)
+  .log(
+    env.EMAIL_VERIFICATION === 'required'
+      ? `New e-mail accounts verify their address before their free debates (the realm mails the link${mail ? ` through ${mail.host}:${mail.port}` : ''}).`
+      : 'E-mail addresses are not verified: no mail is configured (EMAIL_VERIFICATION=off).',
+  );
 const operations = await serveServiceOperations(app, { port: env.OPS_PORT, host: env.OPS_HOST });
 closeOnSignals(async () => {
   await app.close();

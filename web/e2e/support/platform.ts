@@ -30,6 +30,11 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       MONGO_PORT: '0',
       DATA_DIR: dataDir,
       OPS_PORT: '0',
+      // Every test signs up from 127.0.0.1: room for them all, the other limits as shipped.
+      RATE_LIMITS: JSON.stringify({
+        signUp: { address: '1000/1h', global: '1000/1m' },
+        signIn: { address: '1000/10m' },
+      }),
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

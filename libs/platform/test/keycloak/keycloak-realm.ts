@@ -28,6 +28,8 @@ export function keycloakRealm(): RealmUnderTest {
     baseUrl,
     realmUrl: `${baseUrl}/realms/debate`,
     serviceSecret: env('KEYCLOAK_TEST_SECRET'),
+    // Its realm mails through the Mailpit the global setup started.
+    mailUrl: env('MAILPIT_TEST_URL'),
     // The global teardown stops it.
     close: async () => {},
   };

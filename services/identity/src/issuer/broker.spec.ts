@@ -6,7 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeycloakClient, KeycloakError } from '../keycloak/keycloak.client.js';
-import { type FakeProviders, startFakeProviders } from '../testing/fake-providers.js';
+import {
+  type FakeAccount,
+  type FakeProviders,
+  startFakeProviders,
+} from '../testing/fake-providers.js';
 import { brokerEnvSchema, brokersFrom, serveEmbeddedIssuer, type ServedIssuer } from './index.js';
 
 const WEB = 'http://127.0.0.1:3999';
@@ -165,6 +169,60 @@ describe('brokered sign-in through the embedded issuer', () => {
     const response = await fetch(foreign, { redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(response.headers.get('location')).toBeNull();
+  });
+
+  /** Signs `account` in with Google; returns the access token's claims. */
+  async function googleSignIn(account: FakeAccount) {
+    const previous = providers.google.account;
+    providers.google.account = account;
+    try {
+      const { verifier, challenge } = pkce();
+      const back = await browse(begin('google', challenge), WEB);
+      const tokens = await keycloak.codeGrant(
+        back.searchParams.get('code') ?? '',
+        verifier,
+        redirectUri,
+      );
+      return decodeJwt(tokens.access_token);
+    } finally {
+      providers.google.account = previous;
+    }
+  }
+
+  const account = (subject: string, email: string, emailVerified: boolean): FakeAccount => ({
+    subject,
+    email,
+    emailVerified,
+    name: 'Someone',
+    picture: 'https://lh3.googleusercontent.example/someone.png',
+  });
+
+  it("takes a new user's address as verified when the provider vouches for it, not otherwise", async () => {
+    const vouched = await googleSignIn(account('108842410000000000002', 'ada@gmail.example', true));
+    expect(vouched).toMatchObject({ email: 'ada@gmail.example', email_verified: true });
+    const unvouched = await googleSignIn(
+      account('108842410000000000003', 'unvouched@gmail.example', false),
+    );
+    expect(unvouched).toMatchObject({ email: 'unvouched@gmail.example', email_verified: false });
+    // Signing in again changes nothing.
+    expect(
+      await googleSignIn(account('108842410000000000003', 'unvouched@gmail.example', false)),
+    ).toMatchObject({ sub: unvouched.sub, email_verified: false });
+  });
+
+  it("verifies an existing user's address when a provider that vouches for it is linked", async () => {
+    await keycloak.createUser('alan@example.org', 'correct horse');
+    const before = decodeJwt(
+      (await keycloak.passwordGrant('alan@example.org', 'correct horse')).access_token,
+    );
+    expect(before['email_verified']).toBe(false);
+
+    const linked = await googleSignIn(account('108842410000000000004', 'alan@example.org', true));
+    expect(linked).toMatchObject({ sub: before.sub, email_verified: true });
+    const after = decodeJwt(
+      (await keycloak.passwordGrant('alan@example.org', 'correct horse')).access_token,
+    );
+    expect(after['email_verified']).toBe(true);
   });
 
   it('refuses a broker callback whose state it did not issue', async () => {

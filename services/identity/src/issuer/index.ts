@@ -6,6 +6,7 @@ import type { Broker, BrokerAlias } from './brokers.js';
 import { EmbeddedIssuer } from './issuer.js';
 import { issuerRoutes } from './issuer.routes.js';
 import { loadOrCreateSecret, loadOrCreateSigningKey } from './keys.js';
+import type { MailSettings } from './mail.js';
 import { loadRealmSettings } from './realm.js';
 import { RealmStore } from './store.js';
 
@@ -18,8 +19,15 @@ export {
   GithubBroker,
   GoogleBroker,
 } from './brokers.js';
-export { EmbeddedIssuer, OAuthError, type TokenResponse } from './issuer.js';
+export {
+  AdminError,
+  EmbeddedIssuer,
+  OAuthError,
+  type TokenResponse,
+  type UserRepresentation,
+} from './issuer.js';
 export { issuerRoutes } from './issuer.routes.js';
+export type { MailSettings } from './mail.js';
 export { loadRealmSettings, type RealmSettings } from './realm.js';
 
 export interface EmbeddedIssuerOptions {
@@ -38,6 +46,11 @@ export interface EmbeddedIssuerOptions {
   readonly webOrigins?: readonly string[];
   /** Its clock (milliseconds since the epoch); the system's unless given. */
   readonly now?: () => number;
+  /**
+   * The SMTP server verify-email links are mailed through (Keycloak's smtpServer). Without it
+   * send-verify-email answers 500, as Keycloak does without one.
+   */
+  readonly mail?: MailSettings;
 }
 
 export interface RunningIssuer {
@@ -67,6 +80,7 @@ export async function createEmbeddedIssuer(options: EmbeddedIssuerOptions): Prom
       secret,
       options.now ?? Date.now,
       { brokers: options.brokers ?? {}, webOrigins: options.webOrigins ?? [] },
+      options.mail,
     );
     return { issuer, serviceSecret: secret, close: () => connection.close() };
   } catch (error) {

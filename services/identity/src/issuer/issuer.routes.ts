@@ -1,7 +1,14 @@
 import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { EmbeddedIssuer, OAuthError } from './issuer.js';
+import {
+  AdminError,
+  AUTH_SESSION_COOKIE,
+  EmbeddedIssuer,
+  type LoginActionAnswer,
+  OAuthError,
+} from './issuer.js';
+import { ERROR_HEADER, renderPage } from './pages.js';
 import { EmailTakenError } from './store.js';
 
 const TokenForm = z.discriminatedUnion('grant_type', [
@@ -55,6 +62,7 @@ const NewUser = z.object({
   email: z.email().max(320),
   username: z.string().optional(),
   enabled: z.boolean().optional(),
+  emailVerified: z.boolean().optional(),
   credentials: z
     .array(
       z.object({
@@ -65,6 +73,31 @@ const NewUser = z.object({
     )
     .length(1),
 });
+
+const UserParam = z.object({ id: z.string() });
+const SendVerifyEmailQuery = z.object({
+  client_id: text,
+  redirect_uri: text,
+  /** Seconds. */
+  lifespan: z.coerce.number().int().positive().max(31_536_000).optional(),
+});
+const ActionTokenQuery = z.object({
+  key: z.string().max(8192).optional(),
+  client_id: text,
+  tab_id: text,
+});
+const RequiredActionQuery = z.object({ client_id: text, tab_id: text, execution: text });
+
+/** The value of a cookie the browser sent, if it did. */
+function cookie(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const separator = part.indexOf('=');
+    if (separator > 0 && part.slice(0, separator).trim() === name) {
+      return part.slice(separator + 1).trim();
+    }
+  }
+  return undefined;
+}
 
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -83,6 +116,14 @@ function basicCredentials(request: FastifyRequest): { id?: string; secret?: stri
 }
 
 function fail(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof AdminError) {
+    if (error.status >= 500) {
+      // The cause's message only: an SMTP error carries the recipient's address in its fields.
+      const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+      reply.log.warn(`${error.message}: ${cause}`);
+    }
+    return reply.code(error.status).send(error.body);
+  }
   if (error instanceof OAuthError) return reply.code(error.status).send(error.toJSON());
   if (error instanceof z.ZodError) {
     return reply.code(400).send({
@@ -95,7 +136,8 @@ function fail(reply: FastifyReply, error: unknown): FastifyReply {
 
 /**
  * Keycloak's paths for the realm, under the prefix the plugin is registered with (e.g. /auth):
- * discovery, JWKS, token, logout, userinfo, and the admin API's user creation.
+ * discovery, JWKS, token, logout, userinfo, the pages a verify-email link leads to, and the
+ * admin API's user creation, user lookup and send-verify-email.
  */
 export async function issuerRoutes(
   fastify: FastifyInstance,
@@ -192,6 +234,69 @@ export async function issuerRoutes(
     }
   });
 
+  /** A page or a redirect for the browser, with the realm's security headers. */
+  const browserAnswer = (reply: FastifyReply, answer: LoginActionAnswer) => {
+    reply
+      .header('referrer-policy', 'no-referrer')
+      .header('x-frame-options', 'SAMEORIGIN')
+      .header('x-content-type-options', 'nosniff')
+      .header(
+        'content-security-policy',
+        "frame-src 'self'; frame-ancestors 'self'; object-src 'none';",
+      );
+    if ('location' in answer) return reply.redirect(answer.location, 302);
+    if (answer.setCookie) reply.header('set-cookie', answer.setCookie);
+    return reply
+      .code(answer.status)
+      .type('text/html; charset=utf-8')
+      .send(renderPage(issuer.settings.displayName, answer.page));
+  };
+
+  // Where a verify-email link leads (Keycloak's action-token endpoint).
+  fastify.get(`${realm}/login-actions/action-token`, async (request, reply) => {
+    const query = ActionTokenQuery.safeParse(request.query ?? {});
+    const answer = await issuer.actionToken(
+      query.success ? query.data : {},
+      cookie(request, AUTH_SESSION_COOKIE),
+      request.headers['user-agent'],
+    );
+    return browserAnswer(reply, answer);
+  });
+
+  fastify.get(`${realm}/login-actions/required-action`, async (request, reply) => {
+    const query = RequiredActionQuery.safeParse(request.query ?? {});
+    if (!query.success) {
+      return browserAnswer(reply, {
+        status: 400,
+        page: { header: ERROR_HEADER, message: 'Invalid Request' },
+      });
+    }
+    return browserAnswer(
+      reply,
+      await issuer.requiredAction(query.data, cookie(request, AUTH_SESSION_COOKIE)),
+    );
+  });
+
+  fastify.get(`/admin${realm}/users/:id`, async (request, reply) => {
+    try {
+      const { id } = UserParam.parse(request.params);
+      return await issuer.getUser(bearer(request), id);
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
+  fastify.put(`/admin${realm}/users/:id/send-verify-email`, async (request, reply) => {
+    try {
+      const { id } = UserParam.parse(request.params);
+      const query = SendVerifyEmailQuery.parse(request.query ?? {});
+      await issuer.sendVerifyEmail(bearer(request), id, query);
+      return reply.code(204).send();
+    } catch (error) {
+      return fail(reply, error);
+    }
+  });
+
   fastify.post(`/admin${realm}/users`, async (request, reply) => {
     try {
       const token = bearer(request);
@@ -201,7 +306,12 @@ export async function issuerRoutes(
       });
       const body = NewUser.parse(request.body ?? {});
       const [credential] = body.credentials;
-      const id = await issuer.createUser(token, body.email, credential?.value ?? '');
+      const id = await issuer.createUser(
+        token,
+        body.email,
+        credential?.value ?? '',
+        body.emailVerified ?? false,
+      );
       return reply
         .code(201)
         .header('location', `${request.protocol}://${request.host}${request.url}/${id}`)

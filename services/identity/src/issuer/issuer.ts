@@ -9,6 +9,8 @@ import {
   brokerNames,
 } from './brokers.js';
 import type { SigningKey } from './keys.js';
+import { type Mailer, type MailSettings, smtpMailer, verifyEmailMessage } from './mail.js';
+import { ERROR_HEADER, type RealmPage } from './pages.js';
 import { passwordPolicyError, type RealmSettings } from './realm.js';
 import {
   EmailTakenError,
@@ -34,6 +36,36 @@ export class OAuthError extends Error {
   }
 }
 
+/**
+ * A refusal of the admin API, with Keycloak's body: `{"errorMessage": …}` for a request it
+ * refuses, `{"error": …}` for what it does not find.
+ */
+export class AdminError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { errorMessage: string } | { error: string },
+    options?: ErrorOptions,
+  ) {
+    super('errorMessage' in body ? body.errorMessage : body.error, options);
+    this.name = 'AdminError';
+  }
+}
+
+/** A user as the admin API represents it (the fields this realm keeps). */
+export interface UserRepresentation {
+  id: string;
+  username: string;
+  email: string;
+  emailVerified: boolean;
+  enabled: boolean;
+  createdTimestamp: number;
+}
+
+/** What a login-actions endpoint answers the browser: a page, or a redirect. */
+export type LoginActionAnswer =
+  | { readonly status: number; readonly page: RealmPage; readonly setCookie?: string }
+  | { readonly status: 302; readonly location: string };
+
 export interface TokenResponse {
   access_token: string;
   expires_in: number;
@@ -47,6 +79,58 @@ export interface TokenResponse {
 const SCOPE = 'openid email profile';
 const FLOW_SECONDS = 600;
 const CODE_SECONDS = 60;
+/** Keycloak's actionTokenGeneratedByAdminLifespan: 12 hours. */
+const ADMIN_ACTION_TOKEN_SECONDS = 43_200;
+/** Keycloak's accessCodeLifespanLogin: how long an authentication session lives. */
+const AUTH_SESSION_SECONDS = 1800;
+const VERIFY_EMAIL = 'verify-email';
+/** The client an action token names when the admin API was given none. */
+const ACCOUNT_CLIENT = 'account';
+/** The clients every Keycloak realm has, besides the realm file's. */
+const BUILT_IN_CLIENTS = [
+  ACCOUNT_CLIENT,
+  'account-console',
+  'admin-cli',
+  'broker',
+  'realm-management',
+  'security-admin-console',
+];
+export const AUTH_SESSION_COOKIE = 'AUTH_SESSION_ID';
+
+const EXPIRED_LINK = 'The link you clicked is no longer valid. It may have expired.';
+
+/** The claims of a verify-email action token (Keycloak's VerifyEmailActionToken). */
+interface VerifyEmailClaims {
+  readonly sub: string;
+  readonly eml: string;
+  readonly azp: string;
+  readonly reduri?: string;
+  /** The authentication session the token is bound to (the second link on). */
+  readonly asid?: string;
+  readonly exp: number;
+}
+
+/**
+ * Whether the browser treats the realm's origin as a secure context, so that a `Secure;
+ * SameSite=None` cookie is kept: https, or a loopback host, except in Safari, which refuses
+ * Secure cookies over http (Keycloak's SecureContextResolver).
+ */
+function secureContext(realmUrl: string, userAgent: string | undefined): boolean {
+  const url = new URL(realmUrl);
+  if (url.protocol === 'https:') return true;
+  const safari =
+    userAgent !== undefined &&
+    /Safari\//.test(userAgent) &&
+    !/(Chrome|Chromium|CriOS|FxiOS|Firefox|Edg|OPR)\//.test(userAgent);
+  if (safari) return false;
+  const host = url.hostname.replace(/\.$/, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
 
 /** The brokered providers that are configured, and the web origins clients may return to. */
 export interface Federation {
@@ -99,7 +183,13 @@ export class EmbeddedIssuer {
     private readonly serviceSecret: string,
     private readonly now: () => number = Date.now,
     private readonly federation: Federation = { brokers: {}, webOrigins: [] },
-  ) {}
+    /** The realm's SMTP server; without it, send-verify-email fails as Keycloak's does. */
+    mail?: MailSettings,
+  ) {
+    this.mailer = mail ? smtpMailer(mail) : undefined;
+  }
+
+  private readonly mailer: Mailer | undefined;
 
   get issuerUrl(): string {
     return typeof this.realmUrl === 'string' ? this.realmUrl : this.realmUrl();
@@ -128,7 +218,7 @@ export class EmbeddedIssuer {
       sid: sessionId,
       scope: SCOPE,
       email: user.email,
-      email_verified: false,
+      email_verified: user.emailVerified === true,
       preferred_username: user.email,
       ...(user.displayName ? { name: user.displayName } : {}),
       ...(user.photoURL ? { picture: user.photoURL } : {}),
@@ -144,6 +234,8 @@ export class EmbeddedIssuer {
         algorithms: ['RS256'],
         currentDate: new Date(this.now()),
       });
+      // Action tokens are signed with the same key: only a bearer token is one.
+      if (payload['typ'] !== 'Bearer') throw new Error('not a bearer token');
       return payload;
     } catch {
       throw new OAuthError(401, 'invalid_token', 'Token verification failed');
@@ -471,6 +563,7 @@ export class EmbeddedIssuer {
       }
       const profile = { displayName: identity.displayName, photoURL: identity.photoURL };
       let user = await this.store.findUserByEmail(identity.email);
+      const existing = user !== null;
       if (user && !identity.emailVerified) {
         throw new OAuthError(
           400,
@@ -481,13 +574,19 @@ export class EmbeddedIssuer {
       if (user) await this.store.fillProfile(user._id, profile);
       else {
         try {
-          user = await this.store.createUser(identity.email, null, profile);
+          // Keycloak's trustEmail: the provider's word on the address is the realm's.
+          user = await this.store.createUser(identity.email, null, {
+            ...profile,
+            emailVerified: identity.emailVerified,
+          });
         } catch (error) {
           if (error instanceof EmailTakenError) continue; // a concurrent first sign-in won
           throw error;
         }
       }
       if (await this.store.link(alias, identity.subject, user._id)) {
+        // Only a provider that vouches for the address is linked to an existing user.
+        if (existing && identity.emailVerified) await this.store.markEmailVerified(user._id);
         return (await this.store.findUser(user._id)) ?? user;
       }
     }
@@ -516,22 +615,285 @@ export class EmbeddedIssuer {
     return this.openSession(user, client);
   }
 
+  /**
+   * The realm-management roles of an admin API caller: 401 without a valid bearer token of this
+   * realm.
+   */
+  private async adminRoles(accessToken: string | undefined): Promise<string[]> {
+    const unauthorized = new OAuthError(401, 'HTTP 401 Unauthorized', 'HTTP 401 Unauthorized');
+    if (!accessToken) throw unauthorized;
+    const claims = await this.verifyAccessToken(accessToken).catch(() => {
+      throw unauthorized;
+    });
+    const roles = (claims['resource_access'] as Record<string, { roles?: string[] }> | undefined)?.[
+      'realm-management'
+    ]?.roles;
+    return Array.isArray(roles) ? roles : [];
+  }
+
+  /**
+   * The user an admin API call names: 404 for an unknown id to a caller who may query users
+   * (403 to others, so ids cannot be probed), 403 without the role the call needs.
+   */
+  private async adminUser(
+    accessToken: string | undefined,
+    id: string,
+    need: 'view-users' | 'manage-users',
+  ): Promise<RealmUser> {
+    const roles = await this.adminRoles(accessToken);
+    const forbidden = new OAuthError(403, 'HTTP 403 Forbidden', 'HTTP 403 Forbidden');
+    const user = await this.store.findUser(id);
+    if (!user) {
+      if (['manage-users', 'view-users', 'query-users'].some((role) => roles.includes(role))) {
+        throw new AdminError(404, { error: 'User not found' });
+      }
+      throw forbidden;
+    }
+    const allowed = need === 'view-users' ? ['view-users', 'manage-users'] : ['manage-users'];
+    if (!allowed.some((role) => roles.includes(role))) throw forbidden;
+    return user;
+  }
+
   /** POST /admin/realms/{realm}/users: only a token with realm-management's manage-users. */
   async createUser(
     accessToken: string | undefined,
     email: string,
     password: string,
+    emailVerified = false,
   ): Promise<string> {
-    if (!accessToken) throw new OAuthError(401, 'HTTP 401 Unauthorized', 'HTTP 401 Unauthorized');
-    const claims = await this.verifyAccessToken(accessToken);
-    const roles = (claims['resource_access'] as Record<string, { roles?: string[] }> | undefined)?.[
-      'realm-management'
-    ]?.roles;
-    if (!roles?.includes('manage-users'))
+    const roles = await this.adminRoles(accessToken);
+    if (!roles.includes('manage-users'))
       throw new OAuthError(403, 'HTTP 403 Forbidden', 'HTTP 403 Forbidden');
     const policy = passwordPolicyError(this.settings, password, email);
     if (policy) throw new OAuthError(400, policy.error, policy.error_description);
-    const user = await this.store.createUser(email, await hash(password));
+    const user = await this.store.createUser(email, await hash(password), { emailVerified });
     return user._id;
+  }
+
+  /** GET /admin/realms/{realm}/users/{id}: view-users (or manage-users). */
+  async getUser(accessToken: string | undefined, id: string): Promise<UserRepresentation> {
+    const user = await this.adminUser(accessToken, id, 'view-users');
+    return {
+      id: user._id,
+      username: user.email,
+      email: user.email,
+      emailVerified: user.emailVerified === true,
+      enabled: user.enabled,
+      createdTimestamp: new Date(user.createdAt).getTime(),
+    };
+  }
+
+  /**
+   * PUT /admin/realms/{realm}/users/{id}/send-verify-email: mails the user a link (a
+   * verify-email action token) that verifies their address and leads back to `redirect_uri`.
+   * Keycloak's checks, in its order; resolves once the SMTP server accepted the message.
+   */
+  async sendVerifyEmail(
+    accessToken: string | undefined,
+    id: string,
+    query: {
+      client_id?: string | undefined;
+      redirect_uri?: string | undefined;
+      lifespan?: number | undefined;
+    },
+  ): Promise<void> {
+    const user = await this.adminUser(accessToken, id, 'manage-users');
+    const refuse = (errorMessage: string) => new AdminError(400, { errorMessage });
+    if (!user.email) throw refuse('User email missing');
+    if (!user.enabled) throw refuse('User is disabled');
+    if (query.redirect_uri !== undefined && query.client_id === undefined) {
+      throw refuse('Client id missing');
+    }
+    const clientId = query.client_id ?? ACCOUNT_CLIENT;
+    const clients = [this.settings.webClientId, this.settings.serviceClientId, ...BUILT_IN_CLIENTS];
+    if (!clients.includes(clientId)) throw refuse("Client doesn't exist");
+    // Only the web client has redirect URIs here (`${WEB_ORIGIN}/*`).
+    if (
+      query.redirect_uri !== undefined &&
+      (clientId !== this.settings.webClientId || !this.allowedRedirect(query.redirect_uri))
+    ) {
+      throw refuse('Invalid redirect uri.');
+    }
+    const lifespan = query.lifespan ?? ADMIN_ACTION_TOKEN_SECONDS;
+    const key = await this.signActionToken({
+      sub: user._id,
+      eml: user.email,
+      azp: clientId,
+      ...(query.redirect_uri !== undefined ? { reduri: query.redirect_uri } : {}),
+      exp: Math.floor(this.now() / 1000) + lifespan,
+    });
+    const link = `${this.issuerUrl}/login-actions/action-token?${new URLSearchParams({ key })}`;
+    const failed = (cause?: unknown) =>
+      new AdminError(500, { errorMessage: 'Failed to send verify email' }, { cause });
+    if (!this.mailer) throw failed(new Error('The realm has no SMTP server configured'));
+    try {
+      await this.mailer.send(
+        verifyEmailMessage(user.email, this.settings.displayName, link, lifespan),
+      );
+    } catch (error) {
+      throw failed(error);
+    }
+  }
+
+  private async signActionToken(claims: VerifyEmailClaims): Promise<string> {
+    const { sub, exp, ...rest } = claims;
+    return new SignJWT({ ...rest, typ: VERIFY_EMAIL })
+      .setProtectedHeader({ alg: 'RS256', kid: this.key.kid, typ: 'JWT' })
+      .setIssuer(this.issuerUrl)
+      .setAudience(this.issuerUrl)
+      .setSubject(sub)
+      .setIssuedAt(Math.floor(this.now() / 1000))
+      .setExpirationTime(exp)
+      .setJti(randomUUID())
+      .sign(this.key.privateKey);
+  }
+
+  /** A verify-email action token of this realm that has not expired, or null. */
+  private async verifyActionToken(key: string | undefined): Promise<VerifyEmailClaims | null> {
+    if (!key) return null;
+    try {
+      const { payload } = await jwtVerify(key, createLocalJWKSet(this.jwks() as never), {
+        issuer: this.issuerUrl,
+        audience: this.issuerUrl,
+        algorithms: ['RS256'],
+        currentDate: new Date(this.now()),
+        requiredClaims: ['sub', 'exp'],
+      });
+      const { sub, exp, eml, azp, reduri, asid } = payload as Record<string, unknown>;
+      if (payload['typ'] !== VERIFY_EMAIL) return null;
+      if (typeof sub !== 'string' || typeof exp !== 'number') return null;
+      if (typeof eml !== 'string' || typeof azp !== 'string') return null;
+      return {
+        sub,
+        exp,
+        eml,
+        azp,
+        ...(typeof reduri === 'string' ? { reduri } : {}),
+        ...(typeof asid === 'string' ? { asid } : {}),
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The path of the realm's URL (the cookie's path, and where the pages' links lead). */
+  private get realmPath(): string {
+    return new URL(this.issuerUrl).pathname.replace(/\/$/, '');
+  }
+
+  private authSessionCookie(id: string, userAgent: string | undefined): string {
+    const attributes = secureContext(this.issuerUrl, userAgent)
+      ? 'Secure; SameSite=None'
+      : 'SameSite=Lax';
+    return `${AUTH_SESSION_COOKIE}=${id}; Path=${this.realmPath}/; HttpOnly; ${attributes}`;
+  }
+
+  private authSessionsSince(): Date {
+    return new Date(this.now() - AUTH_SESSION_SECONDS * 1000);
+  }
+
+  /**
+   * GET …/login-actions/action-token: a verify-email link followed. A link not yet bound to
+   * this browser's authentication session (the mailed one, or one opened elsewhere) starts a
+   * session and asks for a confirmation, whose link is bound to it; that link, followed with
+   * the session's cookie, verifies the address and goes on to the required-action page.
+   */
+  async actionToken(
+    query: { key?: string | undefined; tab_id?: string | undefined },
+    authSessionId: string | undefined,
+    userAgent: string | undefined,
+  ): Promise<LoginActionAnswer> {
+    const token = await this.verifyActionToken(query.key);
+    const user = token ? await this.store.findUser(token.sub) : null;
+    if (!token || !user || user.email !== token.eml) {
+      return { status: 400, page: { header: ERROR_HEADER, message: EXPIRED_LINK } };
+    }
+    if (!user.enabled) {
+      return {
+        status: 400,
+        page: { header: ERROR_HEADER, message: 'Account is disabled, contact your administrator.' },
+      };
+    }
+    const verifiedAlready = 'Your email address has been verified already.';
+    if (user.emailVerified) {
+      return { status: 200, page: { header: verifiedAlready, message: verifiedAlready } };
+    }
+    if (token.asid && authSessionId === token.asid) {
+      const session = await this.store.findAuthSession(token.asid, this.authSessionsSince());
+      if (session && session.tabId === query.tab_id && session.userId === user._id) {
+        await this.store.markEmailVerified(user._id);
+        await this.store.finishAuthSession(session._id);
+        const next = new URLSearchParams({ client_id: session.clientId, tab_id: session.tabId });
+        return {
+          status: 302,
+          location: `${this.issuerUrl}/login-actions/required-action?${next}`,
+        };
+      }
+    }
+    const session = {
+      _id: randomBytes(24).toString('base64url'),
+      tabId: randomBytes(8).toString('base64url'),
+      userId: user._id,
+      clientId: token.azp,
+      redirectUri: token.reduri ?? null,
+      done: false,
+      createdAt: new Date(this.now()),
+    };
+    await this.store.startAuthSession(session);
+    const bound = await this.signActionToken({ ...token, asid: session._id });
+    const confirm = new URLSearchParams({
+      key: bound,
+      client_id: token.azp,
+      tab_id: session.tabId,
+    });
+    return {
+      status: 200,
+      setCookie: this.authSessionCookie(session._id, userAgent),
+      page: {
+        header: 'Email address validation',
+        message: `Confirm validity of e-mail address ${user.email}.`,
+        link: {
+          href: `${this.realmPath}/login-actions/action-token?${confirm}`,
+          text: '» Click here to proceed',
+        },
+      },
+    };
+  }
+
+  /**
+   * GET …/login-actions/required-action: where a verified address lands. Once per
+   * authentication session, which its cookie names.
+   */
+  async requiredAction(
+    query: { tab_id?: string | undefined },
+    authSessionId: string | undefined,
+  ): Promise<LoginActionAnswer> {
+    const session =
+      authSessionId && query.tab_id
+        ? await this.store.takeFinishedAuthSession(
+            authSessionId,
+            query.tab_id,
+            this.authSessionsSince(),
+          )
+        : null;
+    if (!session) {
+      return {
+        status: 400,
+        page: {
+          header: ERROR_HEADER,
+          message: 'Cookie not found. Please make sure cookies are enabled in your browser.',
+        },
+      };
+    }
+    return {
+      status: 200,
+      page: {
+        header: 'Account updated',
+        message: 'Your account has been updated.',
+        ...(session.redirectUri
+          ? { link: { href: session.redirectUri, text: '« Back to Application' } }
+          : {}),
+      },
+    };
   }
 }

@@ -9,6 +9,7 @@ export const realmFile = fileURLToPath(
 
 const RealmFile = z.object({
   realm: z.string(),
+  displayName: z.string().optional(),
   accessTokenLifespan: z.number().int().positive(),
   ssoSessionIdleTimeout: z.number().int().positive(),
   ssoSessionMaxLifespan: z.number().int().positive(),
@@ -32,6 +33,8 @@ const RealmFile = z.object({
 /** What the issuer needs of the realm. */
 export interface RealmSettings {
   readonly name: string;
+  /** How pages and e-mails name the realm: its display name, else its name capitalised. */
+  readonly displayName: string;
   readonly accessTokenSeconds: number;
   readonly sessionIdleSeconds: number;
   readonly sessionMaxSeconds: number;
@@ -62,6 +65,9 @@ export function loadRealmSettings(path = realmFile): RealmSettings {
   const length = /length\((\d+)\)/.exec(realm.passwordPolicy);
   return {
     name: realm.realm,
+    displayName: realm.displayName?.trim()
+      ? realm.displayName
+      : realm.realm.charAt(0).toUpperCase() + realm.realm.slice(1),
     accessTokenSeconds: realm.accessTokenLifespan,
     sessionIdleSeconds: realm.ssoSessionIdleTimeout,
     sessionMaxSeconds: realm.ssoSessionMaxLifespan,

@@ -10,6 +10,11 @@ export interface RealmUser {
   displayName: string | null;
   photoURL: string | null;
   enabled: boolean;
+  /**
+   * Whether the address is known to be the user's: a verify-email link was followed, or a
+   * provider that vouches for the address signed them in (Keycloak's trustEmail).
+   */
+  emailVerified: boolean;
   failures: number;
   /** When the last wrong password was given (Keycloak's quick-login check reads it). */
   lastFailureAt: Date | null;
@@ -43,6 +48,7 @@ const userSchema = new Schema<RealmUser>(
     displayName: { type: String, default: null },
     photoURL: { type: String, default: null },
     enabled: { type: Boolean, default: true },
+    emailVerified: { type: Boolean, default: false },
     failures: { type: Number, default: 0 },
     lastFailureAt: { type: Date, default: null },
     lockedUntil: { type: Date, default: null },
@@ -99,6 +105,22 @@ export interface AuthorizationCode {
   createdAt: Date;
 }
 
+/**
+ * Keycloak's authentication session of a browser following a verify-email link: the
+ * AUTH_SESSION_ID cookie names it, and the action token bound to it carries its id.
+ */
+export interface AuthSession {
+  _id: string;
+  tabId: string;
+  userId: string;
+  clientId: string;
+  /** Where the "Back to Application" link leads once the address is verified. */
+  redirectUri: string | null;
+  /** Whether the address was verified in this session (the required-action page may show). */
+  done: boolean;
+  createdAt: Date;
+}
+
 const linkSchema = new Schema<FederatedLink>(
   {
     _id: { type: String, required: true },
@@ -135,6 +157,19 @@ const codeSchema = new Schema<AuthorizationCode>(
   { versionKey: false },
 );
 
+const authSessionSchema = new Schema<AuthSession>(
+  {
+    _id: { type: String, required: true },
+    tabId: { type: String, required: true },
+    userId: { type: String, required: true },
+    clientId: { type: String, required: true },
+    redirectUri: { type: String, default: null },
+    done: { type: Boolean, default: false },
+    createdAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
@@ -157,6 +192,7 @@ export class RealmStore {
   private readonly links;
   private readonly flows;
   private readonly codes;
+  private readonly authSessions;
 
   constructor(connection: Connection) {
     this.users = connection.model<RealmUser>('RealmUser', userSchema, 'realm_users');
@@ -164,6 +200,11 @@ export class RealmStore {
     this.links = connection.model<FederatedLink>('RealmLink', linkSchema, 'realm_links');
     this.flows = connection.model<BrokerFlow>('RealmBrokerFlow', flowSchema, 'realm_broker_flows');
     this.codes = connection.model<AuthorizationCode>('RealmCode', codeSchema, 'realm_codes');
+    this.authSessions = connection.model<AuthSession>(
+      'RealmAuthSession',
+      authSessionSchema,
+      'realm_auth_sessions',
+    );
   }
 
   async init(): Promise<void> {
@@ -173,7 +214,11 @@ export class RealmStore {
   async createUser(
     email: string,
     passwordHash: string | null,
-    profile: { displayName?: string | null; photoURL?: string | null } = {},
+    profile: {
+      displayName?: string | null;
+      photoURL?: string | null;
+      emailVerified?: boolean;
+    } = {},
   ): Promise<RealmUser> {
     try {
       const created = await this.users.create({
@@ -182,6 +227,7 @@ export class RealmStore {
         passwordHash,
         displayName: profile.displayName ?? null,
         photoURL: profile.photoURL ?? null,
+        emailVerified: profile.emailVerified ?? false,
       });
       return created.toObject();
     } catch (error) {
@@ -217,6 +263,10 @@ export class RealmStore {
     }
   }
 
+  async markEmailVerified(id: string): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $set: { emailVerified: true } }).exec();
+  }
+
   async saveFlow(flow: BrokerFlow): Promise<void> {
     await this.flows.create(flow);
   }
@@ -238,6 +288,30 @@ export class RealmStore {
     return this.codes
       .findOneAndDelete({ _id: hashToken(code), createdAt: { $gte: since } })
       .lean<AuthorizationCode>()
+      .exec();
+  }
+
+  async startAuthSession(authSession: AuthSession): Promise<void> {
+    await this.authSessions.create(authSession);
+  }
+
+  /** An authentication session that started after `since` and is not finished. */
+  findAuthSession(id: string, since: Date): Promise<AuthSession | null> {
+    return this.authSessions
+      .findOne({ _id: id, done: false, createdAt: { $gte: since } })
+      .lean<AuthSession>()
+      .exec();
+  }
+
+  async finishAuthSession(id: string): Promise<void> {
+    await this.authSessions.updateOne({ _id: id }, { $set: { done: true } }).exec();
+  }
+
+  /** Takes a finished authentication session of `tabId`, once, if it started after `since`. */
+  takeFinishedAuthSession(id: string, tabId: string, since: Date): Promise<AuthSession | null> {
+    return this.authSessions
+      .findOneAndDelete({ _id: id, tabId, done: true, createdAt: { $gte: since } })
+      .lean<AuthSession>()
       .exec();
   }
 

@@ -35,6 +35,8 @@ const TokenSet = z.object({
 });
 export type TokenSet = z.output<typeof TokenSet>;
 
+const AdminUser = z.object({ emailVerified: z.boolean() });
+
 const ErrorBody = z.object({
   error: z.string().optional(),
   error_description: z.string().optional(),
@@ -45,6 +47,7 @@ const ErrorBody = z.object({
 export interface TokenIdentity {
   readonly id: string;
   readonly email: string;
+  readonly emailVerified: boolean;
   readonly displayName?: string | null;
   readonly photoURL?: string | null;
 }
@@ -52,6 +55,7 @@ export interface TokenIdentity {
 const Claims = z.object({
   sub: z.string().min(1),
   email: z.string().min(1),
+  email_verified: z.boolean().optional(),
   name: z.string().optional(),
   picture: z.string().optional(),
 });
@@ -66,6 +70,7 @@ export function identityOf(tokens: TokenSet): TokenIdentity {
   return {
     id: claims.sub,
     email: claims.email,
+    emailVerified: claims.email_verified === true,
     ...(claims.name !== undefined ? { displayName: claims.name } : {}),
     ...(claims.picture !== undefined ? { photoURL: claims.picture } : {}),
   };
@@ -91,14 +96,25 @@ export class KeycloakClient {
   }
 
   private async post(url: string, body: URLSearchParams | object, token?: string) {
+    return this.send('POST', url, body, token);
+  }
+
+  private async send(
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    body: URLSearchParams | object | undefined,
+    token?: string,
+  ) {
     const form = body instanceof URLSearchParams;
     return this.fetchImpl(url, {
-      method: 'POST',
+      method,
       headers: {
-        'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+        ...(body === undefined
+          ? {}
+          : { 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
-      body: form ? body.toString() : JSON.stringify(body),
+      ...(body === undefined ? {} : { body: form ? body.toString() : JSON.stringify(body) }),
       signal: AbortSignal.timeout(10_000),
     });
   }
@@ -207,21 +223,60 @@ export class KeycloakClient {
     return tokens.access_token;
   }
 
-  /** Creates an enabled user with a password (the admin API); 409 when the e-mail is taken. */
-  async createUser(email: string, password: string): Promise<void> {
-    const body = {
+  /** A call of the realm's admin API (`path` under /admin/realms/{realm}) as the service account. */
+  private async admin(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: object,
+  ): Promise<Response> {
+    const url = `${resolve(this.settings.baseUrl).replace(/\/$/, '')}/admin/realms/${encodeURIComponent(this.settings.realm)}${path}`;
+    const response = await this.send(method, url, body, await this.adminToken());
+    if (response.status !== 401) return response;
+    // The cached token may have been revoked or the realm's keys rotated: once more, fresh.
+    this.serviceToken = undefined;
+    return this.send(method, url, body, await this.adminToken());
+  }
+
+  /**
+   * Creates an enabled user with a password, its address not verified (the admin API); returns
+   * the realm's id for it. 409 when the e-mail is taken.
+   */
+  async createUser(email: string, password: string): Promise<string> {
+    const response = await this.admin('POST', '/users', {
       username: email,
       email,
       enabled: true,
+      emailVerified: false,
       credentials: [{ type: 'password', value: password, temporary: false }],
-    };
-    const url = `${resolve(this.settings.baseUrl).replace(/\/$/, '')}/admin/realms/${encodeURIComponent(this.settings.realm)}/users`;
-    let response = await this.post(url, body, await this.adminToken());
-    if (response.status === 401) {
-      // The cached token may have been revoked or the realm's keys rotated: once more, fresh.
-      this.serviceToken = undefined;
-      response = await this.post(url, body, await this.adminToken());
-    }
+    });
     if (response.status !== 201) throw await this.refusal(response);
+    // Keycloak answers the new user's URL: …/users/{id}
+    const id = response.headers.get('location')?.split('/').pop();
+    if (!id) throw new Error('The realm created a user but did not say its id');
+    return decodeURIComponent(id);
+  }
+
+  /** Whether the realm has the user's address as verified (null: no such user). */
+  async emailVerified(userId: string): Promise<boolean | null> {
+    const response = await this.admin('GET', `/users/${encodeURIComponent(userId)}`);
+    if (response.status === 404) return null;
+    if (!response.ok) throw await this.refusal(response);
+    return AdminUser.parse(await response.json()).emailVerified;
+  }
+
+  /**
+   * Has the realm mail the user a link that verifies the address (Keycloak's verify-email action
+   * token) and leads back to `redirectUri`, a URL of the web client.
+   */
+  async sendVerifyEmail(userId: string, redirectUri: string): Promise<void> {
+    const query = new URLSearchParams({
+      client_id: this.settings.webClientId,
+      redirect_uri: redirectUri,
+    });
+    const response = await this.admin(
+      'PUT',
+      `/users/${encodeURIComponent(userId)}/send-verify-email?${query.toString()}`,
+    );
+    if (response.status !== 204) throw await this.refusal(response);
   }
 }

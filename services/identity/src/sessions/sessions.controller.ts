@@ -6,7 +6,7 @@ import {
   type Session,
   type SignInRefusal,
 } from '@debate/contracts';
-import { HandleRequest } from '@debate/nest';
+import { HandleRequest, PinoLoggerService } from '@debate/nest';
 import { Controller, Inject } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -18,6 +18,10 @@ import {
 import { toUser, UsersRepository } from '../users/users.repository.js';
 
 type Outcome = Session | SignInRefusal;
+
+/** Whether the deployment asks new e-mail accounts to verify their address (it has mail). */
+export const EMAIL_VERIFICATION = Symbol('EMAIL_VERIFICATION');
+export type EmailVerification = 'off' | 'required';
 
 /** Keycloak's refusals a person can act on, as the reasons of the sign-in contract. */
 function refusalOf(
@@ -52,10 +56,16 @@ function refusalOf(
  */
 @Controller()
 export class SessionsController {
+  private readonly verificationRequired: boolean;
+
   constructor(
     @Inject(KeycloakClient) private readonly keycloak: KeycloakClient,
     private readonly users: UsersRepository,
-  ) {}
+    @Inject(EMAIL_VERIFICATION) emailVerification: EmailVerification,
+    private readonly logger: PinoLoggerService,
+  ) {
+    this.verificationRequired = emailVerification === 'required';
+  }
 
   private async session(tokens: TokenSet): Promise<Session> {
     if (!tokens.refresh_token) throw new Error('The realm issued no refresh token');
@@ -65,7 +75,7 @@ export class SessionsController {
       expiresIn: tokens.expires_in,
       refreshToken: tokens.refresh_token,
       refreshExpiresIn: tokens.refresh_expires_in ?? 0,
-      user: toUser(user),
+      user: toUser(user, this.verificationRequired),
     };
   }
 
@@ -81,7 +91,8 @@ export class SessionsController {
   }
 
   /**
-   * Creates the user in the realm (admin API), then signs in. A sign-up of a taken address with
+   * Creates the user in the realm (admin API), has the realm mail the link that verifies the
+   * address when the deployment asks for it, then signs in. A sign-up of a taken address with
    * that account's password signs it in: it is a retry whose first answer was lost (the realm
    * created the user after the caller stopped waiting). Any other password is told the address
    * is taken.
@@ -89,7 +100,12 @@ export class SessionsController {
   @HandleRequest(identityContracts.signUp)
   async signUp(request: ParsedRequestOf<typeof identityContracts.signUp>): Promise<Outcome> {
     try {
-      await this.keycloak.createUser(request.email, request.password);
+      const userId = await this.keycloak.createUser(request.email, request.password);
+      if (this.verificationRequired && request.verifyRedirectUri) {
+        // Not waited for: a slow mail server must not hold the sign-up up, and a mail that does
+        // not go out leaves the account as it is ('Send the mail again' tries again).
+        void this.mailVerificationLink(userId, request.verifyRedirectUri);
+      }
     } catch (error) {
       const refusal = refusalOf(error, 'sign-up');
       if (refusal.refused !== 'email_taken') return refusal;
@@ -164,6 +180,61 @@ export class SessionsController {
     request: ParsedRequestOf<typeof identityContracts.getUser>,
   ): Promise<ResponseOf<typeof identityContracts.getUser>> {
     const document = await this.users.find(request.id);
-    return { user: document ? toUser(document) : null };
+    return { user: document ? toUser(document, this.verificationRequired) : null };
+  }
+
+  /**
+   * Asks the realm (a token's `email_verified` may predate the link being followed). Without
+   * verification nothing is asked of anyone, and the realm is not asked.
+   */
+  @HandleRequest(identityContracts.verificationStatus)
+  async verificationStatus(
+    request: ParsedRequestOf<typeof identityContracts.verificationStatus>,
+  ): Promise<ResponseOf<typeof identityContracts.verificationStatus>> {
+    if (!this.verificationRequired) {
+      const document = await this.users.find(request.userId);
+      return {
+        required: false,
+        emailVerified: document?.emailVerified === true,
+        mustVerifyEmail: false,
+      };
+    }
+    const emailVerified = (await this.keycloak.emailVerified(request.userId)) === true;
+    await this.users.recordEmailVerified(request.userId, emailVerified);
+    return { required: true, emailVerified, mustVerifyEmail: !emailVerified };
+  }
+
+  @HandleRequest(identityContracts.sendVerification)
+  async sendVerification(
+    request: ParsedRequestOf<typeof identityContracts.sendVerification>,
+  ): Promise<ResponseOf<typeof identityContracts.sendVerification>> {
+    if (!this.verificationRequired) return { sent: false, reason: 'not_required' };
+    if (await this.keycloak.emailVerified(request.userId)) {
+      await this.users.recordEmailVerified(request.userId, true);
+      return { sent: false, reason: 'already_verified' };
+    }
+    return (await this.mailVerificationLink(request.userId, request.redirectUri))
+      ? { sent: true }
+      : { sent: false, reason: 'mail_failed' };
+  }
+
+  /**
+   * Has the realm mail the verification link; false (and a log line) when it could not: it
+   * refused, did not answer in time, or could not be reached.
+   */
+  private async mailVerificationLink(userId: string, redirectUri: string): Promise<boolean> {
+    try {
+      await this.keycloak.sendVerifyEmail(userId, redirectUri);
+      return true;
+    } catch (error) {
+      const why =
+        error instanceof KeycloakError
+          ? `${error.status} ${error.description}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      this.logger.error(`The realm did not send the verification mail of ${userId}: ${why}`);
+      return false;
+    }
   }
 }

@@ -1,1 +1,3 @@
 export * from './fake-providers.js';
+export * from './mailbox.js';
+export * from './cookie-jar.js';

@@ -11,6 +11,8 @@ export interface UserDocument {
   displayName: string | null;
   photoURL: string | null;
   isPro: boolean;
+  /** The realm's word at the last sign-in or check (the realm decides; this is its echo). */
+  emailVerified: boolean;
   starredDebates: string[];
   createdAt: Date;
   updatedAt: Date;
@@ -25,6 +27,7 @@ const userSchema = new Schema<UserDocument>(
     displayName: { type: String, default: null },
     photoURL: { type: String, default: null },
     isPro: { type: Boolean, default: false },
+    emailVerified: { type: Boolean, default: false },
     starredDebates: { type: [String], default: [] },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
@@ -34,7 +37,9 @@ const userSchema = new Schema<UserDocument>(
 );
 userSchema.index({ announcedAt: 1 }, { partialFilterExpression: { announcedAt: null } });
 
-export function toUser(document: UserDocument): User {
+/** The user of the contracts; `verificationRequired`: the deployment asks for a verified address. */
+export function toUser(document: UserDocument, verificationRequired: boolean): User {
+  const emailVerified = document.emailVerified === true;
   return {
     id: document._id,
     email: document.email,
@@ -42,6 +47,8 @@ export function toUser(document: UserDocument): User {
     photoURL: document.photoURL ?? null,
     isPro: document.isPro === true,
     createdAt: document.createdAt.toISOString(),
+    emailVerified,
+    mustVerifyEmail: verificationRequired && !emailVerified,
   };
 }
 
@@ -76,10 +83,19 @@ export class UsersRepository implements OnApplicationBootstrap {
     return this.users.findById(id).lean<UserDocument>().exec();
   }
 
+  /** Keeps the realm's latest word on the user's address. */
+  async recordEmailVerified(id: string, emailVerified: boolean): Promise<void> {
+    await this.users.updateOne({ _id: id }, { $set: { emailVerified } }).exec();
+  }
+
   /** Records a sign-in of the user a token names and returns the merged document. */
   async recordSignIn(identity: TokenIdentity): Promise<UserDocument> {
     const now = new Date();
-    const merged: Partial<UserDocument> = { email: identity.email, updatedAt: now };
+    const merged: Partial<UserDocument> = {
+      email: identity.email,
+      emailVerified: identity.emailVerified,
+      updatedAt: now,
+    };
     const created: Partial<UserDocument> = {
       isPro: false,
       starredDebates: [],

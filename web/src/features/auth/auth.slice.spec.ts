@@ -22,6 +22,7 @@ const session = {
     photoURL: null,
     isPro: false,
     createdAt: '2026-11-01T10:00:00.000Z',
+    mustVerifyEmail: true,
   },
 };
 
@@ -141,5 +142,6 @@ function toUser() {
     photoURL: null,
     isPro: false,
     creationTime: null,
+    mustVerifyEmail: false,
   };
 }

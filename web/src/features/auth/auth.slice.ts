@@ -13,6 +13,11 @@ export interface AuthUser {
   readonly isPro: boolean;
   /** When the account was created (ISO 8601), the spec's metadata.creationTime. */
   readonly creationTime: string | null;
+  /**
+   * The site asks for a verified address before the free debates, and this one is not verified
+   * yet (a followed link, or a provider's word, verifies it).
+   */
+  readonly mustVerifyEmail: boolean;
 }
 
 export type SignInProvider = 'google' | 'github';
@@ -73,6 +78,7 @@ interface SessionPayload {
     photoURL: string | null;
     isPro: boolean;
     createdAt: string | null;
+    mustVerifyEmail: boolean;
   };
 }
 
@@ -82,7 +88,8 @@ export interface SignedIn {
   readonly accessExpiresAt: number;
 }
 
-const SESSION = 'accessToken expiresIn user { id email displayName photoURL isPro createdAt }';
+const SESSION =
+  'accessToken expiresIn user { id email displayName photoURL isPro createdAt mustVerifyEmail }';
 
 async function call<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
   const result = await graphqlRequest({ query, ...(variables ? { variables } : {}) });
@@ -101,6 +108,7 @@ function adopt(session: SessionPayload): SignedIn {
       photoURL: user.photoURL,
       isPro: user.isPro,
       creationTime: user.createdAt,
+      mustVerifyEmail: user.mustVerifyEmail,
     },
     accessExpiresAt: Date.now() + session.expiresIn * 1000,
   };

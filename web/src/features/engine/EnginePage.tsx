@@ -6,6 +6,7 @@ import { useCatalogQuery } from './catalog.api';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
+import { VerifyEmailNotice } from './components/VerifyEmailNotice';
 import { type DebateSettingsInput, runDebate, type SpeakerSettingsInput } from './engine.slice';
 import { initialStances } from './stance';
 
@@ -28,6 +29,7 @@ export function EnginePage() {
   const dispatch = useAppDispatch();
   const { data, error, isLoading } = useCatalogQuery(undefined);
   const auth = useAppSelector((state) => state.auth.status);
+  const user = useAppSelector((state) => state.auth.user);
   const engine = useAppSelector((state) => state.engine);
   const [topic, setTopic] = useState('');
   const [debateFormat, setDebateFormat] = useState('structured');
@@ -151,6 +153,8 @@ export function EnginePage() {
           />
         ))}
       </div>
+
+      {auth === 'signedIn' && user?.mustVerifyEmail && <VerifyEmailNotice email={user.email} />}
 
       <button
         type="button"

@@ -1,0 +1,50 @@
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
+
+/** How much one GraphQL operation may ask for (GRAPHQL_MAX_* in the gateway's environment). */
+export interface QueryLimits {
+  /** Aliased fields in one operation (a thousand aliases were a thousand service calls). */
+  readonly maxAliases: number;
+  /** Nesting depth of the selection. */
+  readonly maxDepth: number;
+  /** graphql-armor's cost: 2 an object, 1 a scalar, times 1.5 per level of depth. */
+  readonly maxCost: number;
+  readonly maxDirectives: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  maxAliases: 15,
+  maxDepth: 8,
+  maxCost: 5_000,
+  maxDirectives: 20,
+};
+
+/**
+ * graphql-armor's validation rules, which run before any resolver does: an operation over a
+ * limit is refused as a whole with QUERY_TOO_COMPLEX, naming the limit and what it found.
+ * (Their own errors carry no code and read "Syntax Error: …"; the rejection is reported here.)
+ */
+export function queryLimitRules(limits: QueryLimits): ValidationRule[] {
+  const reject = (limit: keyof QueryLimits) => ({
+    propagateOnRejection: false,
+    exposeLimits: true,
+    onReject: [
+      (context: ValidationContext | null, error: GraphQLError) => {
+        context?.reportError(
+          new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+            extensions: { code: 'QUERY_TOO_COMPLEX', limit, max: limits[limit] },
+          }),
+        );
+      },
+    ],
+  });
+  return [
+    maxAliasesRule({ n: limits.maxAliases, ...reject('maxAliases') }),
+    maxDepthRule({ n: limits.maxDepth, ...reject('maxDepth') }),
+    costLimitRule({ maxCost: limits.maxCost, ...reject('maxCost') }),
+    maxDirectivesRule({ n: limits.maxDirectives, ...reject('maxDirectives') }),
+  ];
+}
