@@ -13,11 +13,4 @@ export {
   InvalidTokenError,
   TokenVerifier,
 } from './auth/token-verifier.js';
-export {
-  DEFAULT_RATE_LIMITS,
-  type RateLimitedAction,
-  type RateLimitRule,
-  type RateLimits,
-  type RateLimitScope,
-} from './rate-limit/rate-limits.js';
 export { DEFAULT_QUERY_LIMITS, type QueryLimits } from './query-limits/query-limits.js';

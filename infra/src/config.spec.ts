@@ -82,6 +82,18 @@ describe("a stack's settings", () => {
     }
   });
 
+  it("passes the gateway's rate limits on as set, and refuses ones the gateway would refuse", () => {
+    configure({});
+    expect(readSettings().rateLimits).toBeUndefined();
+    const limits = '{"signUp":{"address":"3/1h"},"vote":{"account":null}}';
+    configure({ 'debate:rateLimits': limits });
+    expect(readSettings().rateLimits).toBe(limits);
+    for (const value of ['{"signup":{"address":"3/1h"}}', '{"signUp":{"address":"3"}}', '{']) {
+      configure({ 'debate:rateLimits': value });
+      expect(() => readSettings()).toThrow(`debate:rateLimits (${JSON.stringify(value)})`);
+    }
+  });
+
   it('brokers sign-in to Google and GitHub only where a client id is configured', () => {
     configure({});
     expect(readSettings().oauthApps).toEqual({});

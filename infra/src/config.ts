@@ -1,4 +1,4 @@
-import { type UsageSettingName, usageSettingsSchema } from '@debate/contracts';
+import { rateLimitsSchema, type UsageSettingName, usageSettingsSchema } from '@debate/contracts';
 import * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 
@@ -41,6 +41,11 @@ export interface StackSettings {
    * the service applies its defaults.
    */
   readonly usageEnv: Readonly<Partial<Record<UsageSettingName, string>>>;
+  /**
+   * The gateway's RATE_LIMITS (JSON over its defaults, docs/limits.md), checked with the
+   * gateway's own schema; unset, the defaults.
+   */
+  readonly rateLimits: string | undefined;
   /** The OAuth apps Keycloak signs users in through; a provider without one has no broker. */
   readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
   /** The realm's SMTP server, which sends the address-verification mail. */
@@ -102,6 +107,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     otlpEndpoint: config.get('otlpEndpoint'),
     mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
     usageEnv: readUsageEnv(config),
+    rateLimits: readRateLimits(config),
     oauthApps: Object.fromEntries(
       oauthProviders.flatMap((provider) => {
         const app = readOAuthApp(config, provider);
@@ -182,6 +188,20 @@ function readUsageEnv(config: pulumi.Config): StackSettings['usageEnv'] {
     throw new Error(`bad usage rules in the stack's settings: ${problems.join('; ')}`);
   }
   return values;
+}
+
+/** `debate:rateLimits`, refused at preview when the gateway would refuse it at start. */
+function readRateLimits(config: pulumi.Config): string | undefined {
+  const value = config.get('rateLimits');
+  if (value === undefined) return undefined;
+  const checked = rateLimitsSchema.safeParse(value);
+  if (!checked.success) {
+    const problems = checked.error.issues.map(
+      (issue) => `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}`,
+    );
+    throw new Error(`debate:rateLimits (${JSON.stringify(value)}): ${problems.join('; ')}`);
+  }
+  return value;
 }
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');

@@ -153,6 +153,9 @@ const servicePasswords = {
 type Service = keyof typeof servicePasswords;
 const SERVICES = Object.keys(servicePasswords) as Service[];
 
+/** The gateway's rate limits the stack sets. */
+const RATE_LIMITS = '{"signUp":{"address":"3/1h"}}';
+
 function settings(overrides: Partial<StackSettings> = {}): StackSettings {
   return {
     namespace: 'debate-test',
@@ -169,6 +172,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     otlpEndpoint: 'http://otel-collector.observability.svc.cluster.local:4318',
     mongoMaxPoolSize: 15,
     usageEnv: { USAGE_TEST_ACCOUNT_EMAIL: 'tester@example.org', USAGE_STARTS_PER_MINUTE: '12' },
+    rateLimits: RATE_LIMITS,
     // Google has an OAuth app in these settings, GitHub none.
     oauthApps: {
       google: { clientId: 'google-client', clientSecret: pulumi.secret('google-secret-000000') },
@@ -306,6 +310,15 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
       expect(valueOf(named(DEPLOYMENT, name), 'TRUST_PROXY')).toBe(
         name === 'gateway' ? 'loopback,uniquelocal' : undefined,
       );
+    }
+  });
+
+  it("gives the gateway the stack's rate limits, and nobody else", () => {
+    for (const name of DEPLOYABLES) {
+      expect([name, valueOf(named(DEPLOYMENT, name), 'RATE_LIMITS')]).toEqual([
+        name,
+        name === 'gateway' ? RATE_LIMITS : undefined,
+      ]);
     }
   });
 

@@ -135,6 +135,7 @@ export function createPlatform(settings: StackSettings) {
         // used (the sign-in redirect URI must be the https one the realm knows). Believed from
         // the cluster's private addresses only; the gateway's Service is not exposed otherwise.
         TRUST_PROXY: 'loopback,uniquelocal',
+        ...(settings.rateLimits ? { RATE_LIMITS: settings.rateLimits } : {}),
       },
       secretEnv: {},
     },

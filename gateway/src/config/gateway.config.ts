@@ -8,7 +8,7 @@ import {
 } from '@debate/nest';
 import { z } from 'zod';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query-limits/query-limits.js';
-import { type RateLimits, defaultRateLimits, rateLimitsSchema } from '../rate-limit/rate-limits.js';
+import { type RateLimits, defaultRateLimits, rateLimitsSchema } from '@debate/contracts';
 
 export const DEFAULT_GATEWAY_LIMITS = {
   bodyLimitBytes: 64 * 1024,

@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { RateLimitedError, RateLimiter } from './rate-limiter.js';
-import type { RateLimitedAction } from './rate-limits.js';
+import type { RateLimitedAction } from '@debate/contracts';
 
 const RATE_LIMIT = 'debate:rate-limit';
 

@@ -2,7 +2,7 @@ import { inProcessTransport, natsTransport } from '@debate/nest';
 import { type RunningNats, startNatsServer } from '@debate/nest/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { clientOf, RateLimitedError, RateLimiter } from './rate-limiter.js';
-import { defaultRateLimits, type RateLimits } from './rate-limits.js';
+import { defaultRateLimits, type RateLimits } from '@debate/contracts';
 
 const limits: RateLimits = {
   ...defaultRateLimits(),

@@ -17,7 +17,7 @@ import {
   type RateLimitRule,
   type RateLimits,
   RateLimitScope,
-} from './rate-limits.js';
+} from '@debate/contracts';
 
 /** The bucket every gateway replica counts in. */
 export const RATE_LIMIT_BUCKET = 'rate_limits';

@@ -9,3 +9,4 @@ export * from './generation.contract.js';
 export * from './debates.contract.js';
 export * from './community.contract.js';
 export * from './usage-settings.js';
+export * from './rate-limits.js';

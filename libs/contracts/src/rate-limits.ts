@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// The gateway's rate limits (docs/limits.md): the gateway reads RATE_LIMITS with this schema, and
+// the Pulumi program checks a stack's `debate:rateLimits` with the same one.
+
 /** The operations the gateway limits, named as their GraphQL fields. */
 export const RateLimitedAction = z.enum([
   'signUp',
