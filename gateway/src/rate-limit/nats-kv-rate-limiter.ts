@@ -18,7 +18,7 @@ const MAX_ATTEMPTS = 20;
  */
 const STORE_TIMEOUT_MS = 1_000;
 
-function withinTimeout<T>(work: Promise<T>): Promise<T> {
+export function withinTimeout<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -1,7 +1,16 @@
 import { inProcessTransport, natsTransport } from '@debate/nest';
 import { type RunningNats, startNatsServer } from '@debate/nest/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { clientOf, RateLimitedError, RateLimiter } from './rate-limiter.js';
+import { Kvm } from '@nats-io/kv';
+import { connect } from '@nats-io/transport-node';
+import { createHash } from 'node:crypto';
+import {
+  clientOf,
+  RATE_LIMIT_BUCKET,
+  RATE_LIMIT_KEY_BUCKET,
+  RateLimitedError,
+  RateLimiter,
+} from './rate-limiter.js';
 import { defaultRateLimits, type RateLimits } from '@debate/contracts';
 
 const limits: RateLimits = {
@@ -56,6 +65,26 @@ describe('RateLimiter over NATS (two gateway replicas)', () => {
       expect(refusal).toMatchObject({ action: 'signUp', scope: 'address' });
       expect(refusal.retryAfterSeconds).toBeGreaterThan(3_500);
       expect(refusal.retryAfterSeconds).toBeLessThanOrEqual(3_600);
+    }
+  });
+
+  it('names the counters with the deployment key, not the address or its plain hash', async () => {
+    const nc = await connect({ servers: [nats.url] });
+    try {
+      const kvm = new Kvm(nc);
+      const keys: string[] = [];
+      for await (const key of await (await kvm.open(RATE_LIMIT_BUCKET)).keys()) keys.push(key);
+      expect(keys.some((key) => key.startsWith('signUp.address.'))).toBe(true);
+      const plain = createHash('sha256').update('198.51.100.7').digest('base64url').slice(0, 24);
+      const dotted = plain.replace(/[^-/_=.a-zA-Z0-9]/g, '.');
+      expect(keys.filter((key) => key.includes('198.51.100.7') || key.includes(dotted))).toEqual(
+        [],
+      );
+      // One key for the deployment, made once: both replicas name the burst's counter alike.
+      const key = await (await kvm.open(RATE_LIMIT_KEY_BUCKET)).get('key');
+      expect(key?.value.length).toBe(32);
+    } finally {
+      await nc.close();
     }
   });
 

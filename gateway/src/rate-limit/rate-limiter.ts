@@ -3,14 +3,14 @@ import { type KV, Kvm } from '@nats-io/kv';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import {
   RateLimiterMemory,
   RateLimiterRes,
   type RateLimiterAbstract,
   type RateLimiterStoreAbstract,
 } from 'rate-limiter-flexible';
-import { RateLimiterNatsKv } from './nats-kv-rate-limiter.js';
+import { RateLimiterNatsKv, withinTimeout } from './nats-kv-rate-limiter.js';
 import {
   LONGEST_PERIOD_SECONDS,
   type RateLimitedAction,
@@ -21,6 +21,8 @@ import {
 
 /** The bucket every gateway replica counts in. */
 export const RATE_LIMIT_BUCKET = 'rate_limits';
+/** The bucket of the key the counters' names are made with (kept for good: no TTL). */
+export const RATE_LIMIT_KEY_BUCKET = 'rate_limit_key';
 
 /** Who is asking: the client's address, and the account when the operation names one. */
 export interface RateLimitSubject {
@@ -40,9 +42,12 @@ export class RateLimitedError extends Error {
   }
 }
 
-/** Counters keep a digest of an address or e-mail, not the text itself. */
-function digest(value: string): string {
-  return createHash('sha256').update(value).digest('base64url').slice(0, 24);
+/**
+ * A counter's name for an address or e-mail: an HMAC with the deployment's key, so that the
+ * bucket holds neither, nor a plain hash anyone could compute for every IPv4 address.
+ */
+function digest(key: Buffer, value: string): string {
+  return createHmac('sha256', key).update(value).digest('base64url').slice(0, 24);
 }
 
 /**
@@ -71,6 +76,9 @@ export class RateLimiter implements OnModuleDestroy {
   private readonly limiters: Limiters;
   private connection: Promise<NatsConnection> | undefined;
   private bucket: Promise<KV> | undefined;
+  /** This process's key: the deployment's in one process, and while the broker is away. */
+  private readonly localKey = randomBytes(32);
+  private sharedKey: Promise<Buffer> | undefined;
 
   constructor(
     private readonly limits: RateLimits | 'off',
@@ -104,35 +112,69 @@ export class RateLimiter implements OnModuleDestroy {
     return limiter;
   }
 
-  private openBucket(): Promise<KV> {
+  /** A bucket of the broker's, made when missing (`ttl` in ms, 0: entries are kept). */
+  private async openKv(name: string, ttl: number): Promise<KV> {
     if (this.transport.kind !== 'nats') throw new Error('No bucket on the in-process transport');
     const { url, jetstreamReplicas } = this.transport;
-    this.bucket ??= (async () => {
-      // Unlike the services' connections, this one fails at once while the broker is away: the
-      // limits then count in memory, and the next request tries the broker again.
-      this.connection ??= connect({
-        ...natsConnectionOptions(url, 'gateway-rate-limits'),
-        waitOnFirstConnect: false,
-      });
-      const kvm = new Kvm(await this.connection);
-      const options = {
+    // Unlike the services' connections, this one fails at once while the broker is away: the
+    // limits then count in memory, and the next request tries the broker again.
+    this.connection ??= connect({
+      ...natsConnectionOptions(url, 'gateway-rate-limits'),
+      waitOnFirstConnect: false,
+    });
+    const connection = this.connection;
+    connection.catch(() => {
+      if (this.connection === connection) this.connection = undefined;
+    });
+    const kvm = new Kvm(await connection);
+    try {
+      return await kvm.create(name, {
         history: 1,
-        ttl: LONGEST_PERIOD_SECONDS * 1000,
+        ttl,
         ...(jetstreamReplicas ? { replicas: jetstreamReplicas } : {}),
-      };
-      try {
-        return await kvm.create(RATE_LIMIT_BUCKET, options);
-      } catch (error) {
-        // Made by another replica with other settings (a replica count): use it as it is.
-        this.logger.warn(`Opening the ${RATE_LIMIT_BUCKET} bucket as it is: ${String(error)}`);
-        return kvm.open(RATE_LIMIT_BUCKET);
-      }
-    })();
+      });
+    } catch (error) {
+      // Made by another replica with other settings (a replica count): use it as it is.
+      this.logger.warn(`Opening the ${name} bucket as it is: ${String(error)}`);
+      return kvm.open(name);
+    }
+  }
+
+  private openBucket(): Promise<KV> {
+    this.bucket ??= this.openKv(RATE_LIMIT_BUCKET, LONGEST_PERIOD_SECONDS * 1000);
     this.bucket.catch(() => {
       this.bucket = undefined;
-      this.connection = undefined;
     });
     return this.bucket;
+  }
+
+  /**
+   * The deployment's key for the counters' names: made by the first replica that needs it and
+   * read by the others, so that every replica names a client's counter alike. While the broker
+   * is away, this process's own (its counting is then in memory anyway).
+   */
+  private async key(): Promise<Buffer> {
+    if (this.transport.kind !== 'nats') return this.localKey;
+    this.sharedKey ??= withinTimeout(
+      (async () => {
+        const bucket = await this.openKv(RATE_LIMIT_KEY_BUCKET, 0);
+        try {
+          await bucket.create('key', this.localKey);
+          return this.localKey;
+        } catch {
+          // Another replica made it first.
+          const entry = await bucket.get('key');
+          if (!entry || entry.value.length < 32) throw new Error('The rate-limit key is missing');
+          return Buffer.from(entry.value);
+        }
+      })(),
+    );
+    try {
+      return await this.sharedKey;
+    } catch {
+      this.sharedKey = undefined;
+      return this.localKey;
+    }
   }
 
   /**
@@ -142,9 +184,10 @@ export class RateLimiter implements OnModuleDestroy {
    * flooding client cannot use up everybody's share.
    */
   async consume(action: RateLimitedAction, subject: RateLimitSubject): Promise<void> {
+    const key = await this.key();
     const own = await Promise.all([
-      this.take(action, 'address', digest(clientOf(subject.address))),
-      subject.account ? this.take(action, 'account', digest(subject.account)) : undefined,
+      this.take(action, 'address', digest(key, clientOf(subject.address))),
+      subject.account ? this.take(action, 'account', digest(key, subject.account)) : undefined,
     ]);
     const refusal = own
       .filter((outcome): outcome is RateLimitedError => outcome !== undefined)
@@ -159,9 +202,10 @@ export class RateLimiter implements OnModuleDestroy {
    * should count against an account (anyone can type its address).
    */
   async forgive(action: RateLimitedAction, account: string): Promise<void> {
+    const key = await this.key();
     await this.limiters
       .get(`${action}.account`)
-      ?.reward(digest(account))
+      ?.reward(digest(key, account))
       .catch(() => undefined);
   }
 
