@@ -115,12 +115,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
       /\/admin\/realms\/debate\/users\/[0-9a-f-]{36}$/,
     );
 
-    const { status, body } = await token({
-      grant_type: 'password',
-      client_id: 'debate-web',
-      username: 'Ada@Example.org',
-      password: 'correct horse',
-    });
+    const { status, body } = await passwordGrant('Ada@Example.org', 'correct horse');
     expect(status).toBe(200);
     expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 300 });
     const { payload } = await jwtVerify(
@@ -160,12 +155,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
 
   it('rotates refresh tokens, refuses a replayed one, and revokes on logout', async () => {
     await createUser('grace@example.org', 'hopper hopper', await serviceToken());
-    const signIn = await token({
-      grant_type: 'password',
-      client_id: 'debate-web',
-      username: 'grace@example.org',
-      password: 'hopper hopper',
-    });
+    const signIn = await passwordGrant('grace@example.org', 'hopper hopper');
     const first = signIn.body['refresh_token'] as string;
     const refreshed = await token({
       grant_type: 'refresh_token',
@@ -199,12 +189,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
       body: { error: 'invalid_grant', error_description: "Session doesn't have required client" },
     });
 
-    const again = await token({
-      grant_type: 'password',
-      client_id: 'debate-web',
-      username: 'grace@example.org',
-      password: 'hopper hopper',
-    });
+    const again = await passwordGrant('grace@example.org', 'hopper hopper');
     const current = again.body['refresh_token'] as string;
     const logout = () =>
       fetch(
@@ -298,12 +283,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
   });
 
   it('does not tell an unknown user from a wrong password', async () => {
-    const unknown = await token({
-      grant_type: 'password',
-      client_id: 'debate-web',
-      username: 'ghost@example.org',
-      password: 'whatever it is',
-    });
+    const unknown = await passwordGrant('ghost@example.org', 'whatever it is');
     expect(unknown).toEqual({
       status: 400,
       body: { error: 'invalid_grant', error_description: 'Invalid user credentials' },
