@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { start as startStore } from '@debate/embedded-mongo';
 import { gatewayLimitsOf } from '@debate/gateway';
-import { brokersFrom, mailSettingsFrom } from '@debate/identity-service';
+import { brokersFrom, emailVerificationSummary, mailSettingsFrom } from '@debate/identity-service';
 import {
   closeOnSignals,
   inProcessTransport,
@@ -65,9 +65,7 @@ process.stdout.write(
   `Operations (health probes, /metrics): ${operations.url}\n` +
     `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
     `Sign-in: the embedded Keycloak-compatible issuer at ${platform.url}/auth (realm debate)\n` +
-    (env.EMAIL_VERIFICATION === 'required'
-      ? `E-mail: new accounts verify their address first; mail through ${env.SMTP_HOST}:${env.SMTP_PORT}\n`
-      : 'E-mail: addresses are not verified, no mail is configured (EMAIL_VERIFICATION=off)\n') +
+    `${emailVerificationSummary(env)}\n` +
     `The debate platform is ready at ${platform.url}\n`,
 );
 closeOnSignals(async () => {

@@ -51,6 +51,15 @@ export function mailSettingsFrom(env: MailEnv): MailSettings | undefined {
   };
 }
 
+/** What a start says of e-mail verification (the identity service's and `npm start`'s). */
+export function emailVerificationSummary(env: MailEnv): string {
+  if (env.EMAIL_VERIFICATION === 'off') {
+    return 'E-mail addresses are not verified: no mail is configured (EMAIL_VERIFICATION=off).';
+  }
+  const through = env.SMTP_HOST ? ` through ${env.SMTP_HOST}:${env.SMTP_PORT}` : '';
+  return `New e-mail accounts verify their address before their free debates (the realm mails the link${through}).`;
+}
+
 /** The refinements of the mail settings, for every schema that includes them. */
 export function checkMailEnv(
   env: MailEnv & { KEYCLOAK_URL?: string | undefined },

@@ -1,6 +1,7 @@
 export { type IdentityServiceOptions, IdentityServiceModule } from './identity-service.module.js';
 export {
   checkMailEnv,
+  emailVerificationSummary,
   identityEnvSchema,
   keycloakSettings,
   type MailEnv,

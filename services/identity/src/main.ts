@@ -10,7 +10,12 @@ import {
   startTracing,
 } from '@debate/nest';
 import { resolve } from 'node:path';
-import { identityEnvSchema, keycloakSettings, mailSettingsFrom } from './identity.config.js';
+import {
+  emailVerificationSummary,
+  identityEnvSchema,
+  keycloakSettings,
+  mailSettingsFrom,
+} from './identity.config.js';
 import { IdentityServiceModule } from './identity-service.module.js';
 import { brokersFrom, serveEmbeddedIssuer } from './issuer/index.js';
 
@@ -51,13 +56,7 @@ const app = await startService({
   }),
   transport,
 });
-app
-  .get(PinoLoggerService)
-  .log(
-    env.EMAIL_VERIFICATION === 'required'
-      ? `New e-mail accounts verify their address before their free debates (the realm mails the link${mail ? ` through ${mail.host}:${mail.port}` : ''}).`
-      : 'E-mail addresses are not verified: no mail is configured (EMAIL_VERIFICATION=off).',
-  );
+app.get(PinoLoggerService).log(emailVerificationSummary(env));
 const operations = await serveServiceOperations(app, { port: env.OPS_PORT, host: env.OPS_HOST });
 closeOnSignals(async () => {
   await app.close();
