@@ -153,6 +153,25 @@ describe('RateLimiter over NATS (two gateway replicas)', () => {
   }, 30_000);
 });
 
+describe('RateLimiter with the limits off', () => {
+  it('leaves the broker alone: no bucket, no key', async () => {
+    const own = await startNatsServer();
+    const off = new RateLimiter('off', natsTransport(own.url));
+    const nc = await connect({ servers: [own.url] });
+    try {
+      for (let i = 0; i < 10; i += 1) await off.consume('signUp', { address: '127.0.0.1' });
+      await off.forgive('signIn', 'ann@example.org');
+      const buckets: string[] = [];
+      for await (const status of new Kvm(nc).list()) buckets.push(status.bucket);
+      expect(buckets).toEqual([]);
+    } finally {
+      await nc.close();
+      await off.onModuleDestroy();
+      await own.stop();
+    }
+  });
+});
+
 describe('RateLimiter in one process', () => {
   it('counts in memory, and `off` limits nothing', async () => {
     const limiter = new RateLimiter(limits, inProcessTransport());

@@ -184,16 +184,17 @@ export class RateLimiter implements OnModuleDestroy {
    * flooding client cannot use up everybody's share.
    */
   async consume(action: RateLimitedAction, subject: RateLimitSubject): Promise<void> {
-    const key = await this.key();
     const own = await Promise.all([
-      this.take(action, 'address', digest(key, clientOf(subject.address))),
-      subject.account ? this.take(action, 'account', digest(key, subject.account)) : undefined,
+      this.take(action, 'address', (key) => digest(key, clientOf(subject.address))),
+      subject.account
+        ? this.take(action, 'account', (key) => digest(key, subject.account ?? ''))
+        : undefined,
     ]);
     const refusal = own
       .filter((outcome): outcome is RateLimitedError => outcome !== undefined)
       .sort((a, b) => b.retryAfterSeconds - a.retryAfterSeconds)[0];
     if (refusal) throw refusal;
-    const ceiling = await this.take(action, 'global', 'all');
+    const ceiling = await this.take(action, 'global', () => 'all');
     if (ceiling) throw ceiling;
   }
 
@@ -202,23 +203,24 @@ export class RateLimiter implements OnModuleDestroy {
    * should count against an account (anyone can type its address).
    */
   async forgive(action: RateLimitedAction, account: string): Promise<void> {
-    const key = await this.key();
-    await this.limiters
-      .get(`${action}.account`)
-      ?.reward(digest(key, account))
-      .catch(() => undefined);
+    const limiter = this.limiters.get(`${action}.account`);
+    if (!limiter) return;
+    await limiter.reward(digest(await this.key(), account)).catch(() => undefined);
   }
 
-  /** One point of `scope`'s limit for `key`: undefined when granted (or not limited). */
+  /**
+   * One point of `scope`'s limit for the counter `name` gives (from the deployment key, read
+   * only when there is a limit to count): undefined when granted (or not limited).
+   */
   private async take(
     action: RateLimitedAction,
     scope: RateLimitScope,
-    key: string,
+    name: (key: Buffer) => string,
   ): Promise<RateLimitedError | undefined> {
     const limiter = this.limiters.get(`${action}.${scope}`);
     if (!limiter) return undefined;
     try {
-      await limiter.consume(key);
+      await limiter.consume(name(await this.key()));
       return undefined;
     } catch (outcome) {
       if (!(outcome instanceof RateLimiterRes)) throw outcome;
