@@ -95,7 +95,11 @@ export class RateLimitGuard implements CanActivate {
 }
 
 /** The account a sign-in or sign-up names: its address as typed, trimmed and lower-cased. */
-export function emailArgument(args: Record<string, unknown>): string | undefined {
+export function accountOfEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function emailArgument(args: Record<string, unknown>): string | undefined {
   const email = args['email'];
-  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
+  return typeof email === 'string' ? accountOfEmail(email) : undefined;
 }

@@ -14,7 +14,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { Authenticated, Public } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
-import { emailArgument, RateLimit } from '../rate-limit/rate-limit.guard.js';
+import { accountOfEmail, RateLimit } from '../rate-limit/rate-limit.guard.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { AuthSessionModel, MeModel, SignInProviderValue } from './session.models.js';
@@ -169,8 +169,7 @@ export class SessionResolver {
     );
     const session = this.open(context, outcome);
     // Only failures count against the account: anyone can type its address.
-    const account = emailArgument({ email });
-    if (account) await this.limiter.forgive('signIn', account);
+    await this.limiter.forgive('signIn', accountOfEmail(email));
     return session;
   }
 
