@@ -186,6 +186,25 @@ describe('the client address behind a trusted proxy', () => {
     expect(over.data).toEqual({ refreshSession: null });
   });
 
+  it('without mail asks nobody to verify an address: an e-mail account begins at once', async () => {
+    const { token } = await signUpThroughGateway(proxied.platform.url, 'unasked@example.org');
+    const as = { authorization: `Bearer ${token}`, 'x-forwarded-for': '203.0.113.40' };
+    const me = await graphql(proxied.platform.url, '{ me { emailVerified mustVerifyEmail } }', {
+      headers: as,
+    });
+    expect(me.data).toEqual({ me: { emailVerified: false, mustVerifyEmail: false } });
+    const started = await graphql<{ startDebate: string }>(
+      proxied.platform.url,
+      'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }',
+      { variables: { settings: settingsOf('Should towns plant more trees?') }, headers: as },
+    );
+    expect(started.errors).toBeUndefined();
+    const again = await graphql(proxied.platform.url, 'mutation { sendVerificationEmail }', {
+      headers: as,
+    });
+    expect(again.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_REQUIRED' });
+  });
+
   it('limits live subscriptions per connection', async () => {
     const { token } = await signUpThroughGateway(proxied.platform.url, 'watcher@example.org');
     const started = await graphql<{ startDebate: string }>(
