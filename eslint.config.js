@@ -25,11 +25,46 @@ const depConstraints = [
   // The Pulumi program describes the deployables and runs none of their code; it reads the
   // contracts (the usage settings' schema) to check a stack's values as the services would.
   { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts'] },
+  // The embedded store and issuer stand in for MongoDB and Keycloak in development and tests.
+  { sourceTag: 'type:embedded', onlyDependOnLibsWithTags: ['type:contracts', 'type:lib'] },
+  // What a service's integration tests start (libs/testing): the service on the embedded store.
+  {
+    sourceTag: 'type:testing',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:lib', 'type:embedded'],
+  },
   {
     sourceTag: 'type:launcher',
-    onlyDependOnLibsWithTags: ['type:contracts', 'type:lib', 'type:service', 'type:gateway'],
+    onlyDependOnLibsWithTags: [
+      'type:contracts',
+      'type:lib',
+      'type:embedded',
+      'type:service',
+      'type:gateway',
+    ],
   },
 ];
+
+/**
+ * Tests may also start the embedded store and issuer and use libs/testing; a deployable's own code
+ * may not (no test-only package is a runtime dependency of what ships in an image).
+ */
+const testDepConstraints = depConstraints.map((constraint) =>
+  [
+    'type:lib',
+    'type:embedded',
+    'type:service',
+    'type:gateway',
+    'type:web',
+    'type:launcher',
+  ].includes(constraint.sourceTag)
+    ? {
+        ...constraint,
+        onlyDependOnLibsWithTags: [
+          ...new Set([...constraint.onlyDependOnLibsWithTags, 'type:embedded', 'type:testing']),
+        ],
+      }
+    : constraint,
+);
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '.nx/**'] },
@@ -59,17 +94,13 @@ export default tseslint.config(
     },
   },
   {
-    // The browser tests are a harness on the server side: besides what the web app may import,
-    // they use the identity service's fakes of Google and GitHub (the edge of the world).
-    files: ['web/e2e/**/*.ts'],
+    // Specs, each project's test/ tier and the browser tests (a harness on the server side,
+    // using the realm's fakes of Google and GitHub and its mailbox).
+    files: ['**/*.spec.ts', '**/*.spec.tsx', '**/test/**/*.ts', 'web/e2e/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: ['@debate/identity-service/testing'],
-          depConstraints,
-        },
+        { enforceBuildableLibDependency: false, allow: [], depConstraints: testDepConstraints },
       ],
     },
   },
@@ -102,7 +133,7 @@ export default tseslint.config(
   },
   {
     // Decorated constructor parameters are value imports: NestJS reads their types at run time.
-    files: ['services/**/*.ts', 'gateway/**/*.ts', 'libs/nest/**/*.ts', 'libs/platform/**/*.ts'],
+    files: ['services/**/*.ts', 'gateway/**/*.ts', 'libs/nest/**/*.ts', 'platform/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   prettier,

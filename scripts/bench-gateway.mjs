@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import { Pool } from 'undici';
-import { buildAll, ensureInstalled, root } from './workspace.mjs';
+import { buildAll, ensureInstalled, root, startEmbeddedIssuerProcess } from './workspace.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -51,12 +51,10 @@ await import('reflect-metadata');
 const { startNatsServer } = await import('@debate/nest/testing');
 const { inProcessTransport } = await import('@debate/nest');
 const { NestFactory } = await import('@nestjs/core');
-const { CommunityServiceModule } = await import('@debate/community-service');
+const { CommunityServiceModule, PublicDebatesController } =
+  await import('@debate/community-service');
+const { debateCategories } = await import('@debate/contracts');
 const { seedCommunity } = await import('./bench/seed-community.mjs');
-const { PublicDebatesController } =
-  await import('../services/community/dist/public-debates/public-debates.controller.js');
-const { CategoriesController } =
-  await import('../services/community/dist/categories/categories.controller.js');
 const { CatalogController } =
   await import('../services/generation/dist/catalog/catalog.controller.js');
 
@@ -107,7 +105,12 @@ const mongoUrl = await startProcess(
   /listening at (mongodb:\/\/\S+)/,
 );
 const storeProcess = children.at(-1);
+// The identity service signs in against a Keycloak: the embedded issuer stands in.
+const issuer = await startEmbeddedIssuerProcess({ mongoUrl, dataDir });
+children.push(issuer.child);
+processes.push({ label: 'issuer', pid: issuer.child.pid });
 const common = { NATS_URL: nats.url, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
+const realm = { KEYCLOAK_URL: issuer.url, KEYCLOAK_CLIENT_SECRET: issuer.secret };
 const services = ['identity', 'usage', 'generation', 'debates', 'community'];
 await Promise.all(
   services.map(
@@ -115,8 +118,8 @@ await Promise.all(
       startProcess(
         service,
         [`services/${service}/dist/main.js`],
-        { ...common, OPS_PORT: '0', ISSUER_PORT: '0', LOG_LEVEL: 'warn' },
-        // Ready once its handlers listen: the health subject answers (checked below).
+        { ...common, ...(service === 'identity' ? realm : {}), OPS_PORT: '0', LOG_LEVEL: 'warn' },
+        // Ready once its handlers answer (checked below, through the gateway).
         /()$/,
       ).catch(() => undefined) ?? i,
   ),
@@ -171,15 +174,20 @@ async function floorPost(key, fanout) {
   return text;
 }
 
+// Up once the services behind the two queries answer through the gateway.
+const UP = JSON.stringify({ query: '{ catalog { topics } communityDebates(limit: 1) { next } }' });
 for (let attempt = 0; ; attempt += 1) {
-  const health = await post(JSON.stringify({ query: '{ health { status } }' })).catch(() => '');
-  if (health && !health.includes('down')) break;
-  if (attempt > 100) throw new Error(`the services did not come up: ${health}`);
+  const failure = await post(UP).then(
+    () => undefined,
+    (error) => error,
+  );
+  if (!failure) break;
+  if (attempt > 100) throw new Error(`the services did not come up: ${failure.message}`);
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 // ---------------------------------------------------------------------------------------------
 // The same methods in this process: the community service's module on the same store, with
-// the in-process transport (no NATS), and the catalog's two controllers.
+// the in-process transport (no NATS), and the catalog's controller.
 const communityApp = await NestFactory.createApplicationContext(
   CommunityServiceModule.register({
     logLevel: 'silent',
@@ -189,7 +197,6 @@ const communityApp = await NestFactory.createApplicationContext(
   { logger: false },
 );
 const ranking = communityApp.get(PublicDebatesController);
-const categories = communityApp.get(CategoriesController);
 const catalog = new CatalogController();
 
 const RANK = {
@@ -215,11 +222,12 @@ const rankingQuery = {
 const catalogQuery = {
   name: 'catalog',
   key: 'catalog',
-  fanout: 2,
+  // The generation service's catalog; the gateway adds the ten categories itself.
+  fanout: 1,
   body: JSON.stringify({
     query: '{ catalog { categories rhetoricStyles debateFormats models roundTitles topics } }',
   }),
-  direct: async () => [catalog.get(), categories.list()],
+  direct: async () => [catalog.get(), [...debateCategories]],
 };
 
 // ---------------------------------------------------------------------------------------------

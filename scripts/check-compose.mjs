@@ -18,7 +18,7 @@
 // - every placeholder of the realm file without a default reaches Keycloak's environment, and
 //   every one (defaults too) is set in the environment Keycloak's entrypoint starts kc.sh with;
 // - the identity service asks for e-mail verification (EMAIL_VERIFICATION=required) and gets no
-//   SMTP_* (with KEYCLOAK_URL it refuses them: Keycloak sends the mail), nor does any service but
+//   SMTP_* (Keycloak sends the mail; the service reads no SMTP_*), nor does any service but
 //   Keycloak; the gateway gets RATE_LIMITS and TRUST_PROXY from the .env intact, empty unless set;
 // - Keycloak's healthcheck, run here against stand-ins of its two ports, passes when readiness
 //   and the realm's discovery document answer 200, and fails on a 503 from either (readiness
@@ -387,7 +387,7 @@ if (base.ok) {
     );
   }
   if (!identityEnvironment.KEYCLOAK_URL) {
-    problem('identity has no KEYCLOAK_URL: Keycloak would not be the one sending its mail');
+    problem('identity has no KEYCLOAK_URL: it would not start (it signs in against Keycloak)');
   }
   for (const [name, service] of Object.entries(services)) {
     if (name === 'keycloak') continue;
@@ -396,8 +396,7 @@ if (base.ok) {
     );
     if (smtp.length > 0) {
       problem(
-        `${name} gets ${smtp.join(', ')}: only Keycloak sends mail (the identity service ` +
-          'refuses SMTP_HOST with KEYCLOAK_URL)',
+        `${name} gets ${smtp.join(', ')}: only Keycloak sends mail (no service reads SMTP_*)`,
       );
     }
   }

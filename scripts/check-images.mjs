@@ -1,9 +1,11 @@
 // What each image holds, checked without a container engine: for every deployable, the
 // runtime stage of deploy/docker/Dockerfile is laid out in a temporary folder as that file
-// lays it out (the manifests, `npm ci --omit=dev --workspace <package>`, the libraries' and the
-// project's dist, the realm file, the web build for the gateway), then started there with a
-// real NATS and store: it must report ready on its operations port. A dependency missing from
-// a package.json, or a file the image does not carry, fails here instead of in production.
+// lays it out (the manifests, `npm ci --omit=dev --workspace <package>`, the dist of the project
+// and of the libraries it runs with, the web build for the gateway), then started there with a
+// real NATS and store (and, for the identity service, the embedded issuer in Keycloak's place): it
+// must report ready on its operations port. A dependency missing from a package.json, or a file
+// the image does not carry, fails here instead of in production; so does an image that would
+// carry a test-only package (the embedded store or issuer) among its runtime dependencies.
 //
 // The images' Node is checked first: every stage of the Dockerfile is FROM its NODE_IMAGE, pinned
 // to a release (node:X.Y.Z-…), whose major is the one of the Node running this check (the Node
@@ -20,7 +22,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { root } from './workspace.mjs';
+import { runtimeWorkspaces } from '../deploy/docker/runtime-workspaces.mjs';
+import { root, startEmbeddedIssuerProcess } from './workspace.mjs';
 
 const { start: startStore } = await import('@debate/embedded-mongo');
 const { startNatsServer } = await import('@debate/nest/testing');
@@ -35,7 +38,10 @@ const deployables = [
 ];
 const workspaces = ['libs', 'services']
   .flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`))
-  .concat(['gateway', 'web']);
+  .concat(['platform', 'gateway', 'web']);
+
+/** What only the tests and the launchers use: never in an image. */
+const testOnlyPackages = ['libs/embedded-mongo', 'libs/embedded-keycloak', 'platform'];
 
 const failures = [];
 
@@ -106,6 +112,10 @@ function satisfies(version, range) {
 const work = mkdtempSync(join(tmpdir(), 'image-check-'));
 const store = await startStore({ port: 0, dbPath: join(work, 'mongo') });
 const nats = await startNatsServer();
+const issuer = await startEmbeddedIssuerProcess({
+  mongoUrl: store.uri,
+  dataDir: join(work, 'issuer'),
+});
 
 async function readyWithin(url, ms) {
   const deadline = Date.now() + ms;
@@ -144,12 +154,17 @@ try {
       failures.push(`${project}: npm ci --omit=dev failed\n${install.stderr}`);
       continue;
     }
-    // The build stage's /out: each library's and the project's dist, the realm, the web app.
-    cpSync(join(root, 'deploy/keycloak'), join(app, 'deploy/keycloak'), { recursive: true });
-    for (const dir of [...workspaces.filter((dir) => dir.startsWith('libs/')), projectDir]) {
-      if (existsSync(join(root, dir, 'dist'))) {
-        cpSync(join(root, dir, 'dist'), join(app, dir, 'dist'), { recursive: true });
-      }
+    // The build stage's /out: the dist of the project and of the libraries it runs with, the
+    // web app.
+    const carried = runtimeWorkspaces(packageName);
+    const testOnly = carried.filter((dir) => testOnlyPackages.includes(dir));
+    if (testOnly.length > 0) {
+      failures.push(
+        `${project}: its runtime dependencies reach ${testOnly.join(', ')} (test-only)`,
+      );
+    }
+    for (const dir of carried) {
+      cpSync(join(root, dir, 'dist'), join(app, dir, 'dist'), { recursive: true });
     }
     if (project === 'gateway') {
       cpSync(join(root, 'web/dist'), join(app, 'web/dist'), { recursive: true });
@@ -165,9 +180,11 @@ try {
         OPS_PORT: String(opsPort),
         OPS_HOST: '127.0.0.1',
         PORT: '0',
-        ISSUER_PORT: '0',
-        DATA_DIR: join(app, 'data'),
         LOG_LEVEL: 'warn',
+        // The identity service signs in against a Keycloak: the embedded issuer stands in.
+        ...(project === 'identity'
+          ? { KEYCLOAK_URL: issuer.url, KEYCLOAK_CLIENT_SECRET: issuer.secret }
+          : {}),
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -184,6 +201,7 @@ try {
     else failures.push(`${project}: not ready (${ready})\n${stderr.slice(-2000)}`);
   }
 } finally {
+  issuer.child.kill('SIGTERM');
   await nats.stop();
   await store.stop();
   rmSync(work, { recursive: true, force: true });

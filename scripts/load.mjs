@@ -339,25 +339,26 @@ async function startPlatform() {
   );
 }
 
-/** 'up' when the gateway's /health answers and its GraphQL health says every service is up. */
+/**
+ * 'up' when the gateway and the five services report ready on their operations ports
+ * (start-cluster gives the gateway OPS_PORT and the services the five ports after it).
+ */
 async function health() {
-  try {
-    const probe = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2_000) });
-    if (!probe.ok) return `/health answered ${probe.status}`;
-    const response = await fetch(`${baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ health { service status } }' }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    const body = await response.json();
-    const services = body?.data?.health ?? [];
-    const down = services.filter((s) => s.status !== 'up').map((s) => s.service);
-    if (services.length > 0 && down.length === 0) return 'up';
-    return down.length > 0 ? `down: ${down.join(', ')}` : JSON.stringify(body).slice(0, 200);
-  } catch (error) {
-    return `the gateway does not answer (${error.cause?.code ?? error.message})`;
-  }
+  const deployables = ['gateway', 'identity', 'usage', 'generation', 'debates', 'community'];
+  const states = await Promise.all(
+    deployables.map(async (name, i) => {
+      try {
+        const response = await fetch(`http://127.0.0.1:${opsPort + i}/health/ready`, {
+          signal: AbortSignal.timeout(2_000),
+        });
+        return response.ok ? undefined : `${name} not ready (${response.status})`;
+      } catch (error) {
+        return `${name} does not answer (${error.cause?.code ?? error.message})`;
+      }
+    }),
+  );
+  const problems = states.filter(Boolean);
+  return problems.length === 0 ? 'up' : problems.join(', ');
 }
 
 // ---------------------------------------------------------------------------------------------

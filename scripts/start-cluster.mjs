@@ -180,10 +180,29 @@ if (process.env.KEYCLOAK_URL) {
   Object.assign(env, { KEYCLOAK_URL: keycloak.url, KEYCLOAK_CLIENT_SECRET: clientSecret });
   authIssuer ??= keycloak.realmUrl;
 } else {
-  // The identity service serves the embedded issuer on ISSUER_PORT (8180).
+  // The embedded Keycloak-compatible issuer (libs/embedded-keycloak), a process of its own on
+  // ISSUER_PORT (8180) in Keycloak's place: the identity service signs in against it over HTTP.
+  // The identity-service secret is the one the issuer keeps in DATA_DIR/issuer.
   const issuerPort = process.env.ISSUER_PORT ?? '8180';
-  env.ISSUER_PORT = issuerPort;
-  Object.assign(env, mail);
+  const secretFile = join(dataDir, 'issuer', 'identity-service.secret');
+  if (!existsSync(secretFile)) {
+    mkdirSync(join(dataDir, 'issuer'), { recursive: true });
+    writeFileSync(secretFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  const clientSecret = readFileSync(secretFile, 'utf8').trim();
+  children.set(
+    'issuer',
+    startChild('issuer', process.execPath, ['libs/embedded-keycloak/dist/main.js'], {
+      ...env,
+      ...mail,
+      ISSUER_PORT: issuerPort,
+      KEYCLOAK_CLIENT_SECRET: clientSecret,
+    }),
+  );
+  Object.assign(env, {
+    KEYCLOAK_URL: `http://127.0.0.1:${issuerPort}/auth`,
+    KEYCLOAK_CLIENT_SECRET: clientSecret,
+  });
   authIssuer ??= `http://127.0.0.1:${issuerPort}/auth/realms/debate`;
 }
 // Each process its own operations port (health probes, /metrics): the gateway OPS_PORT

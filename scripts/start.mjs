@@ -6,7 +6,7 @@ import { buildAll, ensureInstalled, root } from './workspace.mjs';
 ensureInstalled();
 buildAll();
 
-const child = spawn(process.execPath, ['libs/platform/dist/main.js'], {
+const child = spawn(process.execPath, ['platform/dist/main.js'], {
   cwd: root,
   stdio: 'inherit',
 });

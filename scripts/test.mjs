@@ -1,7 +1,8 @@
 // npm test: everything CI checks, from a fresh clone. Installs the dependencies when needed,
 // then lint, typecheck, build and unit tests of every project, docker-compose.yml and what each
-// image holds (without a container engine), the integration tests (services
-// and gateway as separate NestJS apps over a real nats-server, and in process), the sign-in suite
+// image holds (without a container engine), each service's integration tier (its handlers over
+// the in-process transport against the embedded store), the system tier (the services and the
+// gateway together over a real nats-server, and in process), the sign-in suite
 // against the real Keycloak, every k6 scenario at smoke size with real k6 against the cluster,
 // the browser tests in Chromium, and the formatting check.
 import { spawnSync } from 'node:child_process';
@@ -33,9 +34,11 @@ ensureInstalled();
 ensureSystemTools();
 run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 run('npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static']);
+run('node', ['scripts/config-doc.mjs']);
 run('node', ['scripts/check-compose.mjs']);
 run('node', ['scripts/check-images.mjs']);
-run('npx', ['nx', 'run', 'platform:integration', '--outputStyle=static']);
+run('npx', ['nx', 'run-many', '-t', 'integration', '--outputStyle=static']);
+run('npx', ['nx', 'run', 'platform:system', '--outputStyle=static']);
 run('npx', ['nx', 'run', 'platform:keycloak', '--outputStyle=static']);
 run('node', ['scripts/load.mjs', '--smoke']);
 run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);

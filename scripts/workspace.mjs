@@ -1,4 +1,5 @@
 // Plain Node helpers for the workspace scripts: they run before any dependency is installed.
+import { randomBytes } from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
@@ -90,13 +91,13 @@ export function startChild(label, command, args, env = {}) {
 }
 
 /**
- * The platform as `npm start` runs it (the built libs/platform, one process), on free ports with
+ * The platform as `npm start` runs it (the built platform, one process), on free ports with
  * a data directory of its own, `env` added. Resolves once it is ready: { url, opsUrl, child }.
  * It is stopped and its data removed when this process exits.
  */
 export async function startPlatformProcess(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'debate-platform-'));
-  const child = spawn(process.execPath, ['libs/platform/dist/main.js'], {
+  const child = spawn(process.execPath, ['platform/dist/main.js'], {
     cwd: root,
     env: {
       ...process.env,
@@ -131,5 +132,49 @@ export async function startPlatformProcess(env = {}) {
       }
     });
     child.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
+  });
+}
+
+/**
+ * The embedded Keycloak-compatible issuer (the built libs/embedded-keycloak) as a process of its
+ * own on a free port, in Keycloak's place for a cluster of separate processes, with its own
+ * identity-service secret. Resolves once it listens: { url, secret, child }, where `url` is the
+ * base URL the identity service takes as KEYCLOAK_URL and `secret` its KEYCLOAK_CLIENT_SECRET.
+ * It is stopped when this process exits.
+ */
+export async function startEmbeddedIssuerProcess({ mongoUrl, dataDir, env = {} }) {
+  const secret = randomBytes(32).toString('base64url');
+  const child = spawn(process.execPath, ['libs/embedded-keycloak/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      MONGO_URL: mongoUrl,
+      DATA_DIR: dataDir,
+      ISSUER_PORT: '0',
+      KEYCLOAK_CLIENT_SECRET: secret,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  process.on('exit', () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(
+      () => reject(new Error(`the embedded issuer did not start:\n${output}`)),
+      30_000,
+    );
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      output += chunk;
+      const listening = /The embedded issuer is listening at (http:\/\/\S+)/.exec(output);
+      if (listening) {
+        clearTimeout(timer);
+        resolve({ url: listening[1], secret, child });
+      }
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the embedded issuer exited (${code}):\n${output}`)),
+    );
   });
 }

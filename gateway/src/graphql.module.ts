@@ -1,14 +1,13 @@
 import type { DynamicModule } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
+import { MercuriusDriver } from '@nestjs/mercurius';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ExecutionResult, type GraphQLSchema, isObjectType } from 'graphql';
-import type { MercuriusContext } from 'mercurius';
+import mercurius, { type MercuriusContext } from 'mercurius';
 import type { Logger } from 'pino';
 import { withRootFieldsObserved } from './metrics/observed-root-fields.js';
 import { type ConnectionSubscriptions } from './query-limits/subscription-limits.js';
 import { type QueryLimits, queryLimitRules } from './query-limits/query-limits.js';
-
-export type GraphqlDriverName = 'mercurius' | 'apollo';
 
 /**
  * graphql-ws has no HTTP headers after the upgrade: a client sends its access token in the
@@ -88,33 +87,10 @@ export function withPlainFieldsInlined(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /**
- * The GraphQL server, code-first. Mercurius is the default: on this gateway it serves about
- * twice the requests per second of Apollo (docs/benchmarks.md, "GraphQL driver: measured"). Apollo stays selectable
- * (GRAPHQL_DRIVER=apollo) so the comparison can be measured again; it is loaded only then.
+ * The GraphQL server, code-first, on Mercurius: on this gateway it served about twice the
+ * requests per second of Apollo (docs/benchmarks.md, "GraphQL driver: measured").
  */
-export async function graphqlModule(
-  driver: GraphqlDriverName,
-  log: Logger,
-  limits: QueryLimits,
-): Promise<DynamicModule> {
-  const validationRules = queryLimitRules(limits);
-  const transformSchema = (schema: GraphQLSchema) =>
-    withRootFieldsObserved(log)(withPlainFieldsInlined(schema));
-  if (driver === 'apollo') {
-    const { ApolloDriver } = await import('@nestjs/apollo');
-    return GraphQLModule.forRoot({
-      driver: ApolloDriver,
-      path: '/graphql',
-      autoSchemaFile: true,
-      sortSchema: true,
-      playground: false,
-      subscriptions: { 'graphql-ws': true },
-      validationRules,
-      transformSchema,
-    });
-  }
-  const { MercuriusDriver } = await import('@nestjs/mercurius');
-  const { default: mercurius } = await import('mercurius');
+export function graphqlModule(log: Logger, limits: QueryLimits): DynamicModule {
   return GraphQLModule.forRoot({
     driver: MercuriusDriver,
     path: '/graphql',
@@ -125,9 +101,10 @@ export async function graphqlModule(
     // the same few documents over and over, and compiled ones execute with less work per field.
     jit: 1,
     // Checked once per document (Mercurius caches a validated query), before any resolver runs.
-    validationRules,
+    validationRules: queryLimitRules(limits),
     errorFormatter: withRefusalStatus(mercurius.defaultErrorFormatter as ErrorFormatter),
-    transformSchema,
+    transformSchema: (schema: GraphQLSchema) =>
+      withRootFieldsObserved(log)(withPlainFieldsInlined(schema)),
     // The reply is there so that the session resolver can set and clear its cookie.
     context: (req: FastifyRequest, reply: FastifyReply) => ({ req, reply }),
     subscription: { onConnect: subscriptionContext },

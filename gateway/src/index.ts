@@ -1,4 +1,5 @@
-export { createGateway, type CreateGatewayOptions, defaultWebDistDir } from './create-gateway.js';
+export { createGateway } from './create-gateway.js';
+export { defaultWebDistDir, type GatewayOptions } from './gateway.options.js';
 export {
   defaultGatewayLimits,
   gatewayEnvSchema,
@@ -6,7 +7,6 @@ export {
   type GatewayLimits,
   gatewayLimitsOf,
 } from './config/gateway.config.js';
-export type { GraphqlDriverName } from './graphql.module.js';
 export {
   type AuthenticatedUser,
   bearerToken,

@@ -85,10 +85,8 @@ export function createPlatform(settings: StackSettings) {
     identity: {
       KEYCLOAK_URL: keycloakServer.internalUrl,
       KEYCLOAK_PUBLIC_URL: keycloakServer.publicUrl,
-      WEB_ORIGIN: webOrigin,
       // New e-mail accounts verify their address before their free debates: the realm mails
-      // the link (its smtpServer, above). No SMTP_* here: with KEYCLOAK_URL the service refuses
-      // them.
+      // the link (its smtpServer, above); the service reads no SMTP_*.
       EMAIL_VERIFICATION: 'required',
     },
   };

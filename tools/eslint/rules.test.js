@@ -96,7 +96,7 @@ describe('module boundaries', () => {
     ],
     [
       'a service may not import another service',
-      "import { CategoriesModule } from '@debate/community-service';",
+      "import { CommunityServiceModule } from '@debate/community-service';",
       'services/generation/src/leak.ts',
     ],
     [

@@ -1,4 +1,4 @@
-import { type FakeProviders, startFakeProviders } from '@debate/identity-service/testing';
+import { type FakeProviders, startFakeProviders } from '@debate/embedded-keycloak/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { useBrowser } from './support/browser.js';
 

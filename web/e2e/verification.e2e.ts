@@ -1,4 +1,4 @@
-import { verificationLink, waitForMail } from '@debate/identity-service/testing';
+import { verificationLink, waitForMail } from '@debate/embedded-keycloak/testing';
 import { describe, expect, it } from '@jest/globals';
 import { signUp } from './support/accounts.js';
 import { useBrowser } from './support/browser.js';

@@ -1,9 +1,13 @@
-import { catalogContracts } from '@debate/contracts';
+import { catalogContracts, debateCategories } from '@debate/contracts';
 import { ServiceClient } from '@debate/nest';
 import { Query, Resolver } from '@nestjs/graphql';
 import { Public } from '../auth/auth.decorators.js';
-import { CatalogModel } from './models/catalog.model.js';
+import { CatalogModel } from './catalog.models.js';
 
+/**
+ * The generation service's catalog, and the categories a debate is filed under. The categories
+ * are a constant of the contracts: the gateway answers them itself, no service is asked.
+ */
 @Resolver(() => CatalogModel)
 export class CatalogResolver {
   constructor(private readonly services: ServiceClient) {}
@@ -11,10 +15,15 @@ export class CatalogResolver {
   @Public()
   @Query(() => CatalogModel)
   async catalog(): Promise<CatalogModel> {
-    const [generation, community] = await Promise.all([
-      this.services.request(catalogContracts.generationCatalog, {}),
-      this.services.request(catalogContracts.categories, {}),
-    ]);
-    return { ...generation, categories: community.categories };
+    const generation = await this.services.request(catalogContracts.generationCatalog, {});
+    return { ...generation, categories: [...debateCategories] };
+  }
+
+  @Public()
+  @Query(() => [String], {
+    description: 'The ten categories a debate can be filed under, in the order filters list them.',
+  })
+  categories(): string[] {
+    return [...debateCategories];
   }
 }

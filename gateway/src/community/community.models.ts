@@ -1,18 +1,17 @@
+import { RankingPeriod, RankingSort, VoteKind } from '@debate/contracts';
 import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
-import { DebateFieldsModel, DebateModel } from '../debates/saved-debate.models.js';
+import { namedValues } from '../common/graphql-enum.js';
+import { DebateFieldsModel, DebateModel } from '../debates/debates.models.js';
 
-export enum VoteKindValue {
-  FOR = 'FOR',
-  AGAINST = 'AGAINST',
-  INTERESTING = 'INTERESTING',
-}
+/** The contract's vote kinds, which are their own names. */
+export const VoteKindValue = VoteKind.enum;
 registerEnumType(VoteKindValue, { name: 'VoteKind', description: 'One vote per user per debate.' });
 
-export enum RankingSortValue {
-  MOST_POPULAR = 'popular',
-  MOST_RECENT = 'recent',
-  MOST_CONTROVERSIAL = 'controversial',
-}
+export const RankingSortValue = namedValues(RankingSort, {
+  popular: 'MOST_POPULAR',
+  recent: 'MOST_RECENT',
+  controversial: 'MOST_CONTROVERSIAL',
+});
 registerEnumType(RankingSortValue, {
   name: 'RankingSort',
   description:
@@ -20,12 +19,12 @@ registerEnumType(RankingSortValue, {
     'Most Controversial: (For + Against) ^ (min / max), 0 unless both have votes.',
 });
 
-export enum RankingPeriodValue {
-  ALL_TIME = 'all',
-  TODAY = 'today',
-  THIS_WEEK = 'week',
-  THIS_MONTH = 'month',
-}
+export const RankingPeriodValue = namedValues(RankingPeriod, {
+  all: 'ALL_TIME',
+  today: 'TODAY',
+  week: 'THIS_WEEK',
+  month: 'THIS_MONTH',
+});
 registerEnumType(RankingPeriodValue, {
   name: 'RankingPeriod',
   description: "Today starts at the viewer's midnight (utcOffsetMinutes); a week is 7 days.",
@@ -40,7 +39,7 @@ export class CommunityDebateModel extends DebateFieldsModel {
   interesting!: number;
 
   @Field(() => VoteKindValue, { nullable: true, description: "The viewer's own vote." })
-  myVote!: VoteKindValue | null;
+  myVote!: VoteKind | null;
 
   @Field(() => Boolean, { description: 'Starred by the viewer.' })
   starred!: boolean;
@@ -76,5 +75,5 @@ export class VoteResultModel {
   interesting!: number;
 
   @Field(() => VoteKindValue, { nullable: true })
-  myVote!: VoteKindValue | null;
+  myVote!: VoteKind | null;
 }

@@ -1,11 +1,18 @@
-import { communityDebateContracts, DebateCategory, MAX_LOCAL_STARS } from '@debate/contracts';
+import {
+  communityDebateContracts,
+  DebateId,
+  MAX_LOCAL_STARS,
+  type RankingPeriod,
+  type RankingSort,
+  type VoteKind,
+} from '@debate/contracts';
 import { ServiceClient } from '@debate/nest';
 import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Authenticated, Public } from '../auth/auth.decorators.js';
 import { CurrentUser, Viewer } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
-import { badInput, debateNotFound } from '../errors/graphql-errors.js';
+import { badInput, debateNotFound, parseInput } from '../errors/graphql-errors.js';
 import {
   CommunityDebatePageModel,
   PublicDebateModel,
@@ -16,25 +23,20 @@ import {
 } from './community.models.js';
 import { RateLimit } from '../rate-limit/rate-limit.guard.js';
 
-const debateId = z.string().min(1, 'Invalid debate id').max(128, 'Invalid debate id');
-const RankArgs = z.object({
-  category: DebateCategory.optional(),
-  utcOffsetMinutes: z.number().int().min(-840).max(840),
-  starredIds: z
-    .array(debateId)
-    .max(MAX_LOCAL_STARS, `At most ${MAX_LOCAL_STARS} starred debates`)
-    .optional(),
-  after: z.string().max(300, 'Invalid cursor').optional(),
-  limit: z.number().int().min(1).max(50),
-});
-
-function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw badInput(result.error.issues[0]?.message ?? 'Invalid arguments');
-  return result.data;
+/**
+ * The words a client reads when a community contract refuses one of its arguments: its
+ * ranking's or its merge's requests are checked as a whole, against the contract.
+ */
+function argumentMessage(issue: z.core.$ZodIssue): string {
+  const [field, index] = issue.path;
+  if (field === 'after') return 'Invalid cursor';
+  // One id of a list (starredIds, debateIds).
+  if (index !== undefined) return 'Invalid debate id';
+  if (field === 'starredIds') return `At most ${MAX_LOCAL_STARS} starred debates`;
+  return issue.message;
 }
 
-/** The community hub: the ranking, one debate's rounds, votes and stars. */
+/** The community service: the ranking, one debate's rounds, votes and stars. */
 @Resolver()
 export class CommunityResolver {
   constructor(private readonly services: ServiceClient) {}
@@ -49,37 +51,34 @@ export class CommunityResolver {
     @Viewer() viewer: AuthenticatedUser | null,
     @Args('category', { type: () => String, nullable: true }) category?: string | null,
     @Args('sort', { type: () => RankingSortValue, defaultValue: RankingSortValue.MOST_RECENT })
-    sort = RankingSortValue.MOST_RECENT,
+    sort: RankingSort = RankingSortValue.MOST_RECENT,
     @Args('period', { type: () => RankingPeriodValue, defaultValue: RankingPeriodValue.ALL_TIME })
-    period = RankingPeriodValue.ALL_TIME,
+    period: RankingPeriod = RankingPeriodValue.ALL_TIME,
     @Args('starredOnly', { type: () => Boolean, defaultValue: false }) starredOnly = false,
     @Args('starredIds', { type: () => [String], nullable: true }) starredIds?: string[] | null,
     @Args('utcOffsetMinutes', { type: () => Int, defaultValue: 0 }) utcOffsetMinutes = 0,
     @Args('after', { type: () => String, nullable: true }) after?: string | null,
     @Args('limit', { type: () => Int, defaultValue: 20 }) limit = 20,
   ): Promise<CommunityDebatePageModel> {
-    const args = parsed(RankArgs, {
-      ...(category ? { category } : {}),
-      utcOffsetMinutes,
-      ...(starredIds && !viewer ? { starredIds } : {}),
-      ...(after ? { after } : {}),
-      limit,
-    });
-    const page = await this.services.request(communityDebateContracts.rank, {
-      ...args,
-      ...(viewer ? { viewerId: viewer.id } : {}),
-      sort,
-      period,
-      starredOnly,
-    });
+    const request = parseInput(
+      communityDebateContracts.rank.request,
+      {
+        ...(viewer ? { viewerId: viewer.id } : {}),
+        ...(category ? { category } : {}),
+        sort,
+        period,
+        utcOffsetMinutes,
+        starredOnly,
+        // A signed-in viewer's stars are the community's to know.
+        ...(starredIds && !viewer ? { starredIds } : {}),
+        ...(after ? { after } : {}),
+        limit,
+      },
+      argumentMessage,
+    );
+    const page = await this.services.request(communityDebateContracts.rank, request);
     if ('invalid' in page) throw badInput(page.message);
-    return {
-      next: page.next,
-      debates: page.debates.map((debate) => ({
-        ...debate,
-        myVote: debate.myVote as VoteKindValue | null,
-      })),
-    };
+    return page;
   }
 
   @Public()
@@ -88,7 +87,7 @@ export class CommunityResolver {
   })
   async communityDebate(@Args('id') id: string): Promise<PublicDebateModel> {
     const { debate } = await this.services.request(communityDebateContracts.get, {
-      debateId: parsed(debateId, id),
+      debateId: parseInput(DebateId, id, 'Invalid debate id'),
       countView: true,
     });
     if (!debate) throw debateNotFound();
@@ -103,16 +102,17 @@ export class CommunityResolver {
   })
   async vote(
     @Args('debateId') id: string,
-    @Args('kind', { type: () => VoteKindValue, nullable: true }) kind: VoteKindValue | null,
+    @Args('kind', { type: () => VoteKindValue, nullable: true }) kind: VoteKind | null,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<VoteResultModel> {
+    const debateId = parseInput(DebateId, id, 'Invalid debate id');
     const result = await this.services.request(communityDebateContracts.vote, {
       voterId: user.id,
-      debateId: parsed(debateId, id),
+      debateId,
       kind: kind ?? null,
     });
     if (!result.found) throw debateNotFound();
-    return { debateId: id, ...result.counts, myVote: result.myVote as VoteKindValue | null };
+    return { debateId, ...result.counts, myVote: result.myVote };
   }
 
   @Authenticated()
@@ -124,7 +124,7 @@ export class CommunityResolver {
   ): Promise<boolean> {
     const result = await this.services.request(communityDebateContracts.toggleStar, {
       userId: user.id,
-      debateId: parsed(debateId, id),
+      debateId: parseInput(DebateId, id, 'Invalid debate id'),
     });
     if (!result.found) throw debateNotFound();
     return result.starred;
@@ -139,11 +139,12 @@ export class CommunityResolver {
     @Args('debateIds', { type: () => [String] }) ids: string[],
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<string[]> {
-    const debateIds = parsed(z.array(debateId).max(MAX_LOCAL_STARS), ids);
-    const merged = await this.services.request(communityDebateContracts.mergeStars, {
-      userId: user.id,
-      debateIds,
-    });
+    const request = parseInput(
+      communityDebateContracts.mergeStars.request,
+      { userId: user.id, debateIds: ids },
+      argumentMessage,
+    );
+    const merged = await this.services.request(communityDebateContracts.mergeStars, request);
     return merged.debateIds;
   }
 }

@@ -1,10 +1,10 @@
 import {
   logLevelSchema,
+  natsRequestTimeoutMsSchema,
   natsUrlSchema,
   opsHostSchema,
   opsPortSchema,
   optionalEnv,
-  timeoutMsSchema,
 } from '@debate/nest';
 import { z } from 'zod';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query-limits/query-limits.js';
@@ -16,34 +16,31 @@ export const DEFAULT_GATEWAY_LIMITS = {
   subscriptionsPerAccount: 10,
 } as const;
 
-const limit = (fallback: number, max: number) =>
-  optionalEnv(z.coerce.number().int().min(1).max(max).default(fallback));
+const limit = (fallback: number, max: number, description: string) =>
+  optionalEnv(z.coerce.number().int().min(1).max(max).default(fallback)).describe(description);
 
 /** The gateway's environment, parsed once at start. */
 export const gatewayEnvSchema = z.object({
-  PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(3000)),
-  HOST: optionalEnv(z.string().min(1).default('0.0.0.0')),
+  PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(3000)).describe(
+    'The port the gateway serves GraphQL, the web app and sign-in on.',
+  ),
+  HOST: optionalEnv(z.string().min(1).default('0.0.0.0')).describe(
+    'The address the gateway listens on.',
+  ),
   NATS_URL: natsUrlSchema,
   LOG_LEVEL: logLevelSchema,
-  NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
-  HEALTH_TIMEOUT_MS: timeoutMsSchema(2_000),
-  GRAPHQL_DRIVER: optionalEnv(z.enum(['mercurius', 'apollo']).default('mercurius')),
-  WEB_DIST_DIR: optionalEnv(z.string().min(1).optional()),
-  /** The realm URL, e.g. https://sso.example.org/realms/debate; unset: nobody can sign in. */
-  AUTH_ISSUER_URL: optionalEnv(z.url().optional()),
-  /**
-   * The realm's JWKS, when the gateway reaches the realm at another address than the issuer
-   * URL in the tokens (in compose: tokens say http://localhost:8080, the gateway reaches
-   * http://keycloak:8080). Unset: under AUTH_ISSUER_URL.
-   */
-  AUTH_JWKS_URL: optionalEnv(z.url().optional()),
-  /**
-   * Behind a reverse proxy (the Kubernetes Ingress, which ends TLS): whose X-Forwarded-* headers
-   * to believe, so the gateway knows the browser's scheme and host (the sign-in redirect URI is
-   * built from them). A comma-separated list of addresses, CIDR ranges or proxy-addr's names
-   * (`loopback`, `linklocal`, `uniquelocal`: the private ranges), or `true` for any peer.
-   * Unset: none (the gateway is reached directly).
-   */
+  NATS_REQUEST_TIMEOUT_MS: natsRequestTimeoutMsSchema,
+  WEB_DIST_DIR: optionalEnv(z.string().min(1).optional()).describe(
+    "The built web app the gateway serves; unset, the repository's web/dist.",
+  ),
+  AUTH_ISSUER_URL: optionalEnv(z.url().optional()).describe(
+    'The realm whose access tokens the gateway accepts, e.g. https://sso.example.org/realms/debate; unset, nobody can sign in.',
+  ),
+  AUTH_JWKS_URL: optionalEnv(z.url().optional()).describe(
+    "The realm's JWKS, when the gateway reaches the realm at another address than the issuer URL in the tokens (in compose: tokens say http://localhost:8080, the gateway reaches http://keycloak:8080); unset, under AUTH_ISSUER_URL.",
+  ),
+  // Behind a reverse proxy (the Kubernetes Ingress, which ends TLS) the gateway learns the
+  // browser's scheme and host from X-Forwarded-*: the sign-in redirect URI is built from them.
   TRUST_PROXY: optionalEnv(
     z
       .string()
@@ -52,25 +49,50 @@ export const gatewayEnvSchema = z.object({
         value === 'true' ? true : value === 'false' ? false : value,
       )
       .optional(),
+  ).describe(
+    "Whose X-Forwarded-* headers the gateway believes: a comma-separated list of addresses, CIDR ranges or proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`: the private ranges), or `true` for any peer; unset, none (the gateway is reached directly).",
   ),
-  /**
-   * Rate limits by client address, account and for everyone, over the defaults of
-   * rate-limits.ts: JSON such as {"signUp":{"address":"3/1h"}}, or `off` (docs/configuration.md).
-   */
-  RATE_LIMITS: optionalEnv(rateLimitsSchema.optional()),
-  /** What one GraphQL operation may ask for; over a limit it is refused before it runs. */
-  GRAPHQL_MAX_ALIASES: limit(DEFAULT_QUERY_LIMITS.maxAliases, 1_000),
-  GRAPHQL_MAX_DEPTH: limit(DEFAULT_QUERY_LIMITS.maxDepth, 100),
-  GRAPHQL_MAX_COST: limit(DEFAULT_QUERY_LIMITS.maxCost, 1_000_000),
-  GRAPHQL_MAX_DIRECTIVES: limit(DEFAULT_QUERY_LIMITS.maxDirectives, 1_000),
-  /** The largest request body the gateway reads, in bytes (Fastify answers 413 beyond). */
-  BODY_LIMIT_BYTES: limit(DEFAULT_GATEWAY_LIMITS.bodyLimitBytes, 16 * 1024 * 1024),
-  /** Live subscriptions (a debate being watched) per WebSocket connection, and per account. */
-  SUBSCRIPTIONS_PER_CONNECTION: limit(DEFAULT_GATEWAY_LIMITS.subscriptionsPerConnection, 1_000),
-  SUBSCRIPTIONS_PER_ACCOUNT: limit(DEFAULT_GATEWAY_LIMITS.subscriptionsPerAccount, 10_000),
-  /** How many NATS servers hold the rate-limit bucket (as the services' JETSTREAM_REPLICAS). */
-  JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).optional()),
-  /** Health probes and /metrics, apart from the public port. */
+  RATE_LIMITS: optionalEnv(rateLimitsSchema.optional()).describe(
+    'Rate limits by client address, by account and for everyone, over the defaults of docs/limits.md: JSON such as `{"signUp":{"address":"3/1h"}}`, or `off` (a load test\'s own cluster, never a public deployment).',
+  ),
+  GRAPHQL_MAX_ALIASES: limit(
+    DEFAULT_QUERY_LIMITS.maxAliases,
+    1_000,
+    'The most aliases one GraphQL operation may use; over it the operation is refused before it runs.',
+  ),
+  GRAPHQL_MAX_DEPTH: limit(
+    DEFAULT_QUERY_LIMITS.maxDepth,
+    100,
+    'The deepest selection one GraphQL operation may make; over it the operation is refused before it runs.',
+  ),
+  GRAPHQL_MAX_COST: limit(
+    DEFAULT_QUERY_LIMITS.maxCost,
+    1_000_000,
+    'The highest cost one GraphQL operation may add up to; over it the operation is refused before it runs.',
+  ),
+  GRAPHQL_MAX_DIRECTIVES: limit(
+    DEFAULT_QUERY_LIMITS.maxDirectives,
+    1_000,
+    'The most directives one GraphQL operation may use; over it the operation is refused before it runs.',
+  ),
+  BODY_LIMIT_BYTES: limit(
+    DEFAULT_GATEWAY_LIMITS.bodyLimitBytes,
+    16 * 1024 * 1024,
+    'The largest request body the gateway reads, in bytes (Fastify answers 413 beyond).',
+  ),
+  SUBSCRIPTIONS_PER_CONNECTION: limit(
+    DEFAULT_GATEWAY_LIMITS.subscriptionsPerConnection,
+    1_000,
+    'How many live subscriptions (a debate being watched) one WebSocket connection may hold.',
+  ),
+  SUBSCRIPTIONS_PER_ACCOUNT: limit(
+    DEFAULT_GATEWAY_LIMITS.subscriptionsPerAccount,
+    10_000,
+    'How many live subscriptions (a debate being watched) one account may hold over all its connections.',
+  ),
+  JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).optional()).describe(
+    "How many NATS servers hold the rate-limit bucket (as the services' JETSTREAM_REPLICAS).",
+  ),
   OPS_PORT: opsPortSchema,
   OPS_HOST: opsHostSchema,
 });
@@ -85,8 +107,21 @@ export interface GatewayLimits {
   readonly subscriptionsPerAccount: number;
 }
 
+/** The variables of the limits (`npm start` reads them too). */
+type LimitsEnv = Pick<
+  GatewayEnv,
+  | 'RATE_LIMITS'
+  | 'GRAPHQL_MAX_ALIASES'
+  | 'GRAPHQL_MAX_DEPTH'
+  | 'GRAPHQL_MAX_COST'
+  | 'GRAPHQL_MAX_DIRECTIVES'
+  | 'BODY_LIMIT_BYTES'
+  | 'SUBSCRIPTIONS_PER_CONNECTION'
+  | 'SUBSCRIPTIONS_PER_ACCOUNT'
+>;
+
 /** The limits the environment sets. */
-export function gatewayLimitsOf(env: GatewayEnv): GatewayLimits {
+export function gatewayLimitsOf(env: LimitsEnv): GatewayLimits {
   return {
     rateLimits: env.RATE_LIMITS ?? defaultRateLimits(),
     query: {

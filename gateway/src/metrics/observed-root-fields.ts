@@ -8,7 +8,7 @@ import {
 } from 'graphql';
 import type { Logger } from 'pino';
 
-/** What the gateway's GraphQL context holds of the HTTP request (both drivers, and graphql-ws). */
+/** What the gateway's GraphQL context holds of the HTTP request (over HTTP, and graphql-ws). */
 interface RequestContext {
   readonly req?: { readonly headers?: Record<string, string | string[] | undefined> };
 }

@@ -1,9 +1,11 @@
+import { SignInProvider } from '@debate/contracts';
 import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { namedValues } from '../common/graphql-enum.js';
 
-export enum SignInProviderValue {
-  GOOGLE = 'google',
-  GITHUB = 'github',
-}
+export const SignInProviderValue = namedValues(SignInProvider, {
+  google: 'GOOGLE',
+  github: 'GITHUB',
+});
 registerEnumType(SignInProviderValue, {
   name: 'SignInProvider',
   description: 'The accounts a user can sign in with besides e-mail and password.',

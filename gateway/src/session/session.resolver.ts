@@ -3,6 +3,7 @@ import {
   identityContracts,
   isRefusal,
   type Session,
+  SignInProvider,
   type SignInRefusal,
   type User,
 } from '@debate/contracts';
@@ -17,6 +18,7 @@ import { CurrentUser } from '../auth/current-user.js';
 import { accountOfEmail, RateLimit } from '../rate-limit/rate-limit.guard.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
+import { parseInput } from '../errors/graphql-errors.js';
 import { AuthSessionModel, MeModel, SignInProviderValue } from './session.models.js';
 import {
   clearProviderCookie,
@@ -28,17 +30,16 @@ import {
   setSessionCookie,
 } from './session.cookies.js';
 
-/** The HTTP exchange behind a GraphQL operation (Mercurius: reply; Apollo on Fastify: res). */
+/** The HTTP exchange behind a GraphQL operation (graphql.module.ts puts it in the context). */
 interface HttpContext {
   req: FastifyRequest;
+  /** None over graphql-ws: a subscription has no HTTP reply to set a cookie on. */
   reply?: FastifyReply;
-  res?: FastifyReply;
 }
 
 function replyOf(context: HttpContext): FastifyReply {
-  const reply = context.reply ?? context.res;
-  if (!reply) throw new Error('No HTTP reply in the GraphQL context (a subscription?)');
-  return reply;
+  if (!context.reply) throw new Error('No HTTP reply in the GraphQL context (a subscription?)');
+  return context.reply;
 }
 
 const REFUSAL_CODES: Record<SignInRefusal['refused'], string> = {
@@ -56,11 +57,10 @@ function refused(refusal: SignInRefusal): GraphQLError {
   });
 }
 
-function badInput(error: z.ZodError): GraphQLError {
-  const first = error.issues[0];
-  const field = first?.path.join('.') ?? 'input';
-  const message = field === 'email' ? 'Enter a valid e-mail address' : `Invalid ${field}`;
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field } });
+/** The words a client reads when the credentials' contract refuses them. */
+function credentialsMessage(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join('.');
+  return field === 'email' ? 'Enter a valid e-mail address' : `Invalid ${field}`;
 }
 
 export function toMe(user: User): MeModel {
@@ -68,7 +68,7 @@ export function toMe(user: User): MeModel {
 }
 
 const ProviderCookie = z.object({
-  provider: z.enum(['google', 'github']),
+  provider: SignInProvider,
   state: z.string().min(16),
   codeVerifier: z.string().min(43),
   redirectUri: z.url(),
@@ -111,9 +111,7 @@ export class SessionResolver {
   }
 
   private credentials(email: string, password: string) {
-    const parsed = Credentials.safeParse({ email: email.trim(), password });
-    if (!parsed.success) throw badInput(parsed.error);
-    return parsed.data;
+    return parseInput(Credentials, { email: email.trim(), password }, credentialsMessage);
   }
 
   @Public()
@@ -179,7 +177,7 @@ export class SessionResolver {
       'Starts a sign-in with Google or GitHub; returns the URL to send the browser to. It comes back to /login with a code and state for completeProviderSignIn.',
   })
   async signInWithProvider(
-    @Args('provider', { type: () => SignInProviderValue }) provider: SignInProviderValue,
+    @Args('provider', { type: () => SignInProviderValue }) provider: SignInProvider,
     @Context() context: HttpContext,
   ): Promise<string> {
     // Back to the web app's /login, which completes the sign-in; the provider is named there
@@ -222,12 +220,10 @@ export class SessionResolver {
         extensions: { code: 'PROVIDER_FAILED', reason: 'state_mismatch' },
       });
     }
-    if (code.length === 0 || code.length > 4096) {
-      throw new GraphQLError('Invalid code', { extensions: { code: 'BAD_USER_INPUT' } });
-    }
     const outcome = await this.services.request(identityContracts.completeProvider, {
       provider: started.provider,
-      code,
+      // The authorization code the provider sent the browser back with, as the contract takes it.
+      code: parseInput(identityContracts.completeProvider.request.shape.code, code, 'Invalid code'),
       codeVerifier: started.codeVerifier,
       redirectUri: started.redirectUri,
     });

@@ -6,8 +6,8 @@ const nonEmptyList = z.array(z.string().min(1)).min(1);
 
 /**
  * The ten categories a debate can be filed under, in the order the ranking filter lists them
- * (spec §2). Every payload that carries a debate's category is validated against this list;
- * the community service serves it to the browser.
+ * (spec §2). Every payload that carries a debate's category is validated against this list,
+ * and the gateway answers the category names from it.
  */
 export const DebateCategory = z.enum([
   'Politics',
@@ -36,19 +36,10 @@ export const GenerationCatalog = z
   .strict();
 export type GenerationCatalog = z.output<typeof GenerationCatalog>;
 
-/** The categories a debate can be filed under, as the community service lists them. */
-export const CategoryList = z.object({ categories: z.array(DebateCategory).min(1) }).strict();
-export type CategoryList = z.output<typeof CategoryList>;
-
 export const catalogContracts = {
   generationCatalog: defineRequest(
     subjects.generation.catalog.get,
     z.object({}).strict(),
     GenerationCatalog,
-  ),
-  categories: defineRequest(
-    subjects.community.categories.list,
-    z.object({}).strict(),
-    CategoryList,
   ),
 } as const;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { DebateCategory } from './catalog.contract.js';
 import { defineRequest } from './contract.js';
-import { Debate } from './debates.contract.js';
+import { Debate, DebateId } from './debates.contract.js';
+import { MAX_LOCAL_STARS } from './constants/index.js';
 import { subjects } from './subjects.js';
 
-const debateId = z.string().min(1).max(128);
 /**
  * A user id as the community keeps it: also the key of the user's vote in a debate's votes
  * map, so it may hold no dot and not start with '$' (realm ids are UUIDs).
@@ -50,9 +50,7 @@ export const VoteCounts = z
   .strict();
 export type VoteCounts = z.output<typeof VoteCounts>;
 
-/** At most this many locally kept stars are sent by a signed-out visitor or merged at sign-in. */
-export const MAX_LOCAL_STARS = 500;
-const debateIds = z.array(debateId).max(MAX_LOCAL_STARS);
+const debateIds = z.array(DebateId).max(MAX_LOCAL_STARS);
 
 export const communityDebateContracts = {
   /**
@@ -61,7 +59,7 @@ export const communityDebateContracts = {
    */
   get: defineRequest(
     subjects.community.debate.get,
-    z.object({ debateId, countView: z.boolean() }).strict(),
+    z.object({ debateId: DebateId, countView: z.boolean() }).strict(),
     z.object({ debate: PublicDebate.nullable() }).strict(),
   ),
   /** The ranking screen's query: filtered, sorted and paged in the database. */
@@ -91,7 +89,7 @@ export const communityDebateContracts = {
   /** Casts, changes (another kind) or removes (null) the voter's vote on a public debate. */
   vote: defineRequest(
     subjects.community.vote.cast,
-    z.object({ voterId: VoterId, debateId, kind: VoteKind.nullable() }).strict(),
+    z.object({ voterId: VoterId, debateId: DebateId, kind: VoteKind.nullable() }).strict(),
     z.union([
       z
         .object({ found: z.literal(true), counts: VoteCounts, myVote: VoteKind.nullable() })
@@ -102,7 +100,7 @@ export const communityDebateContracts = {
   /** Stars a public debate for the user, or takes the star away. */
   toggleStar: defineRequest(
     subjects.community.star.toggle,
-    z.object({ userId: VoterId, debateId }).strict(),
+    z.object({ userId: VoterId, debateId: DebateId }).strict(),
     z.union([
       z.object({ found: z.literal(true), starred: z.boolean() }).strict(),
       z.object({ found: z.literal(false) }).strict(),
@@ -112,6 +110,6 @@ export const communityDebateContracts = {
   mergeStars: defineRequest(
     subjects.community.star.merge,
     z.object({ userId: VoterId, debateIds }).strict(),
-    z.object({ debateIds: z.array(debateId) }).strict(),
+    z.object({ debateIds: z.array(DebateId) }).strict(),
   ),
 } as const;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
+import { z } from 'zod';
 import { catalogContracts } from './catalog.contract.js';
-import { ContractViolation, parsePayload } from './contract.js';
-import { healthContracts } from './health.contract.js';
-import { serviceNames, subjects } from './subjects.js';
+import { ContractViolation, defineRequest, parsePayload } from './contract.js';
+import { type Subject, serviceNames, subjects } from './subjects.js';
 
 function allSubjects(node: unknown): string[] {
   if (typeof node === 'string') return [node];
@@ -23,23 +23,29 @@ describe('subjects', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('gives every service a health check owned by that service', () => {
-    for (const service of serviceNames) {
-      expect(healthContracts[service].owner).toBe(service);
-      expect(healthContracts[service].subject).toBe(`${service}.health.check`);
+  it('makes the service a subject starts with the owner of its contract', () => {
+    const owners = new Set<string>();
+    for (const subject of allSubjects(subjects) as Subject[]) {
+      const owner = defineRequest(subject, z.object({}), z.object({})).owner;
+      expect(subject.startsWith(`${owner}.`)).toBe(true);
+      owners.add(owner);
     }
+    expect([...owners].sort()).toEqual([...serviceNames].sort());
   });
 });
 
 describe(parsePayload.name, () => {
   it('returns the parsed payload when it matches', () => {
-    const sut = healthContracts.usage;
-    const parsed = parsePayload(sut.subject, 'response', sut.response, {
-      service: 'usage',
-      status: 'up',
-      uptimeSeconds: 3,
-    });
-    expect(parsed).toEqual({ service: 'usage', status: 'up', uptimeSeconds: 3 });
+    const sut = catalogContracts.generationCatalog;
+    const catalog = {
+      rhetoricStyles: ['standard'],
+      debateFormats: ['structured'],
+      models: ['gpt-4'],
+      roundTitles: ['Constructive Arguments'],
+      topics: ['Should cities ban cars?'],
+    };
+    const parsed = parsePayload(sut.subject, 'response', sut.response, catalog);
+    expect(parsed).toEqual(catalog);
   });
 
   it('names the subject and every bad field when it does not', () => {
@@ -59,7 +65,7 @@ describe(parsePayload.name, () => {
   });
 
   it('refuses fields the contract does not know', () => {
-    const sut = healthContracts.identity;
+    const sut = catalogContracts.generationCatalog;
     expect(() => parsePayload(sut.subject, 'request', sut.request, { extra: true })).toThrow(
       ContractViolation,
     );

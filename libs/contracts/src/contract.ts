@@ -31,8 +31,8 @@ export interface StreamContract<
 }
 
 /**
- * A fire-and-forget event: one member of each subscribing service's queue group receives it.
- * (Facts that must survive a service being down travel over JetStream instead.)
+ * A fact a service records in its event log (a JetStream stream, see streams.ts): every
+ * subscribing service handles each event once, even one published while it was down.
  */
 export interface EventContract<Payload extends z.ZodType = z.ZodType> {
   readonly kind: 'event';

@@ -4,8 +4,9 @@ import { defineEvent, defineRequest } from './contract.js';
 import { RhetoricStyle, SpeakerModel, speakerNames, Stance } from './generation.contract.js';
 import { subjects } from './subjects.js';
 
-const id = z.string().min(1).max(128);
-const userId = id;
+/** A saved debate's id (the id of the run it was saved from); its public copy keeps it. */
+export const DebateId = z.string().min(1).max(128);
+const userId = z.string().min(1).max(128);
 
 /** One to three of the ten categories, each once (spec §5). */
 export const DebateCategories = z
@@ -30,7 +31,7 @@ export const DebateRound = z
 /** A saved debate (spec §3 'Private debate'). */
 export const Debate = z
   .object({
-    id,
+    id: DebateId,
     userId,
     userDisplayName: z.string(),
     topic: z.string(),
@@ -49,7 +50,7 @@ export const Debate = z
   .strict();
 export type Debate = z.output<typeof Debate>;
 
-const OwnDebate = z.object({ userId, debateId: id }).strict();
+const OwnDebate = z.object({ userId, debateId: DebateId }).strict();
 const DebateOrNone = z.object({ debate: Debate.nullable() }).strict();
 
 export const debatesContracts = {
@@ -61,7 +62,7 @@ export const debatesContracts = {
         userId,
         userDisplayName: z.string().max(200).nullable(),
         isPro: z.boolean(),
-        runId: id,
+        runId: DebateId,
         categories: DebateCategories,
       })
       .strict(),
@@ -116,5 +117,5 @@ export const debateSharedEvent = defineEvent(
 /** A debate is no longer public (unshared or deleted). */
 export const debateUnsharedEvent = defineEvent(
   subjects.debates.debate.unshared,
-  z.object({ debateId: id, at: z.iso.datetime() }).strict(),
+  z.object({ debateId: DebateId, at: z.iso.datetime() }).strict(),
 );

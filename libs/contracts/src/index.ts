@@ -1,6 +1,5 @@
 export * from './subjects.js';
 export * from './contract.js';
-export * from './health.contract.js';
 export * from './catalog.contract.js';
 export * from './identity.contract.js';
 export * from './streams.js';
@@ -10,3 +9,4 @@ export * from './debates.contract.js';
 export * from './community.contract.js';
 export * from './usage-settings.js';
 export * from './rate-limits.js';
+export * from './constants/index.js';

@@ -4,7 +4,6 @@
  */
 export const subjects = {
   identity: {
-    health: { check: 'identity.health.check' },
     session: {
       signIn: 'identity.session.signin',
       signUp: 'identity.session.signup',
@@ -22,7 +21,6 @@ export const subjects = {
     },
   },
   usage: {
-    health: { check: 'usage.health.check' },
     stats: { get: 'usage.stats.get' },
     allowance: {
       consume: 'usage.allowance.consume',
@@ -31,7 +29,6 @@ export const subjects = {
     },
   },
   generation: {
-    health: { check: 'generation.health.check' },
     catalog: { get: 'generation.catalog.get' },
     run: {
       start: 'generation.run.start',
@@ -40,7 +37,6 @@ export const subjects = {
     },
   },
   debates: {
-    health: { check: 'debates.health.check' },
     debate: {
       save: 'debates.debate.save',
       list: 'debates.debate.list',
@@ -53,8 +49,6 @@ export const subjects = {
     },
   },
   community: {
-    health: { check: 'community.health.check' },
-    categories: { list: 'community.categories.list' },
     debate: { get: 'community.debate.get', rank: 'community.debate.rank' },
     vote: { cast: 'community.vote.cast' },
     star: { toggle: 'community.star.toggle', merge: 'community.star.merge' },

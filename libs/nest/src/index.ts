@@ -8,7 +8,6 @@ export * from './client/service-client.js';
 export * from './rpc/handle.decorator.js';
 export * from './rpc/instance.js';
 export * from './logging/logging.module.js';
-export * from './health/health.controller.js';
 export * from './bootstrap/service-core.module.js';
 export * from './bootstrap/start-service.js';
 export * from './bootstrap/run-service.js';

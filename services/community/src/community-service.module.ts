@@ -1,11 +1,12 @@
 import { ServiceCoreModule, ServiceDataModule, type ServiceRuntimeOptions } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { CategoriesModule } from './categories/categories.module.js';
+import { DebateEventsConsumer } from './public-debates/debate-events.consumer.js';
 import { PublicDebatesController } from './public-debates/public-debates.controller.js';
 import { PublicDebatesRepository } from './public-debates/public-debates.repository.js';
+import { PublicDebatesService } from './public-debates/public-debates.service.js';
 import { StarsRepository } from './stars/stars.repository.js';
 
-/** The community service: the categories, and the public debates their ranking, votes and stars. */
+/** The community service: the public debates, their ranking, votes and stars. */
 @Module({})
 export class CommunityServiceModule {
   static register(options: ServiceRuntimeOptions): DynamicModule {
@@ -14,10 +15,14 @@ export class CommunityServiceModule {
       imports: [
         ServiceCoreModule.forService('community', options),
         ServiceDataModule.forService('community', options),
-        CategoriesModule,
       ],
       controllers: [PublicDebatesController],
-      providers: [PublicDebatesRepository, StarsRepository],
+      providers: [
+        PublicDebatesService,
+        PublicDebatesRepository,
+        StarsRepository,
+        DebateEventsConsumer,
+      ],
     };
   }
 }

@@ -5,9 +5,10 @@ import {
   type ServiceRuntimeOptions,
 } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { DebateAnnouncer } from './debates/debate-announcer.js';
+import { DebateOutboxService } from './debates/debate-outbox.service.js';
 import { DebatesController } from './debates/debates.controller.js';
 import { DebatesRepository } from './debates/debates.repository.js';
+import { DebatesService } from './debates/debates.service.js';
 
 /** The debates service: the users' saved debates, private until shared (spec §3, §4). */
 @Module({})
@@ -21,8 +22,9 @@ export class DebatesServiceModule {
       ],
       controllers: [DebatesController],
       providers: [
+        DebatesService,
         DebatesRepository,
-        DebateAnnouncer,
+        DebateOutboxService,
         serviceClientProvider(options.transport, 'debates'),
       ],
     };

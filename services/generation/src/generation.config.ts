@@ -1,27 +1,37 @@
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
 
-const count = (fallback: number) =>
-  optionalEnv(z.coerce.number().min(0).max(100_000).default(fallback));
+const count = (fallback: number, description: string) =>
+  optionalEnv(z.coerce.number().min(0).max(100_000).default(fallback)).describe(description);
 
 /** What the generation service reads: the speakers' settings and the pace of a debate. */
 export const speakerEnvSchema = z.object({
-  /** The OpenAI key; unset: the offline speaker writes the debates. Never sent to a browser. */
-  OPENAI_API_KEY: optionalEnv(z.string().min(1).optional()),
-  /** Any OpenAI-compatible server. */
-  OPENAI_BASE_URL: optionalEnv(z.url().optional()),
-  /** The provider's model for each of the product's model choices. */
-  OPENAI_MODEL_GPT4: optionalEnv(z.string().min(1).default('gpt-4o')),
-  OPENAI_MODEL_GPT35: optionalEnv(z.string().min(1).default('gpt-4o-mini')),
-  /** How long one completion may take, and how often a 429/5xx is retried (the SDK's backoff). */
-  OPENAI_TIMEOUT_MS: count(60_000),
-  /** How long a started stream may stay silent before the turn is given up. */
-  OPENAI_IDLE_TIMEOUT_MS: count(30_000),
-  OPENAI_MAX_RETRIES: optionalEnv(z.coerce.number().int().min(0).max(10).default(2)),
-  OFFLINE_TOKENS_PER_SECOND: count(30),
-  OFFLINE_FIRST_TOKEN_MS: count(200),
-  /** The pause between turns (the spec's 1 s). */
-  TURN_PAUSE_MS: count(1000),
+  OPENAI_API_KEY: optionalEnv(z.string().min(1).optional()).describe(
+    'The OpenAI key, never sent to a browser; unset, the offline speaker writes the debates.',
+  ),
+  OPENAI_BASE_URL: optionalEnv(z.url().optional()).describe(
+    "Any OpenAI-compatible server to use instead of OpenAI's; unset, OpenAI's.",
+  ),
+  OPENAI_MODEL_GPT4: optionalEnv(z.string().min(1).default('gpt-4o')).describe(
+    "The provider's model for a speaker set to `gpt-4`.",
+  ),
+  OPENAI_MODEL_GPT35: optionalEnv(z.string().min(1).default('gpt-4o-mini')).describe(
+    "The provider's model for a speaker set to `gpt-3.5-turbo`.",
+  ),
+  OPENAI_TIMEOUT_MS: count(60_000, 'How long one completion may take, in milliseconds.'),
+  OPENAI_IDLE_TIMEOUT_MS: count(
+    30_000,
+    'How long a started stream may stay silent, in milliseconds, before the turn is given up.',
+  ),
+  OPENAI_MAX_RETRIES: optionalEnv(z.coerce.number().int().min(0).max(10).default(2)).describe(
+    "How often a completion answered 429 or 5xx is retried (the SDK's backoff).",
+  ),
+  OFFLINE_TOKENS_PER_SECOND: count(30, 'How fast the offline speaker writes, in tokens a second.'),
+  OFFLINE_FIRST_TOKEN_MS: count(
+    200,
+    "How long the offline speaker takes before a turn's first token, in milliseconds.",
+  ),
+  TURN_PAUSE_MS: count(1000, "The pause between turns, in milliseconds (the spec's 1 s)."),
 });
 export type SpeakerEnv = z.output<typeof speakerEnvSchema>;
 

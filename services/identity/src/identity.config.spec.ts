@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   emailVerificationSummary,
   identityEnvSchema,
-  mailSettingsFrom,
+  keycloakSettings,
 } from './identity.config.js';
 
 const keycloak = { KEYCLOAK_URL: 'http://keycloak:8080', KEYCLOAK_CLIENT_SECRET: 'a'.repeat(16) };
@@ -11,52 +11,42 @@ const problems = (env: Record<string, string>) => {
   return parsed.success ? [] : parsed.error.issues.map((issue) => issue.path.join('.'));
 };
 
-describe('the identity service’s mail settings', () => {
-  it('leaves verification off, and says so, without mail', () => {
-    const env = identityEnvSchema.parse({});
+describe('the identity service’s settings', () => {
+  it('signs in with the Keycloak it is given, and refuses to start without one', () => {
+    expect(problems({})).toEqual(['KEYCLOAK_URL', 'KEYCLOAK_CLIENT_SECRET']);
+    expect(problems({ ...keycloak, KEYCLOAK_CLIENT_SECRET: 'short' })).toEqual([
+      'KEYCLOAK_CLIENT_SECRET',
+    ]);
+    const env = identityEnvSchema.parse({
+      ...keycloak,
+      KEYCLOAK_PUBLIC_URL: 'https://sso.example.org',
+    });
+    expect(keycloakSettings(env)).toEqual({
+      baseUrl: 'http://keycloak:8080',
+      publicBaseUrl: 'https://sso.example.org',
+      realm: 'debate',
+      webClientId: 'debate-web',
+      serviceClientId: 'identity-service',
+      serviceSecret: 'a'.repeat(16),
+    });
+  });
+
+  it('leaves verification off, and says so, unless the deployment has mail', () => {
+    const env = identityEnvSchema.parse(keycloak);
     expect(env.EMAIL_VERIFICATION).toBe('off');
-    expect(mailSettingsFrom(env)).toBeUndefined();
-    expect(emailVerificationSummary(env)).toBe(
+    expect(emailVerificationSummary(env.EMAIL_VERIFICATION)).toBe(
       'E-mail addresses are not verified: no mail is configured (EMAIL_VERIFICATION=off).',
     );
-  });
-
-  it('gives the embedded issuer its SMTP server, TLS as asked, and says where the mail goes', () => {
-    const env = identityEnvSchema.parse({
-      EMAIL_VERIFICATION: 'required',
-      SMTP_HOST: 'mail.example.org',
-      SMTP_PORT: '465',
-      SMTP_FROM: 'debate@example.org',
-      SMTP_USER: 'mailer',
-      SMTP_PASSWORD: 'secret',
-      SMTP_SSL: 'true',
-    });
-    expect(mailSettingsFrom(env)).toEqual({
-      host: 'mail.example.org',
-      port: 465,
-      from: 'debate@example.org',
-      fromDisplayName: 'AI Debate',
-      user: 'mailer',
-      password: 'secret',
-      security: 'ssl',
-    });
-    expect(emailVerificationSummary(env)).toBe(
+    // With Keycloak, Keycloak sends the mail: the service needs no mail server of its own.
+    const required = identityEnvSchema.parse({ ...keycloak, EMAIL_VERIFICATION: 'required' });
+    expect(emailVerificationSummary(required.EMAIL_VERIFICATION)).toBe(
+      'New e-mail accounts verify their address before their free debates (the realm mails the link).',
+    );
+    expect(emailVerificationSummary('required', { host: 'mail.example.org', port: 465 })).toBe(
       'New e-mail accounts verify their address before their free debates (the realm mails the link through mail.example.org:465).',
     );
-  });
-
-  it('refuses settings that would send no mail, or send it from the wrong place', () => {
-    // Verification with the embedded issuer and no SMTP server: nobody could follow a link.
-    expect(problems({ EMAIL_VERIFICATION: 'required' })).toEqual(['SMTP_HOST']);
-    // With Keycloak, Keycloak sends: no server is needed here, and none is taken.
-    expect(problems({ ...keycloak, EMAIL_VERIFICATION: 'required' })).toEqual([]);
-    expect(
-      problems({ ...keycloak, SMTP_HOST: 'mail.example.org', SMTP_FROM: 'a@example.org' }),
-    ).toEqual(['SMTP_HOST']);
-    expect(problems({ SMTP_HOST: 'mail.example.org' })).toEqual(['SMTP_FROM']);
-    expect(
-      problems({ SMTP_HOST: 'm.example.org', SMTP_FROM: 'a@example.org', SMTP_PASSWORD: 'x' }),
-    ).toEqual(['SMTP_USER']);
-    expect(problems({ SMTP_STARTTLS: 'yes' })).toEqual(['SMTP_STARTTLS']);
+    expect(problems({ ...keycloak, EMAIL_VERIFICATION: 'sometimes' })).toEqual([
+      'EMAIL_VERIFICATION',
+    ]);
   });
 });

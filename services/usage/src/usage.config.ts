@@ -11,13 +11,17 @@ const settings = usageSettingsSchema.shape;
  * empty, the rules' defaults.
  */
 export const usageRulesEnvSchema = z.object({
-  USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(settings.USAGE_TEST_ACCOUNT_EMAIL),
+  USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(settings.USAGE_TEST_ACCOUNT_EMAIL).describe(
+    'The designated test account, whose allowance is reset to 100 once per calendar day (UTC).',
+  ),
   USAGE_ABANDONED_RUN_MS: optionalEnv(
     settings.USAGE_ABANDONED_RUN_MS.default(usageRules.abandonedRunAfterMs),
+  ).describe(
+    'How long a run may stay open before its debate is given back (its generation instance stopped without settling it); raise it with OPENAI_TIMEOUT_MS, as a run must end well within.',
   ),
   USAGE_STARTS_PER_MINUTE: optionalEnv(
     settings.USAGE_STARTS_PER_MINUTE.default(usageRules.startsPerMinute),
-  ),
+  ).describe('How many debates one user may start in any minute, on every instance together.'),
 });
 
 /** The usage service's environment. */

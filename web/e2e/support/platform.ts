@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const workspaceRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const entry = fileURLToPath(new URL('../../../libs/platform/dist/main.js', import.meta.url));
+const entry = fileURLToPath(new URL('../../../platform/dist/main.js', import.meta.url));
 
 export interface RunningApp {
   readonly url: string;

@@ -25,8 +25,8 @@ export function serviceTransport(env: ServiceEnv): TransportConfig {
 
 /**
  * The entry point of a service run on its own: validates the environment, connects to NATS,
- * serves its operations port (OPS_PORT: health probes, /metrics), and drains on SIGTERM. A bad environment ends the process with one message naming every
- * bad variable.
+ * serves its operations port (OPS_PORT: health probes, /metrics), and drains on SIGTERM. A bad
+ * environment ends the process with one message naming every bad variable.
  */
 export async function runServiceProcess(
   service: ServiceName,

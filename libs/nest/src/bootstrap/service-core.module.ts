@@ -2,7 +2,6 @@ import type { ServiceName } from '@debate/contracts';
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { Connection } from 'mongoose';
 import { createEventLog, EventLog } from '../events/event-log.js';
-import { createHealthController } from '../health/health.controller.js';
 import { type LogLevel, LoggingModule } from '../logging/logging.module.js';
 import { MONGO_CONNECTION, openServiceDatabase } from '../mongo/mongo.js';
 import type { TransportConfig } from '../transport/transport.factory.js';
@@ -17,7 +16,7 @@ export interface ServiceRuntimeOptions {
   readonly drainTimeoutMs?: number;
 }
 
-/** What every service has: JSON logging and an answer to its health check. */
+/** What every service has: JSON logging, every line naming the service. */
 @Module({})
 export class ServiceCoreModule {
   static forService(
@@ -27,7 +26,6 @@ export class ServiceCoreModule {
     return {
       module: ServiceCoreModule,
       imports: [LoggingModule.forDeployable(service, options.logLevel)],
-      controllers: [createHealthController(service)],
       exports: [LoggingModule],
     };
   }

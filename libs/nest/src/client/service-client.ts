@@ -1,7 +1,5 @@
 import {
   ContractViolation,
-  type EventContract,
-  type EventPayloadOf,
   type ItemOf,
   parsePayload,
   type RequestContract,
@@ -12,26 +10,18 @@ import {
   type Subject,
 } from '@debate/contracts';
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+import { type ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
 import {
   headers as natsHeaders,
   type MsgHdrs,
   type NatsConnection,
   TimeoutError,
 } from '@nats-io/transport-node';
-import { randomUUID } from 'node:crypto';
 import { traceHeaders } from '../tracing/tracing.js';
 import { requestMuxOf } from '../transport/nats-request-mux.js';
+import { isNestNatsClient, ReplyPacket, requestPacket } from '../transport/nest-internals.js';
 import { instanceSubject } from '../rpc/instance.js';
-import {
-  catchError,
-  firstValueFrom,
-  lastValueFrom,
-  map,
-  Observable,
-  throwError,
-  timeout,
-} from 'rxjs';
+import { catchError, firstValueFrom, map, Observable, throwError, timeout } from 'rxjs';
 
 /** The service did not answer: it is down, unreachable, or too slow. */
 export class ServiceUnavailableError extends Error {
@@ -60,7 +50,6 @@ export class ServiceError extends Error {
 /** The part of a NestJS ClientProxy this client uses. */
 export interface MessageSender {
   send<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
-  emit<TResult = unknown, TInput = unknown>(pattern: string, data: TInput): Observable<TResult>;
   close?(): unknown;
 }
 
@@ -101,17 +90,6 @@ function callError(
     : new ServiceError(contract.owner, contract.subject, message);
 }
 
-/** A NestJS microservice's reply packet, as its NATS server strategy publishes it. */
-interface ReplyPacket {
-  readonly id?: unknown;
-  readonly response?: unknown;
-  readonly err?: unknown;
-}
-
-function isReplyPacket(value: unknown): value is ReplyPacket {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The typed way to call another service: the request is validated before it leaves, the
  * reply when it arrives, and a service that does not answer becomes a clear error in at most
@@ -138,9 +116,7 @@ export class ServiceClient implements OnApplicationShutdown {
   /** Whether the transport answers: on NATS, a ping round trip on this client's connection. */
   async ping(): Promise<true | string> {
     if (this.closed) return 'the client is closed';
-    const proxy = this.proxy as { connect?: () => Promise<unknown> };
-    const connection = (await proxy.connect?.()) as { flush?: () => Promise<void> } | undefined;
-    await connection?.flush?.();
+    if (isNestNatsClient(this.proxy)) await (await connectionOf(this.proxy)).flush();
     return true;
   }
 
@@ -156,16 +132,15 @@ export class ServiceClient implements OnApplicationShutdown {
   ): Promise<ResponseOf<C>> {
     this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
-    const reply =
-      this.proxy instanceof ClientNats
-        ? await this.natsRequest(this.proxy, contract, data, options)
-        : await firstValueFrom(
-            this.guard(
-              contract,
-              this.proxy.send<unknown>(subjectOf(contract, options), data),
-              options,
-            ),
-          );
+    const reply = isNestNatsClient(this.proxy)
+      ? await this.natsRequest(this.proxy, contract, data, options)
+      : await firstValueFrom(
+          this.guard(
+            contract,
+            this.proxy.send<unknown>(subjectOf(contract, options), data),
+            options,
+          ),
+        );
     return parsePayload(contract.subject, 'response', contract.response, reply) as ResponseOf<C>;
   }
 
@@ -173,8 +148,8 @@ export class ServiceClient implements OnApplicationShutdown {
    * One request and its one reply on NATS, every reply arriving on the connection's one reply
    * subscription (NatsRequestMux). NestJS's ClientNats subscribes to a new inbox for each
    * request and unsubscribes after it: two more protocol lines each time and a change of
-   * interest the broker has to process. The packet is the one NestJS's NATS server strategy
-   * reads and answers: { pattern, data, id }, answered with { id, response | err }.
+   * interest the broker has to process. What travels is NestJS's request and reply packets
+   * (nest-internals.ts), which its NATS server strategy reads and answers.
    */
   private async natsRequest(
     client: ClientNats,
@@ -187,31 +162,32 @@ export class ServiceClient implements OnApplicationShutdown {
       new ServiceUnavailableError(contract.owner, contract.subject, reason);
     let message;
     try {
-      const connection = (await client.connect()) as NatsConnection;
+      const connection = await connectionOf(client);
       const subject = subjectOf(contract, options);
-      const packet = JSON.stringify({ pattern: subject, data, id: randomUUID() });
-      message = await requestMuxOf(connection).request(subject, packet, {
-        timeoutMs: limit,
-        headers: this.traceparent(),
-      });
+      message = await requestMuxOf(connection).request(
+        subject,
+        JSON.stringify(requestPacket(subject, data)),
+        { timeoutMs: limit, headers: this.traceparent() },
+      );
     } catch (error) {
       if (error instanceof TimeoutError) throw unavailable(`no answer within ${limit} ms`);
       throw callError(contract, error);
     }
     if (message.data.length === 0) throw unavailable('empty response');
-    let reply: unknown;
+    let json: unknown;
     try {
-      reply = message.json();
+      json = message.json();
     } catch {
       throw new ServiceError(contract.owner, contract.subject, 'the reply is not JSON');
     }
-    if (!isReplyPacket(reply)) {
+    const reply = ReplyPacket.safeParse(json);
+    if (!reply.success) {
       throw new ServiceError(contract.owner, contract.subject, 'the reply is not a reply packet');
     }
-    if (reply.err !== undefined && reply.err !== null) {
-      throw new ServiceError(contract.owner, contract.subject, messageOf(reply.err));
+    if (reply.data.err !== undefined && reply.data.err !== null) {
+      throw new ServiceError(contract.owner, contract.subject, messageOf(reply.data.err));
     }
-    return reply.response;
+    return reply.data.response;
   }
 
   stream<C extends StreamContract>(
@@ -229,22 +205,12 @@ export class ServiceClient implements OnApplicationShutdown {
   }
 
   /**
-   * Publishes an event, validated first; resolves once the transport has taken it. Nobody
-   * answers an event, so a service that is down simply does not receive it.
-   */
-  async emit<C extends EventContract>(contract: C, payload: EventPayloadOf<C>): Promise<void> {
-    this.assertOpen(contract);
-    const data = parsePayload(contract.subject, 'event', contract.payload, payload);
-    await lastValueFrom(this.proxy.emit(contract.subject, data), { defaultValue: undefined });
-  }
-
-  /**
    * On NATS, the payload with the current trace in its headers (W3C traceparent), so the
    * service's spans and log lines join the caller's trace. In process, the trace follows by
    * itself (one AsyncLocalStorage).
    */
   private traced(data: unknown): unknown {
-    if (!(this.proxy instanceof ClientNats)) return data;
+    if (!isNestNatsClient(this.proxy)) return data;
     const headers = this.traceparent();
     return headers ? new NatsRecordBuilder(data).setHeaders(headers).build() : data;
   }
@@ -258,7 +224,7 @@ export class ServiceClient implements OnApplicationShutdown {
     return headers;
   }
 
-  private assertOpen(contract: RequestContract | StreamContract | EventContract): void {
+  private assertOpen(contract: RequestContract | StreamContract): void {
     if (this.closed) {
       throw new ServiceUnavailableError(contract.owner, contract.subject, 'the client is closed');
     }
@@ -291,4 +257,10 @@ export class ServiceClient implements OnApplicationShutdown {
       }),
     );
   }
+}
+
+/** The nats.js connection of NestJS's NATS client, connecting it first if need be. */
+async function connectionOf(client: ClientNats): Promise<NatsConnection> {
+  await client.connect();
+  return client.unwrap<NatsConnection>();
 }

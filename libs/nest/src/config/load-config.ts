@@ -46,25 +46,37 @@ export const natsUrlSchema = optionalEnv(
     .string()
     .regex(/^(nats|tls):\/\/[^\s]+$/, 'must be a nats:// or tls:// URL')
     .default('nats://127.0.0.1:4222'),
-);
+).describe('The NATS server the deployable sends its requests and events through.');
 
 /** A MongoDB connection string. */
 export const mongoUrl = z
   .string()
   .regex(/^mongodb(\+srv)?:\/\/[^\s]+$/, 'must be a mongodb:// or mongodb+srv:// URL');
 
-export const mongoUrlSchema = optionalEnv(mongoUrl.default('mongodb://127.0.0.1:27017'));
+export const mongoUrlSchema = optionalEnv(mongoUrl.default('mongodb://127.0.0.1:27017')).describe(
+  "The MongoDB server of the service's own database, without credentials when MONGO_USERNAME is set.",
+);
 
 export const logLevelSchema = optionalEnv(
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+).describe(
+  'The lowest level of log line written; at `debug` the gateway logs each GraphQL field and a service each request, with its outcome and time.',
 );
 
 export const timeoutMsSchema = (fallback: number) =>
   optionalEnv(z.coerce.number().int().min(100).max(60_000).default(fallback));
 
-/** The operations port (health probes, /metrics): never the port browsers use. */
-export const opsPortSchema = optionalEnv(z.coerce.number().int().min(0).max(65_535).default(9464));
-export const opsHostSchema = optionalEnv(z.string().min(1).default('0.0.0.0'));
+/** The gateway's and every service's: one definition, so that the two cannot drift apart. */
+export const natsRequestTimeoutMsSchema = timeoutMsSchema(5_000).describe(
+  'How long a request over NATS waits for its answer before it fails.',
+);
+
+export const opsPortSchema = optionalEnv(
+  z.coerce.number().int().min(0).max(65_535).default(9464),
+).describe('The operations port (health probes, /metrics), never the port browsers use.');
+export const opsHostSchema = optionalEnv(z.string().min(1).default('0.0.0.0')).describe(
+  'The address the operations port listens on.',
+);
 
 /** Whether a MongoDB URL carries a user (`mongodb://user[:password]@host`). */
 const hasCredentials = (url: string) => /^mongodb(\+srv)?:\/\/[^/?#]*@/.test(url);
@@ -74,29 +86,28 @@ export const serviceEnvSchema = z
   .object({
     NATS_URL: natsUrlSchema,
     MONGO_URL: mongoUrlSchema,
-    /**
-     * The service's MongoDB user and password, apart from MONGO_URL so that no password has to be
-     * URL-encoded by hand: the service puts them in the URL percent-encoded (serviceMongoUrl).
-     */
-    MONGO_USERNAME: optionalEnv(z.string().min(1).max(256).optional()),
-    MONGO_PASSWORD: optionalEnv(z.string().min(1).max(1024).optional()),
+    // Apart from MONGO_URL so that no password has to be URL-encoded by hand: the service puts
+    // them in the URL percent-encoded (serviceMongoUrl).
+    MONGO_USERNAME: optionalEnv(z.string().min(1).max(256).optional()).describe(
+      "The service's MongoDB user, put into MONGO_URL for it.",
+    ),
+    MONGO_PASSWORD: optionalEnv(z.string().min(1).max(1024).optional()).describe(
+      "The MongoDB user's password, any characters: the service percent-encodes it into MONGO_URL.",
+    ),
     LOG_LEVEL: logLevelSchema,
-    NATS_REQUEST_TIMEOUT_MS: timeoutMsSchema(5_000),
-    /**
-     * On SIGTERM, how long the service waits for the work it has taken (requests, and for the
-     * generation service its running debates) before it stops anyway.
-     */
-    DRAIN_TIMEOUT_MS: optionalEnv(z.coerce.number().int().min(0).max(600_000).default(10_000)),
+    NATS_REQUEST_TIMEOUT_MS: natsRequestTimeoutMsSchema,
+    DRAIN_TIMEOUT_MS: optionalEnv(
+      z.coerce.number().int().min(0).max(600_000).default(10_000),
+    ).describe(
+      'On SIGTERM, how long the service waits for the work it has taken (requests, and for the generation service its running debates) before it stops anyway.',
+    ),
     OPS_PORT: opsPortSchema,
     OPS_HOST: opsHostSchema,
-    /**
-     * How many NATS servers hold a copy of each JetStream stream the service creates or brings up
-     * to date: 1 on a single server, the cluster's size (3) on a cluster, so that an event
-     * survives the loss of a server.
-     */
-    // Unset: a stream it creates gets the server's default (one), and an existing stream keeps
-    // its count, so a process not told the cluster's size never scales a stream down.
-    JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).optional()),
+    // Unset, an existing stream keeps its count: a process not told the cluster's size never
+    // scales a stream down.
+    JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).optional()).describe(
+      'How many NATS servers hold a copy of each JetStream stream the service creates or brings up to date (1 on a single server, 3 on a three-server cluster, so that an event survives the loss of a server); unset, a new stream gets one and an existing one keeps its count.',
+    ),
   })
   .superRefine((env, context) => {
     if (env.MONGO_PASSWORD && !env.MONGO_USERNAME) {

@@ -19,9 +19,10 @@ import type { InProcessBus } from '../transport/in-process-bus.js';
 import { natsConnectionOptions } from '../transport/nats.transport.js';
 import type { TransportConfig } from '../transport/transport.factory.js';
 
+/** How long an event whose handler failed waits before it is delivered again. */
+const RETRY_MS = 1_000;
+
 export interface SubscribeOptions {
-  /** How long to wait before an event whose handler failed is delivered again. */
-  readonly retryMs?: number;
   /** Where a dropped (invalid) event or a failed handler is reported. */
   readonly onProblem?: (message: string) => void;
 }
@@ -70,7 +71,8 @@ export abstract class EventLog {
    * Hands every event of `contract` to `handler`, once per `durable` name however many
    * instances subscribe, from the start of the stream and across restarts (a JetStream durable
    * consumer). An event counts as handled only when `handler` resolves; a failure is retried
-   * after `retryMs`, so handlers must be idempotent. Invalid payloads are logged and dropped.
+   * after a second (RETRY_MS), so handlers must be idempotent. Invalid payloads are logged and
+   * dropped.
    */
   abstract subscribe<C extends EventContract>(
     contract: C,
@@ -173,7 +175,7 @@ export class JetStreamEventLog extends EventLog {
           message.ack();
         } catch (error) {
           onProblem(`Handling ${contract.subject} failed, retrying: ${String(error)}`);
-          message.nak(options.retryMs ?? 1_000);
+          message.nak(RETRY_MS);
         }
       }
     })();
@@ -249,7 +251,7 @@ export class InProcessEventLog extends EventLog {
       if (payload === undefined) return;
       handler(payload).catch((error: unknown) => {
         onProblem(`Handling ${contract.subject} failed, retrying: ${String(error)}`);
-        const timer = setTimeout(() => deliver(data), options.retryMs ?? 1_000);
+        const timer = setTimeout(() => deliver(data), RETRY_MS);
         timer.unref();
       });
     };

@@ -12,9 +12,6 @@ export type LogLevel = Extract<
   'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 >;
 
-/** The pino instance of one deployable (inject it where a component logs structured data). */
-export const PINO = Symbol('PINO');
-
 /**
  * NestJS's logger interface over one pino instance. Each application gets its own, so that in
  * single-process mode every line still names the deployable that wrote it (a process-wide root
@@ -91,11 +88,8 @@ export class LoggingModule {
   ): DynamicModule {
     return {
       module: LoggingModule,
-      providers: [
-        { provide: PINO, useValue: logger },
-        { provide: PinoLoggerService, useValue: new PinoLoggerService(logger) },
-      ],
-      exports: [PINO, PinoLoggerService],
+      providers: [{ provide: PinoLoggerService, useValue: new PinoLoggerService(logger) }],
+      exports: [PinoLoggerService],
     };
   }
 }

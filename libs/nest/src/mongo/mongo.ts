@@ -36,3 +36,8 @@ function isTransient(error: unknown): boolean {
   const name = (error as { name?: unknown }).name;
   return name === 'MongoNetworkError' || name === 'MongoServerSelectionError';
 }
+
+/** MongoDB's E11000: a write refused by a unique index (the document is there already). */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return !!error && typeof error === 'object' && (error as { code?: unknown }).code === 11000;
+}

@@ -7,15 +7,15 @@ import {
 import { Logger } from '@nestjs/common';
 import type { BaseRpcContext, MessageHandler } from '@nestjs/microservices';
 import { type Context, context as otelContext, type Span, trace } from '@opentelemetry/api';
-import { firstValueFrom, isObservable } from 'rxjs';
 import { natsRequestMetrics } from '../operations/metrics.js';
 import { contextFrom, endSpan, startSpan } from '../tracing/tracing.js';
+import { extrasOf, handlerReply } from '../transport/nest-internals.js';
 
 /** A NATS message's headers, or none (the in-process transport has none). */
 export type RequestHeaders = { get(name: string): string | undefined } | undefined;
 
-/** The reply to one request, as the server strategies publish it (with the request's id). */
-export type ReplyPacket = { readonly response: unknown } | { readonly err: unknown };
+/** What one request is answered with; the server strategy sends it with the request's id. */
+export type Reply = { readonly response: unknown } | { readonly err: unknown };
 
 const logger = new Logger('rpc');
 
@@ -90,9 +90,9 @@ export function answerRequest(
   headers: RequestHeaders,
   handler: MessageHandler,
   rpcContext: BaseRpcContext,
-): Promise<ReplyPacket> {
+): Promise<Reply> {
   const observation = new RequestObservation(contract, headers);
-  return otelContext.with(observation.context, async (): Promise<ReplyPacket> => {
+  return otelContext.with(observation.context, async (): Promise<Reply> => {
     let payload: unknown;
     try {
       payload = parsePayload(contract.subject, 'request', contract.request, data);
@@ -102,12 +102,7 @@ export function answerRequest(
       return { err: invalidPayloadError(error) };
     }
     try {
-      // NestJS's handler: the method's value, or an Observable (one the method returned, or the
-      // exception filter's answer to an error, which fails with the error to send).
-      const result: unknown = await handler(payload, rpcContext);
-      const response = isObservable(result)
-        ? await firstValueFrom(result, { defaultValue: undefined })
-        : result;
+      const response = await handlerReply(handler, payload, rpcContext);
       observation.end('ok');
       return { response };
     } catch (error) {
@@ -124,7 +119,6 @@ export const REQUEST_CONTRACT = 'debate:requestContract';
 export function requestContractOf(
   handler: MessageHandler | undefined,
 ): RequestContract | undefined {
-  const extras = handler?.extras as Record<string, unknown> | undefined;
-  const contract = extras?.[REQUEST_CONTRACT] as RequestContract | undefined;
+  const contract = extrasOf(handler)?.[REQUEST_CONTRACT] as RequestContract | undefined;
   return contract?.kind === 'request' ? contract : undefined;
 }

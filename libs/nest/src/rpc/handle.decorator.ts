@@ -1,6 +1,5 @@
 import {
   ContractViolation,
-  type EventContract,
   parsePayload,
   type RequestContract,
   type StreamContract,
@@ -10,18 +9,13 @@ import {
   type CallHandler,
   type ExecutionContext,
   Injectable,
-  Logger,
   type NestInterceptor,
   UseInterceptors,
 } from '@nestjs/common';
-import {
-  EventPattern,
-  MessagePattern,
-  type NatsContext,
-  RpcException,
-} from '@nestjs/microservices';
+import { MessagePattern, type NatsContext, RpcException } from '@nestjs/microservices';
 import { context as otelContext } from '@opentelemetry/api';
-import { EMPTY, Observable, throwError } from 'rxjs';
+import { Observable, throwError } from 'rxjs';
+import { messagePatternWithExtras, replacePayload } from '../transport/nest-internals.js';
 import { invalidPayloadError, REQUEST_CONTRACT, RequestObservation } from './answer-request.js';
 import { INSTANCE_KEY, instanceSubject } from './instance.js';
 
@@ -42,10 +36,17 @@ class StreamContractInterceptor implements NestInterceptor {
         ? (rpc as NatsContext).getHeaders()
         : undefined;
     const observation = new RequestObservation(contract, headers);
-    const args = context.getArgs<unknown[]>();
     try {
-      // The handler reads its payload from args[0]: hand it the parsed value.
-      args[0] = parsePayload(contract.subject, 'request', contract.request, args[0]);
+      // The handler gets the parsed value (with the schema's defaults), not what was sent.
+      replacePayload(
+        context,
+        parsePayload(
+          contract.subject,
+          'request',
+          contract.request,
+          context.switchToRpc().getData(),
+        ),
+      );
     } catch (error) {
       if (!(error instanceof ContractViolation)) throw error;
       otelContext.with(observation.context, () => observation.end('invalid', error));
@@ -99,41 +100,9 @@ export function HandleRequest(
   // A request's handler is answered by the server strategy itself (answerRequest), which
   // finds its contract among the pattern's extras; a stream's through an interceptor.
   return contract.kind === 'request'
-    ? MessagePattern(subject, { [REQUEST_CONTRACT]: contract })
+    ? messagePatternWithExtras(subject, { [REQUEST_CONTRACT]: contract })
     : applyDecorators(
         MessagePattern(subject),
         UseInterceptors(new StreamContractInterceptor(contract)),
       );
-}
-
-/** Validates an event's payload on receipt; an invalid one is logged and never handled. */
-@Injectable()
-class EventContractInterceptor implements NestInterceptor {
-  private readonly logger = new Logger('HandleEvent');
-
-  constructor(private readonly contract: EventContract) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const { contract } = this;
-    const args = context.getArgs<unknown[]>();
-    try {
-      args[0] = parsePayload(contract.subject, 'event', contract.payload, args[0]);
-    } catch (error) {
-      if (!(error instanceof ContractViolation)) throw error;
-      this.logger.warn(`Dropped an invalid event: ${error.message}`);
-      return EMPTY;
-    }
-    return next.handle();
-  }
-}
-
-/**
- * Marks a controller method as the handler of the event `contract`: one instance of the
- * service (its queue group) receives each event, validated against the contract first.
- */
-export function HandleEvent(contract: EventContract): MethodDecorator {
-  return applyDecorators(
-    EventPattern<string>(contract.subject),
-    UseInterceptors(new EventContractInterceptor(contract)),
-  );
 }

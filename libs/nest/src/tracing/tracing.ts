@@ -16,7 +16,6 @@ import {
   NodeTracerProvider,
   ParentBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
-import { Observable } from 'rxjs';
 
 let provider: NodeTracerProvider | undefined;
 
@@ -91,33 +90,4 @@ export function endSpan(span: Span, error?: unknown): void {
     span.setStatus({ code: SpanStatusCode.ERROR });
   }
   span.end();
-}
-
-/**
- * Runs the Observable `work` inside a new span (child of `parent`), active for everything the
- * work does, ended when it completes or fails.
- */
-export function inSpan<T>(
-  name: string,
-  kind: 'server' | 'client',
-  parent: Context,
-  work: () => Observable<T>,
-): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    const span = startSpan(name, kind, parent);
-    const subscription = context.with(trace.setSpan(parent, span), () =>
-      work().subscribe({
-        next: (value) => subscriber.next(value),
-        error: (error: unknown) => {
-          endSpan(span, error);
-          subscriber.error(error);
-        },
-        complete: () => {
-          span.end();
-          subscriber.complete();
-        },
-      }),
-    );
-    return () => subscription.unsubscribe();
-  });
 }

@@ -58,10 +58,6 @@ export class InProcessBus {
     return true;
   }
 
-  hasSubscribers(subject: string): boolean {
-    return (this.subscriptions.get(subject)?.length ?? 0) > 0;
-  }
-
   private pick(subject: string): Subscription[] {
     const list = this.subscriptions.get(subject) ?? [];
     const chosen: Subscription[] = [];

@@ -1,10 +1,6 @@
-import {
-  ClientProxy,
-  type PacketId,
-  type ReadPacket,
-  type WritePacket,
-} from '@nestjs/microservices';
+import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
 import type { InProcessBus } from './in-process-bus.js';
+import { ReplyPacket, requestPacket } from './nest-internals.js';
 
 /** The reason an in-process request found nobody to answer it, worded as NATS reports it. */
 export class NoRespondersError extends Error {
@@ -14,18 +10,10 @@ export class NoRespondersError extends Error {
   }
 }
 
-interface IncomingPacket extends PacketId {
-  err?: unknown;
-  response?: unknown;
-  isDisposed?: boolean;
-}
-
-/** The client half of the in-process transport: requests, streamed replies and events. */
+/** The client half of the in-process transport: requests and their (streamed) replies. */
 export class InProcessClient extends ClientProxy {
   constructor(private readonly bus: InProcessBus) {
     super();
-    this.initializeSerializer({});
-    this.initializeDeserializer({});
   }
 
   async connect(): Promise<void> {
@@ -41,27 +29,26 @@ export class InProcessClient extends ClientProxy {
   }
 
   protected publish(
-    partialPacket: ReadPacket,
+    { pattern, data }: ReadPacket,
     callback: (packet: WritePacket) => void,
   ): () => void {
-    const packet = this.assignPacketId(partialPacket);
-    const subject = this.normalizePattern(packet.pattern);
+    if (typeof pattern !== 'string') {
+      throw new TypeError('The in-process transport routes by subject: a pattern is a string');
+    }
+    const subject = pattern;
+    const packet = requestPacket(subject, data);
     let open = true;
-    const receivers = this.bus.publish(
-      subject,
-      JSON.stringify(this.serializer.serialize(packet)),
-      (data) => {
-        if (!open) return;
-        const message = JSON.parse(data) as IncomingPacket;
-        if (message.id !== packet.id) return;
-        if (message.isDisposed || message.err) {
-          open = false;
-          callback({ err: message.err, response: message.response, isDisposed: true });
-          return;
-        }
-        callback({ response: message.response });
-      },
-    );
+    const receivers = this.bus.publish(subject, JSON.stringify(packet), (text) => {
+      if (!open) return;
+      const message = ReplyPacket.parse(JSON.parse(text));
+      if (message.id !== packet.id) return;
+      if (message.isDisposed || message.err) {
+        open = false;
+        callback({ err: message.err, response: message.response, isDisposed: true });
+        return;
+      }
+      callback({ response: message.response });
+    });
     if (receivers === 0) {
       open = false;
       setImmediate(() => callback({ err: new NoRespondersError(subject), isDisposed: true }));
@@ -71,9 +58,13 @@ export class InProcessClient extends ClientProxy {
     };
   }
 
-  protected async dispatchEvent<T = unknown>(packet: ReadPacket): Promise<T> {
-    const subject = this.normalizePattern(packet.pattern);
-    this.bus.publish(subject, JSON.stringify(this.serializer.serialize(packet)));
-    return undefined as T;
+  /**
+   * The platform sends no core events: the facts other services must not miss go through the
+   * EventLog.
+   */
+  protected dispatchEvent<T>(): Promise<T> {
+    return Promise.reject(
+      new Error('The in-process transport carries requests; events go through the EventLog'),
+    );
   }
 }

@@ -2,13 +2,13 @@ import { Logger } from '@nestjs/common';
 import {
   BaseRpcContext,
   type CustomTransportStrategy,
-  type IncomingEvent,
-  type IncomingRequest,
+  type MessageHandler,
   Server,
   type WritePacket,
 } from '@nestjs/microservices';
 import { answerRequest, requestContractOf } from '../rpc/answer-request.js';
 import type { InProcessBus } from './in-process-bus.js';
+import { IncomingPacket, replyPacket } from './nest-internals.js';
 
 /** The context an in-process handler receives: the subject the message came on. */
 export class InProcessContext extends BaseRpcContext<[string]> {
@@ -17,12 +17,10 @@ export class InProcessContext extends BaseRpcContext<[string]> {
   }
 }
 
-const NO_MESSAGE_HANDLER = 'There is no matching message handler defined in the remote service.';
-
 /**
  * A NestJS transport strategy over the in-process bus. It behaves as the NATS server
- * strategy does: one subscription per pattern in the service's queue group, JSON on the
- * wire, and every value of an Observable handler sent back as its own reply.
+ * strategy does: one subscription per pattern in the service's queue group, NestJS's packets
+ * as JSON on the wire, and every value of an Observable handler sent back as its own reply.
  */
 export class InProcessServer extends Server implements CustomTransportStrategy {
   override readonly transportId = Symbol.for('debate.in-process');
@@ -34,22 +32,15 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
     private readonly queue: string,
   ) {
     super();
-    this.initializeSerializer({});
-    this.initializeDeserializer({});
   }
 
   listen(callback: (...optionalParams: unknown[]) => void): void {
     for (const [pattern, handler] of this.messageHandlers) {
-      const extras = handler.extras as { queue?: string } | undefined;
-      const unsubscribe = this.bus.subscribe(
-        pattern,
-        extras?.queue ?? this.queue,
-        (data, reply) => {
-          this.handleMessage(pattern, data, reply).catch((error: unknown) =>
-            this.logger.error(error),
-          );
-        },
-      );
+      const unsubscribe = this.bus.subscribe(pattern, this.queue, (data, reply) => {
+        this.handleMessage(pattern, handler, data, reply).catch((error: unknown) =>
+          this.logger.error(error),
+        );
+      });
       this.unsubscribers.push(unsubscribe);
     }
     callback();
@@ -70,39 +61,28 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
 
   private async handleMessage(
     channel: string,
+    handler: MessageHandler,
     data: string,
     reply: ((data: string) => void) | undefined,
   ): Promise<void> {
+    const { id, data: payload } = IncomingPacket.parse(JSON.parse(data));
+    // Requests only: the platform's events go through the event log, not the server.
+    if (id === undefined) return;
     const context = new InProcessContext([channel]);
-    const packet = (await this.deserializer.deserialize(JSON.parse(data), { channel })) as
-      IncomingRequest | IncomingEvent;
-    if (!('id' in packet) || packet.id === undefined) {
-      await this.handleEvent(channel, packet, context);
-      return;
-    }
-    const id = packet.id;
-    const publish = (response: WritePacket) => {
-      if (!reply) return;
-      reply(JSON.stringify(this.serializer.serialize({ ...response, id })));
-    };
-    const handler = this.getHandlerByPattern(channel);
-    if (!handler) {
-      publish({ err: NO_MESSAGE_HANDLER, isDisposed: true });
-      return;
-    }
+    const publish = (response: WritePacket) => reply?.(JSON.stringify(replyPacket(id, response)));
     const contract = requestContractOf(handler);
     if (contract) {
       // As the NATS strategy answers a request contract's request: one reply, no Observable.
       await this.runWithProcessingHooks(context, async (runEndHook) => {
-        const reply = await answerRequest(contract, packet.data, undefined, handler, context);
+        const answer = await answerRequest(contract, payload, undefined, handler, context);
         runEndHook();
-        publish({ ...reply, isDisposed: true });
+        publish({ ...answer, isDisposed: true });
       });
       return;
     }
     this.handleRequest(
       context,
-      async () => this.transformToObservable(await handler(packet.data, context)),
+      async () => this.transformToObservable(await handler(payload, context)),
       publish,
     );
   }

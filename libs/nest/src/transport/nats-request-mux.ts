@@ -5,7 +5,6 @@ import {
   type MsgHdrs,
   type NatsConnection,
   NoRespondersError,
-  type Subscription,
   TimeoutError,
 } from '@nats-io/transport-node';
 
@@ -34,12 +33,11 @@ export interface MuxRequestOptions {
 export class NatsRequestMux {
   private readonly prefix: string;
   private readonly pending = new Map<string, Pending>();
-  private readonly subscription: Subscription;
   private sequence = 0;
 
   constructor(private readonly connection: NatsConnection) {
     this.prefix = `${createInbox()}.`;
-    this.subscription = connection.subscribe(`${this.prefix}*`, {
+    connection.subscribe(`${this.prefix}*`, {
       callback: (error, message) => {
         if (!error) this.settle(message);
       },
@@ -66,12 +64,6 @@ export class NatsRequestMux {
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
-  }
-
-  /** Stops listening for replies; requests still waiting fail. */
-  close(): void {
-    this.subscription.unsubscribe();
-    this.failAll(new ClosedConnectionError());
   }
 
   private settle(message: Msg): void {

@@ -1,21 +1,10 @@
 import type { RequestContract } from '@debate/contracts';
-import type {
-  Msg,
-  MsgHdrs,
-  NatsConnection,
-  Subscription as NatsSubscription,
-} from '@nats-io/transport-node';
-import {
-  ClientNats,
-  type IncomingEvent,
-  type IncomingRequest,
-  type MessageHandler,
-  NatsContext,
-  ServerNats,
-} from '@nestjs/microservices';
-import { finalize, type Observable, type Subscription } from 'rxjs';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import { ClientNats, type MessageHandler, type ServerNats } from '@nestjs/microservices';
+import { finalize, type Observable } from 'rxjs';
 import { WorkInProgress } from '../bootstrap/work-in-progress.js';
 import { answerRequest, requestContractOf } from '../rpc/answer-request.js';
+import { NestNatsServer } from './nest-internals.js';
 
 /** Connection settings shared by every NATS client and server of the platform. */
 export function natsConnectionOptions(url: string, name: string) {
@@ -44,7 +33,7 @@ const DRAIN_TIMEOUT_MS = 10_000;
  * connection closes. (nats.js's own drain counts a message done when its callback returns,
  * before an async handler has replied: those replies were lost.)
  */
-export class DrainingNatsServer extends ServerNats {
+export class DrainingNatsServer extends NestNatsServer {
   /** The requests taken and not yet answered (a streamed reply counts until it ends). */
   private readonly inFlight = new WorkInProgress<object>();
 
@@ -55,75 +44,54 @@ export class DrainingNatsServer extends ServerNats {
     super(options);
   }
 
-  /**
-   * The handler of a subject. The platform's patterns are plain subjects, so the map is read
-   * directly; NestJS first tries JSON.parse on every incoming subject, which throws (and
-   * captures a stack) for every plain one.
-   */
-  override getHandlerByPattern(pattern: string): ReturnType<ServerNats['getHandlerByPattern']> {
-    return this.messageHandlers.get(pattern) ?? super.getHandlerByPattern(pattern);
-  }
-
-  override async handleMessage(channel: string, message: Msg): Promise<unknown> {
+  protected async receive(
+    channel: string,
+    message: Msg,
+    nest: () => Promise<unknown>,
+  ): Promise<unknown> {
     const request = {};
     this.inFlight.add(request);
     try {
       const handler = this.messageHandlers.get(channel);
       const contract = requestContractOf(handler);
       if (handler && contract && message.reply) {
-        return await this.answer(channel, contract, handler, message);
+        return await this.answer(channel, contract, handler, message, nest);
       }
-      return await super.handleMessage(channel, message);
+      return await nest();
     } finally {
       this.inFlight.delete(request);
     }
   }
 
   /**
-   * A request contract's request, answered here (answerRequest) with the one packet NestJS's
-   * own path sends for a single reply: { id, response | err, isDisposed }. That path builds an
-   * Observable pipeline per request, to support streams; a request has one reply.
+   * A request contract's request, answered here (answerRequest) with the one reply packet
+   * NestJS's own path sends for a single reply. That path builds an Observable pipeline per
+   * request, to support streams; a request has one reply.
    */
   private async answer(
     channel: string,
     contract: RequestContract,
     handler: MessageHandler,
     message: Msg,
-  ) {
-    const packet = (await this.deserializer.deserialize(message, {
-      channel,
-      replyTo: message.reply,
-    })) as IncomingRequest | IncomingEvent;
-    const id = 'id' in packet ? packet.id : undefined;
-    if (id === undefined) return super.handleMessage(channel, message);
-    const context = new NatsContext([message.subject, message.headers]);
-    const headers = message.headers;
+    nest: () => Promise<unknown>,
+  ): Promise<unknown> {
+    const { id, data } = await this.readPacket(channel, message);
+    if (id === undefined) return nest();
+    const context = this.contextOf(message);
     await this.runWithProcessingHooks(context, async (runEndHook) => {
-      const reply = await answerRequest(contract, packet.data, headers, handler, context);
+      const reply = await answerRequest(contract, data, message.headers, handler, context);
       runEndHook();
-      try {
-        const outgoing = this.serializer.serialize({ ...reply, isDisposed: true, id }) as {
-          data: string;
-          headers?: MsgHdrs;
-        };
-        message.respond(outgoing.data, { headers: outgoing.headers });
-      } catch (error) {
-        // As NestJS's own path: a reply that cannot be published is logged, not thrown.
-        this.logger.error(error);
-      }
+      this.respond(message, id, { ...reply, isDisposed: true });
     });
     return undefined;
   }
 
-  override send(
-    stream$: Observable<unknown>,
-    respond: Parameters<ServerNats['send']>[1],
-  ): Subscription {
-    // handleMessage still counts its request when this starts: the count never drops to 0 in
-    // between.
+  protected replies(replies$: Observable<unknown>): Observable<unknown> {
+    // receive still counts its request when NestJS starts sending: the count never drops to 0
+    // in between.
     const reply = {};
     this.inFlight.add(reply);
-    return super.send(stream$.pipe(finalize(() => this.inFlight.delete(reply))), respond);
+    return replies$.pipe(finalize(() => this.inFlight.delete(reply)));
   }
 
   override async listen(callback: (...optionalParams: unknown[]) => void): Promise<void> {
@@ -157,9 +125,7 @@ export class DrainingNatsServer extends ServerNats {
       connection = undefined;
     }
     if (connection && !connection.isClosed()) {
-      const subscriptions = (this as unknown as { subscriptions: NatsSubscription[] })
-        .subscriptions;
-      await Promise.all(subscriptions.map((subscription) => subscription.drain()));
+      await Promise.all(this.handlerSubscriptions().map((subscription) => subscription.drain()));
       await this.inFlight.whenIdle(this.drainTimeoutMs);
       await connection.drain();
     }

@@ -47,7 +47,7 @@ export function createServerStrategy(
 /** The client of either transport; both are NestJS ClientProxy subclasses. */
 export type TransportClient = ClientNats | InProcessClient;
 
-/** A client for sending requests and events, on the chosen transport. */
+/** A client for sending requests, on the chosen transport. */
 export function createClientProxy(transport: TransportConfig, name: string): TransportClient {
   return transport.kind === 'nats'
     ? createNatsClient(transport.url, name)

@@ -1,11 +1,10 @@
 import {
   catalogContracts,
   ContractViolation,
-  defineEvent,
   defineStream,
   type GenerationCatalog,
-  healthContracts,
   subjects,
+  usageContracts,
 } from '@debate/contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Controller, type INestMicroservice, Module } from '@nestjs/common';
@@ -16,7 +15,7 @@ import { ServiceCoreModule } from '../bootstrap/service-core.module.js';
 import { natsRequestMetrics } from '../operations/metrics.js';
 import { startService } from '../bootstrap/start-service.js';
 import { ServiceClient, ServiceError, ServiceUnavailableError } from '../client/service-client.js';
-import { HandleEvent, HandleRequest } from '../rpc/handle.decorator.js';
+import { HandleRequest } from '../rpc/handle.decorator.js';
 import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
 import {
   createClientProxy,
@@ -32,37 +31,6 @@ const countdown = defineStream(
   z.object({ from: z.number().int().min(1).max(20) }).strict(),
   z.object({ value: z.number().int() }).strict(),
 );
-
-// An event on an existing subject, for the same reason.
-const ticked = defineEvent(
-  subjects.community.categories.list,
-  z.object({ tick: z.number().int().nonnegative() }).strict(),
-);
-
-/** A service that records the events it receives, as `<instance>:<tick>`. */
-function createEventModule(instance: string, received: string[]) {
-  @Controller()
-  class EventController {
-    @HandleEvent(ticked)
-    onTick(payload: { tick: number }) {
-      received.push(`${instance}:${payload.tick}`);
-    }
-  }
-  @Module({
-    imports: [ServiceCoreModule.forService('usage', { logLevel: 'silent' })],
-    controllers: [EventController],
-  })
-  class EventModule {}
-  return EventModule;
-}
-
-async function until(condition: () => boolean, limitMs = 2_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 const catalog: GenerationCatalog = {
   rhetoricStyles: ['standard'],
@@ -142,10 +110,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
   /** A client whose requests get `extra` added after its own validation, as if sent raw. */
   function uncheckedClient(extra: Record<string, unknown>) {
     return new ServiceClient(
-      {
-        send: (pattern, data) => proxy.send(pattern, { ...(data as object), ...extra }),
-        emit: (pattern, data) => proxy.emit(pattern, data),
-      },
+      { send: (pattern, data) => proxy.send(pattern, { ...(data as object), ...extra }) },
       2_000,
     );
   }
@@ -163,13 +128,6 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
   it('answers a request with the validated reply', async () => {
     await startInstance('a', 'request');
     await expect(sut.request(catalogContracts.generationCatalog, {})).resolves.toEqual(catalog);
-  });
-
-  it('answers the health check every service has', async () => {
-    await startInstance('a', 'request');
-    const health = await sut.request(healthContracts.generation, {});
-    expect(health.service).toBe('generation');
-    expect(health.status).toBe('up');
   });
 
   it('hands out copies, never the object the handler returned', async () => {
@@ -310,7 +268,9 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
 
   it('reports a service nobody runs as unavailable, well within the timeout', async () => {
     const started = Date.now();
-    const error = await sut.request(healthContracts.usage, {}).catch((caught: unknown) => caught);
+    const error = await sut
+      .request(usageContracts.stats, { userId: 'ada', email: 'ada@example.org' })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as ServiceUnavailableError).service).toBe('usage');
     expect(Date.now() - started).toBeLessThan(2_500);
@@ -321,59 +281,12 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
     const ownProxy = createClientProxy(transport, 'closing-client');
     await ownProxy.connect();
     const client = new ServiceClient(ownProxy, 2_000);
-    await expect(client.request(healthContracts.generation, {})).resolves.toMatchObject({
-      status: 'up',
-    });
+    await expect(client.request(catalogContracts.generationCatalog, {})).resolves.toEqual(catalog);
     await client.close();
     const error = await client
-      .request(healthContracts.generation, {})
+      .request(catalogContracts.generationCatalog, {})
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect((error as Error).message).toMatch(/client is closed/);
-  });
-
-  it('delivers each event to one instance of the subscribing service, as a copy', async () => {
-    const received: string[] = [];
-    for (const instance of ['a', 'b']) {
-      apps.push(
-        await startService({
-          service: 'usage',
-          module: createEventModule(instance, received),
-          transport,
-        }),
-      );
-    }
-    const payload = { tick: 0 };
-    for (let tick = 0; tick < 6; tick += 1) {
-      payload.tick = tick;
-      await sut.emit(ticked, payload);
-    }
-    await until(() => received.length >= 6);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // nothing arrives twice
-    expect(received.map((entry) => Number(entry.split(':')[1])).sort()).toEqual([0, 1, 2, 3, 4, 5]);
-  });
-
-  it('refuses to emit an invalid event, and a receiver drops one sent anyway', async () => {
-    const received: string[] = [];
-    apps.push(
-      await startService({
-        service: 'usage',
-        module: createEventModule('a', received),
-        transport,
-      }),
-    );
-    await expect(sut.emit(ticked, { tick: -1 })).rejects.toBeInstanceOf(ContractViolation);
-    const unchecked = new ServiceClient(
-      {
-        send: (pattern, data) => proxy.send(pattern, data),
-        emit: (pattern, data) => proxy.emit(pattern, { ...(data as object), tick: 'one' }),
-      },
-      2_000,
-    );
-    await unchecked.emit(ticked, { tick: 1 });
-    await sut.emit(ticked, { tick: 2 });
-    await until(() => received.length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(received).toEqual(['a:2']);
   });
 });

@@ -1,32 +1,10 @@
-import { MONGO_CONNECTION } from '@debate/nest';
+import { isDuplicateKeyError, MONGO_CONNECTION } from '@debate/nest';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { type Connection, type Model, Schema } from 'mongoose';
-
-/** One user's star on one public debate. */
-export interface StarDocument {
-  userId: string;
-  debateId: string;
-  at: Date;
-}
-
-const starSchema = new Schema<StarDocument>(
-  {
-    userId: { type: String, required: true },
-    debateId: { type: String, required: true },
-    at: { type: Date, required: true },
-  },
-  { versionKey: false },
-);
-// One star per user and debate; the user's stars newest first.
-starSchema.index({ userId: 1, debateId: 1 }, { unique: true });
-starSchema.index({ userId: 1, at: -1 });
+import type { Connection, Model } from 'mongoose';
+import { type StarDocument, starModel } from '../schemas/star.schema.js';
 
 /** The most stars one user's Starred view reads. */
-export const MAX_STARS = 5_000;
-
-function isDuplicate(error: unknown): boolean {
-  return (error as { code?: number }).code === 11000;
-}
+const MAX_STARS = 5_000;
 
 /** The users' stars (spec §4 'Starring'), owned by the community service. */
 @Injectable()
@@ -34,22 +12,20 @@ export class StarsRepository implements OnApplicationBootstrap {
   private readonly stars: Model<StarDocument>;
 
   constructor(@Inject(MONGO_CONNECTION) connection: Connection) {
-    this.stars = connection.model<StarDocument>('Star', starSchema, 'stars');
+    this.stars = starModel(connection);
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.stars.init();
   }
 
-  /** Takes the user's star away if there is one, else adds it; answers whether it is starred. */
-  async toggle(userId: string, debateId: string, now: Date): Promise<boolean> {
-    if (await this.remove(userId, debateId)) return false;
+  /** Stars the debate for the user; a star that is there already stays as it is. */
+  async insert(userId: string, debateId: string, now: Date): Promise<void> {
     try {
       await this.stars.create({ userId, debateId, at: now });
     } catch (error) {
-      if (!isDuplicate(error)) throw error; // starred by a concurrent toggle: starred it is
+      if (!isDuplicateKeyError(error)) throw error; // starred by a concurrent request: starred it is
     }
-    return true;
   }
 
   /** Takes the user's star off the debate; false when there was none. */

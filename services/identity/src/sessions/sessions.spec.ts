@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 
 // The sessions themselves (sign-up, sign-in, refusals, renewal, sign-out, the once-only
 // announcement) are held to Keycloak's answers by the sign-in suite, which runs against the
-// embedded issuer and the real Keycloak alike: libs/platform/test/sign-in-suite.ts.
+// embedded issuer and the real Keycloak alike: platform/test/sign-in-suite.ts.
 
 describe('the identity event log in single-process mode', () => {
   it('keeps one event per id within the window, as JetStream does', async () => {

@@ -1,5 +1,11 @@
 import { type User, userCreatedEvent } from '@debate/contracts';
-import { EventLog, MONGO_CONNECTION, PinoLoggerService, withTransientRetry } from '@debate/nest';
+import {
+  EventLog,
+  isDuplicateKeyError,
+  MONGO_CONNECTION,
+  PinoLoggerService,
+  withTransientRetry,
+} from '@debate/nest';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { TokenIdentity } from '../keycloak/keycloak.client.js';
@@ -51,8 +57,6 @@ export function toUser(document: UserDocument, verificationRequired: boolean): U
     mustVerifyEmail: verificationRequired && !emailVerified,
   };
 }
-
-const DUPLICATE_KEY = 11000;
 
 /**
  * The `users` collection and the sign-in bookkeeping of spec §4: the first sign-in creates the
@@ -121,7 +125,7 @@ export class UsersRepository implements OnApplicationBootstrap {
         return await upsert();
       } catch (error) {
         // Two first sign-ins raced to insert: the loser's retry finds the winner's document.
-        if ((error as { code?: number }).code === DUPLICATE_KEY) return upsert();
+        if (isDuplicateKeyError(error)) return upsert();
         throw error;
       }
     });

@@ -1,5 +1,10 @@
 import type { ResponseOf, usageContracts, UsageStats } from '@debate/contracts';
-import { MONGO_CONNECTION, PinoLoggerService, withTransientRetry } from '@debate/nest';
+import {
+  isDuplicateKeyError,
+  MONGO_CONNECTION,
+  PinoLoggerService,
+  withTransientRetry,
+} from '@debate/nest';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Connection, type Model, Schema } from 'mongoose';
 
@@ -84,8 +89,6 @@ export const STARTS_PER_MINUTE = Symbol('STARTS_PER_MINUTE');
 /** A consume's answer: taken, or refused with the reason (the usage contract's). */
 export type ConsumeResult = ResponseOf<typeof usageContracts.consume>;
 
-const DUPLICATE_KEY = 11000;
-
 function toStats(document: UsageDocument): UsageStats {
   return {
     freeDebatesRemaining: document.freeDebatesRemaining,
@@ -153,7 +156,7 @@ export class UsageLedger {
         .exec();
     } catch (error) {
       // Two initialisations raced: the other one created it.
-      if ((error as { code?: number }).code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKeyError(error)) throw error;
     }
   }
 

@@ -1,0 +1,157 @@
+import {
+  DebateId,
+  DebateSettings,
+  generationContracts,
+  identityContracts,
+  runInstanceKey,
+  type RunEvent,
+} from '@debate/contracts';
+import { ServiceClient } from '@debate/nest';
+import type { OnModuleDestroy } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
+import { Args, Context, Mutation, Resolver, Subscription } from '@nestjs/graphql';
+import { finalize } from 'rxjs';
+import { GraphQLError } from 'graphql';
+import { Authenticated } from '../auth/auth.decorators.js';
+import { CurrentUser } from '../auth/current-user.js';
+import type { AuthenticatedUser } from '../auth/token-verifier.js';
+import { observableIterator } from '../common/observable-iterator.js';
+import { emailNotVerified, parseInput } from '../errors/graphql-errors.js';
+import {
+  type ConnectionSubscriptions,
+  SubscriptionLimits,
+} from '../query-limits/subscription-limits.js';
+import { RateLimit } from '../rate-limit/rate-limit.guard.js';
+import { DebateRunEventModel, DebateSettingsInput } from './generation.models.js';
+
+function toModel(event: RunEvent): DebateRunEventModel {
+  const empty: DebateRunEventModel = {
+    type: event.type,
+    seq: event.seq,
+    at: event.at,
+    runId: null,
+    topic: null,
+    speakerKind: null,
+    firstStance: null,
+    secondStance: null,
+    turn: null,
+    speaker: null,
+    round: null,
+    roundTitle: null,
+    text: null,
+    summary: null,
+    failed: null,
+    message: null,
+  };
+  return { ...empty, ...event };
+}
+
+/**
+ * Two pieces of the same turn's text waiting to be sent go as one (the later seq, the earlier
+ * time): under load the browser gets fewer, larger messages instead of a growing backlog.
+ */
+function joinDeltas(
+  earlier: { debateRun: DebateRunEventModel },
+  later: { debateRun: DebateRunEventModel },
+): { debateRun: DebateRunEventModel } | undefined {
+  const a = earlier.debateRun;
+  const b = later.debateRun;
+  if (a.type !== 'textDelta' || b.type !== 'textDelta' || a.turn !== b.turn) return undefined;
+  return { debateRun: { ...b, at: a.at, text: `${a.text ?? ''}${b.text ?? ''}` } };
+}
+
+/** How long the gateway takes the identity service's word that nobody is asked to verify. */
+const VERIFICATION_SETTING_TTL_MS = 60_000;
+
+/** The generation service: starting a debate, and watching it being written. */
+@Resolver()
+export class GenerationResolver implements OnModuleDestroy {
+  private readonly shutdown = new AbortController();
+  /**
+   * Until when the identity service has said the deployment asks for no verified address: a
+   * start is not checked then (no extra call, no dependency on that service).
+   */
+  private verificationOffUntil = 0;
+
+  constructor(
+    private readonly services: ServiceClient,
+    private readonly subscriptionLimits: SubscriptionLimits,
+  ) {
+    // Every open debateRun subscription listens to it: as many listeners as runs watched.
+    setMaxListeners(0, this.shutdown.signal);
+  }
+
+  onModuleDestroy(): void {
+    this.shutdown.abort();
+  }
+
+  @Authenticated()
+  @RateLimit('startDebate', { account: 'user' })
+  @Mutation(() => String, {
+    description:
+      'Takes one free debate and starts generating it; returns the run id to watch with debateRun.',
+  })
+  async startDebate(
+    @Args('settings', { type: () => DebateSettingsInput }) input: DebateSettingsInput,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<string> {
+    const settings = parseInput(
+      DebateSettings,
+      input,
+      (issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`,
+    );
+    // A token issued before the link was followed says unverified: the realm has the last word.
+    if (!user.emailVerified && Date.now() >= this.verificationOffUntil) {
+      const status = await this.services.request(identityContracts.verificationStatus, {
+        userId: user.id,
+      });
+      if (!status.required) this.verificationOffUntil = Date.now() + VERIFICATION_SETTING_TTL_MS;
+      if (status.mustVerifyEmail) throw emailNotVerified(user.email);
+    }
+    // The usage service refuses a start when no free debate is left, or when the user has
+    // started the per-minute limit's worth already (counted there, for every gateway alike).
+    const started = await this.services.request(
+      generationContracts.start,
+      { userId: user.id, email: user.email, settings },
+      { timeoutMs: 10_000 },
+    );
+    if (!started.started) {
+      // The usage service's starts-per-minute rule counts any minute: at most a minute to wait.
+      throw new GraphQLError(started.message, {
+        extensions:
+          started.reason === 'rate_limited'
+            ? { code: 'RATE_LIMITED', retryAfter: 60 }
+            : { code: 'NO_FREE_DEBATES' },
+      });
+    }
+    return started.runId;
+  }
+
+  @Authenticated()
+  @Subscription(() => DebateRunEventModel, {
+    description: "A run's events from its start, then live until it ends (its owner only).",
+  })
+  debateRun(
+    @Args('id') id: string,
+    @CurrentUser() user: AuthenticatedUser,
+    @Context('subscriptions') connection: ConnectionSubscriptions | undefined,
+  ): AsyncIterableIterator<{ debateRun: DebateRunEventModel }> {
+    const runId = parseInput(DebateId, id, 'Invalid run id');
+    const instance = runInstanceKey(runId);
+    if (!instance) {
+      throw new GraphQLError('No such debate run', { extensions: { code: 'NOT_FOUND' } });
+    }
+    const events = this.services.stream(
+      generationContracts.watch,
+      { runId, userId: user.id },
+      { instance },
+    );
+    const release = this.subscriptionLimits.acquire(user.id, connection);
+    return observableIterator(
+      events.pipe(finalize(release)),
+      (event) => ({ debateRun: toModel(event) }),
+      this.shutdown.signal,
+      joinDeltas,
+    );
+  }
+}

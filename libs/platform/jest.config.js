@@ -1,8 +1,0 @@
-import preset from '../../jest.preset.js';
-
-export default {
-  ...preset,
-  displayName: 'platform',
-  rootDir: '.',
-  testMatch: ['<rootDir>/src/**/*.spec.ts'],
-};

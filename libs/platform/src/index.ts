@@ -1,2 +1,0 @@
-export * from './service-modules.js';
-export * from './start-platform.js';

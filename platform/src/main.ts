@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { start as startStore } from '@debate/embedded-mongo';
+import { gatewayLimitsOf } from '@debate/gateway';
+import { brokersFrom, mailSettingsFrom } from '@debate/embedded-keycloak';
+import { emailVerificationSummary } from '@debate/identity-service';
+import {
+  closeOnSignals,
+  inProcessTransport,
+  loadConfigOrExit,
+  startOperationsServer,
+  startTracing,
+  tuneRuntime,
+} from '@debate/nest';
+import { MongoClient } from 'mongodb';
+import { join } from 'node:path';
+import { platformEnvSchema } from './platform.config.js';
+import { startPlatform } from './start-platform.js';
+
+/**
+ * Single-process mode: the five services and the gateway in this one Node process, and, unless
+ * MONGO_URL names a MongoDB, the embedded MongoDB-compatible server with its data in DATA_DIR.
+ */
+tuneRuntime();
+const env = loadConfigOrExit('the platform', platformEnvSchema);
+startTracing('platform');
+
+const dbPath = join(env.DATA_DIR, 'mongo');
+const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_PORT, dbPath });
+const mongoUrl = store?.uri ?? env.MONGO_URL ?? '';
+
+const mail = mailSettingsFrom(env);
+const platform = await startPlatform({
+  transport: inProcessTransport(),
+  port: env.PORT,
+  host: env.HOST,
+  logLevel: env.LOG_LEVEL,
+  requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS,
+  ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
+  mongoUrl,
+  dataDir: env.DATA_DIR,
+  brokers: brokersFrom(env),
+  testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
+  abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
+  startsPerMinute: env.USAGE_STARTS_PER_MINUTE,
+  speakers: env,
+  ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
+  limits: gatewayLimitsOf(env),
+  emailVerification: env.EMAIL_VERIFICATION,
+  ...(mail ? { mail } : {}),
+});
+// Probes and /metrics of the whole process, apart from the public port.
+const storeClient = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 2_000 });
+const operations = await startOperationsServer({
+  port: env.OPS_PORT,
+  host: env.OPS_HOST,
+  checks: {
+    store: async () => {
+      await storeClient.db('admin').command({ ping: 1 });
+      return true;
+    },
+  },
+});
+process.stdout.write(
+  `Operations (health probes, /metrics): ${operations.url}\n` +
+    `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
+    `Sign-in: the embedded Keycloak-compatible issuer at ${platform.url}/auth (realm debate)\n` +
+    `${emailVerificationSummary(env.EMAIL_VERIFICATION, mail)}\n` +
+    `The debate platform is ready at ${platform.url}\n`,
+);
+closeOnSignals(async () => {
+  await operations.close();
+  await storeClient.close();
+  await platform.stop();
+  await store?.stop();
+});

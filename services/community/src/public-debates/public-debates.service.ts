@@ -1,0 +1,188 @@
+import type {
+  communityDebateContracts,
+  Debate,
+  ParsedRequestOf,
+  ResponseOf,
+  VoteCounts,
+  VoteKind,
+} from '@debate/contracts';
+import { Injectable } from '@nestjs/common';
+import {
+  decodeRankCursor,
+  encodeRankCursor,
+  periodStart,
+  scoreField,
+  scoresOf,
+} from '../ranking/ranking.js';
+import { StarsRepository } from '../stars/stars.repository.js';
+import { countsOf, toPublicDebate, toRankedDebate } from './public-debates.mapper.js';
+import { PublicDebatesRepository } from './public-debates.repository.js';
+
+type Contracts = typeof communityDebateContracts;
+
+/** The community side's name for a user who has none (spec §3 'Public debate'). */
+const ANONYMOUS = 'Anonymous';
+
+/** The counter each vote kind moves. */
+const counterOf: Record<VoteKind, keyof VoteCounts> = {
+  FOR: 'upvotes',
+  AGAINST: 'downvotes',
+  INTERESTING: 'interesting',
+};
+
+/**
+ * The community's rules for the public debates: what a shared debate's copy starts with, which
+ * stars a ranking view reads, how a vote moves the counters, and who may star what.
+ */
+@Injectable()
+export class PublicDebatesService {
+  constructor(
+    private readonly debates: PublicDebatesRepository,
+    private readonly stars: StarsRepository,
+  ) {}
+
+  /**
+   * Publishes (or refreshes) the copy of a shared debate. A new copy starts with the author's
+   * own For vote (upvotes 1, recorded in votes), no downvotes, no views.
+   */
+  async applyShared(debate: Debate): Promise<void> {
+    if (!debate.sharedAt) return;
+    await this.debates.upsertShared({
+      id: debate.id,
+      sharedAt: new Date(debate.sharedAt),
+      content: {
+        userId: debate.userId,
+        userDisplayName: debate.userDisplayName.trim() || ANONYMOUS,
+        topic: debate.topic,
+        categories: debate.categories,
+        timestamp: new Date(debate.timestamp),
+        isPro: debate.isPro,
+        model1: debate.model1,
+        model2: debate.model2,
+        rounds: debate.rounds,
+        isPublic: true,
+      },
+      initial: {
+        upvotes: 1,
+        downvotes: 0,
+        interesting: 0,
+        views: 0,
+        votes: { [debate.userId]: 'FOR' },
+        ...scoresOf(1, 0),
+      },
+    });
+  }
+
+  /** Takes the copy of a debate no longer public down, as of `at`. */
+  async applyUnshared(debateId: string, at: Date): Promise<void> {
+    await this.debates.markRemoved(debateId, at);
+  }
+
+  async get(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
+    const found = await this.debates.findPublic(request.debateId, request.countView);
+    return { debate: found ? toPublicDebate(found) : null };
+  }
+
+  /** A page of the ranking; each card carries the viewer's own vote and star. */
+  async rank(request: ParsedRequestOf<Contracts['rank']>): Promise<ResponseOf<Contracts['rank']>> {
+    const { viewerId, sort, limit } = request;
+    const now = new Date();
+    const after = request.after ? decodeRankCursor(request.after, sort) : undefined;
+    if (request.after && !after) {
+      return { invalid: 'cursor', message: 'Invalid cursor: ask for the first page again' };
+    }
+    const localStars = request.starredIds ?? [];
+    // All of the viewer's stars only for the Starred view; else just those on the page.
+    const onlyIds = request.starredOnly
+      ? viewerId
+        ? await this.stars.ids(viewerId)
+        : localStars
+      : undefined;
+    const score = scoreField[sort];
+    // One card more than the page, to know whether another page follows.
+    const found = await this.debates.rankPage({
+      score,
+      category: request.category,
+      onlyIds,
+      since: periodStart(request.period, now, request.utcOffsetMinutes),
+      after,
+      viewerId,
+      limit: limit + 1,
+    });
+    const page = found.slice(0, limit);
+    const last = page.at(-1);
+    const next =
+      found.length > limit && last
+        ? encodeRankCursor({
+            sort,
+            score: score ? (last[score] ?? 0) : null,
+            sharedAt: last.sharedAt,
+            id: last._id,
+          })
+        : null;
+    const ids = page.map((document) => document._id);
+    const starred = new Set(
+      viewerId
+        ? await this.stars.starredAmong(viewerId, ids)
+        : localStars.filter((id) => ids.includes(id)),
+    );
+    return {
+      debates: page.map((document) =>
+        toRankedDebate(document, viewerId, starred.has(document._id)),
+      ),
+      next,
+    };
+  }
+
+  /**
+   * Sets (or, with null, removes) the voter's vote. The vote and the counters it moves change
+   * in one conditional write of the debate's document: the write applies only if the voter's
+   * vote is still the one it was read as, else it is read again and retried. So concurrent
+   * votes never lose or double a count, and a crash leaves either both changed or neither.
+   */
+  async vote({
+    voterId,
+    debateId,
+    kind,
+  }: ParsedRequestOf<Contracts['vote']>): Promise<ResponseOf<Contracts['vote']>> {
+    for (;;) {
+      const current = await this.debates.findVote(debateId, voterId);
+      if (!current) return { found: false };
+      const previous = current.votes?.[voterId] ?? null;
+      if (previous === kind) return { found: true, counts: countsOf(current), myVote: kind };
+      const changed = await this.debates.replaceVote(debateId, voterId, previous, kind, {
+        ...(previous ? { [counterOf[previous]]: -1 } : {}),
+        ...(kind ? { [counterOf[kind]]: 1 } : {}),
+      });
+      if (!changed) continue; // the vote changed (or the debate went) since it was read
+      const counts = countsOf(changed);
+      // Of concurrent votes, the last one's write is the one that finds its counters, so the
+      // scores end matching the counts.
+      await this.debates.writeScores(debateId, counts, scoresOf(counts.upvotes, counts.downvotes));
+      return { found: true, counts, myVote: kind };
+    }
+  }
+
+  /** Takes the user's star away if there is one, else adds it (on a public debate only). */
+  async toggleStar({
+    userId,
+    debateId,
+  }: ParsedRequestOf<Contracts['toggleStar']>): Promise<ResponseOf<Contracts['toggleStar']>> {
+    const [isPublic] = await this.debates.existing([debateId]);
+    if (await this.stars.remove(userId, debateId)) return { found: true, starred: false };
+    // A debate no longer public can still lose its star, never gain one.
+    if (!isPublic) return { found: false };
+    await this.stars.insert(userId, debateId, new Date());
+    return { found: true, starred: true };
+  }
+
+  /** Adds the given stars (a visitor's local ones) that are on public debates to the user's. */
+  async mergeStars({
+    userId,
+    debateIds,
+  }: ParsedRequestOf<Contracts['mergeStars']>): Promise<ResponseOf<Contracts['mergeStars']>> {
+    const shared = await this.debates.existing([...new Set(debateIds)]);
+    await this.stars.add(userId, shared, new Date());
+    return { debateIds: await this.stars.ids(userId) };
+  }
+}

@@ -1,0 +1,61 @@
+import type { PublicDebate, VoteKind } from '@debate/contracts';
+import { type Connection, type Model, Schema } from 'mongoose';
+
+/**
+ * The community's copy of a shared debate. `votes` maps each voter to their vote (spec §3), so
+ * that a vote and the counters it moves change in one atomic write of one document.
+ * `removedAt` marks a copy taken back (a tombstone). `popularity` and `controversy` are the
+ * ranking scores of the counters, kept with them.
+ */
+export interface PublicDebateDocument extends Omit<PublicDebate, 'id' | 'timestamp' | 'sharedAt'> {
+  _id: string;
+  timestamp: Date;
+  sharedAt: Date;
+  removedAt: Date | null;
+  votes: Record<string, VoteKind>;
+  popularity: number;
+  controversy: number;
+}
+
+const speakerInfo = { name: String, stance: Number, rhetoricStyle: String };
+
+const publicDebateSchema = new Schema<PublicDebateDocument>(
+  {
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
+    userDisplayName: { type: String, required: true },
+    topic: { type: String, required: true },
+    categories: { type: [String], required: true },
+    timestamp: { type: Date, required: true },
+    sharedAt: { type: Date, required: true },
+    removedAt: { type: Date, default: null },
+    views: { type: Number, default: 0 },
+    upvotes: { type: Number, default: 1 },
+    downvotes: { type: Number, default: 0 },
+    interesting: { type: Number, default: 0 },
+    votes: { type: Schema.Types.Mixed, default: {} },
+    popularity: { type: Number, default: 0 },
+    controversy: { type: Number, default: 0 },
+    isPublic: { type: Boolean, default: true },
+    isPro: { type: Boolean, default: false },
+    model1: speakerInfo,
+    model2: speakerInfo,
+    rounds: [{ _id: false, speaker: String, round: Number, text: String, summary: String }],
+  },
+  { versionKey: false, minimize: false },
+);
+// One index per sort (the ranking reads it in order, filtering as it goes), and one for the
+// category filter.
+publicDebateSchema.index({ sharedAt: -1, _id: -1 });
+publicDebateSchema.index({ popularity: -1, sharedAt: -1, _id: -1 });
+publicDebateSchema.index({ controversy: -1, sharedAt: -1, _id: -1 });
+publicDebateSchema.index({ categories: 1, sharedAt: -1 });
+
+/** The `public_debates` collection on the community's connection. */
+export function publicDebateModel(connection: Connection): Model<PublicDebateDocument> {
+  return connection.model<PublicDebateDocument>(
+    'PublicDebate',
+    publicDebateSchema,
+    'public_debates',
+  );
+}

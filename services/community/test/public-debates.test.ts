@@ -1,0 +1,132 @@
+import { communityDebateContracts, debateSharedEvent } from '@debate/contracts';
+import { type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CommunityServiceModule } from '../src/index.js';
+import {
+  ago,
+  debateOf,
+  HOUR,
+  MINUTE,
+  publicCopy,
+  rank,
+  rankedIds,
+  share,
+  unshare,
+} from './fixtures.js';
+
+// The community's copies of shared debates, kept in step with the debates service's events.
+describe('the public debates', () => {
+  let community: ServiceUnderTest;
+
+  beforeAll(async () => {
+    community = await startServiceUnderTest({
+      service: 'community',
+      register: (runtime) => CommunityServiceModule.register(runtime),
+    });
+  });
+
+  afterAll(async () => {
+    await community?.stop();
+  });
+
+  it("publishes a shared debate with its rounds and the author's own For vote", async () => {
+    // The private debate's counters are not the community's: its copy starts afresh.
+    const debate = debateOf('p1', { userDisplayName: '  ', views: 9, upvotes: 4, downvotes: 2 });
+    await share(community, debate);
+    expect(await publicCopy(community, 'p1')).toEqual({
+      id: 'p1',
+      userId: 'author-p1',
+      userDisplayName: 'Anonymous',
+      topic: 'Topic p1',
+      categories: ['Politics'],
+      timestamp: debate.timestamp,
+      sharedAt: debate.sharedAt,
+      views: 0,
+      upvotes: 1,
+      downvotes: 0,
+      interesting: 0,
+      isPublic: true,
+      isPro: false,
+      model1: debate.model1,
+      model2: debate.model2,
+      rounds: debate.rounds,
+    });
+    // The author's vote is theirs, as anyone's would be.
+    expect(
+      await community.client.request(communityDebateContracts.vote, {
+        voterId: 'author-p1',
+        debateId: 'p1',
+        kind: 'FOR',
+      }),
+    ).toEqual({
+      found: true,
+      counts: { upvotes: 1, downvotes: 0, interesting: 0 },
+      myVote: 'FOR',
+    });
+  });
+
+  it('keeps one copy however often a share is announced, and its votes with it', async () => {
+    const debate = debateOf('p2');
+    await share(community, debate);
+    await community.client.request(communityDebateContracts.vote, {
+      voterId: 'bo',
+      debateId: 'p2',
+      kind: 'AGAINST',
+    });
+    // The same share delivered again (a redelivery, or a retry under another event id).
+    await community.events.publish(debateSharedEvent, { debate }, 'shared:p2:again');
+    // Something announced after it, to know it was handled.
+    await share(community, debateOf('p2-after'));
+    expect(await publicCopy(community, 'p2')).toMatchObject({
+      topic: 'Topic p2',
+      upvotes: 1,
+      downvotes: 1,
+    });
+    expect((await rankedIds(community)).filter((id) => id === 'p2')).toHaveLength(1);
+  });
+
+  it('takes an unshared debate down, and no share from before can bring it back', async () => {
+    const debate = debateOf('p3', { sharedAt: ago(HOUR) });
+    await share(community, debate);
+    await unshare(community, 'p3', ago(MINUTE));
+    expect(await rankedIds(community)).not.toContain('p3');
+    expect(
+      await community.client.request(communityDebateContracts.vote, {
+        voterId: 'bo',
+        debateId: 'p3',
+        kind: 'FOR',
+      }),
+    ).toEqual({ found: false });
+
+    // The share it undid, arriving late (events may come out of order): still down.
+    await community.events.publish(debateSharedEvent, { debate }, 'shared:p3:late');
+    // Something announced after it, to know it was handled.
+    await share(community, debateOf('p3-after'));
+    expect(await publicCopy(community, 'p3')).toBeNull();
+
+    // Shared anew, later: public again.
+    await share(community, { ...debate, sharedAt: new Date().toISOString() });
+    expect(await rankedIds(community)).toContain('p3');
+  });
+
+  it('counts a view for each reading, and none for a look that is not one', async () => {
+    await share(community, debateOf('p4'));
+    const read = (countView: boolean) =>
+      community.client.request(communityDebateContracts.get, { debateId: 'p4', countView });
+    expect((await read(true)).debate?.views).toBe(1);
+    expect((await read(true)).debate?.views).toBe(2);
+    expect((await read(false)).debate?.views).toBe(2);
+    await Promise.all(Array.from({ length: 20 }, () => read(true)));
+    expect((await read(false)).debate?.views).toBe(22);
+    // The ranking's cards show them too.
+    const { debates } = await rank(community);
+    const card = debates.find((debate) => debate.id === 'p4');
+    expect(card?.views).toBe(22);
+    expect(
+      await community.client.request(communityDebateContracts.get, {
+        debateId: 'no-such-debate',
+        countView: true,
+      }),
+    ).toEqual({ debate: null });
+  });
+});

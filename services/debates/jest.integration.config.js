@@ -1,0 +1,10 @@
+import preset from '../../jest.preset.js';
+
+/** The debates service's handlers over the in-process transport, against the embedded store. */
+export default {
+  ...preset,
+  displayName: 'debates:integration',
+  rootDir: '.',
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testTimeout: 30_000,
+};

@@ -1,0 +1,13 @@
+import type { Debate } from '@debate/contracts';
+import type { SavedDebateDocument } from '../schemas/saved-debate.schema.js';
+
+export function toDebate(document: SavedDebateDocument): Debate {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { _id, timestamp, sharedAt, pendingEvent, deletedAt, ...rest } = document;
+  return {
+    ...rest,
+    id: _id,
+    timestamp: timestamp.toISOString(),
+    sharedAt: sharedAt?.toISOString() ?? null,
+  };
+}

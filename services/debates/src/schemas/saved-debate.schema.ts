@@ -1,0 +1,62 @@
+import type { Debate } from '@debate/contracts';
+import { type Connection, type Model, Schema } from 'mongoose';
+import { type PendingEvent, pendingEventSchema } from './pending-event.schema.js';
+
+/** A saved debate in the store: the contract's fields, times as dates, the run id as _id. */
+export interface SavedDebateDocument extends Omit<Debate, 'id' | 'timestamp' | 'sharedAt'> {
+  _id: string;
+  timestamp: Date;
+  sharedAt: Date | null;
+  pendingEvent?: PendingEvent | null;
+  /** Set when the owner deleted it while its removal from the community is still owed. */
+  deletedAt?: Date | null;
+}
+
+const speakerInfo = {
+  name: { type: String, required: true },
+  stance: { type: Number, required: true },
+  rhetoricStyle: { type: String, required: true },
+};
+
+const savedDebateSchema = new Schema<SavedDebateDocument>(
+  {
+    _id: { type: String, required: true },
+    userId: { type: String, required: true },
+    userDisplayName: { type: String, required: true },
+    topic: { type: String, required: true },
+    categories: { type: [String], required: true },
+    timestamp: { type: Date, required: true },
+    sharedAt: { type: Date, default: null },
+    views: { type: Number, default: 0 },
+    upvotes: { type: Number, default: 0 },
+    downvotes: { type: Number, default: 0 },
+    isPublic: { type: Boolean, default: false },
+    isPro: { type: Boolean, default: false },
+    model1: speakerInfo,
+    model2: speakerInfo,
+    rounds: [
+      {
+        _id: false,
+        speaker: { type: String, required: true },
+        round: { type: Number, required: true },
+        text: { type: String, required: true },
+        summary: { type: String, required: true },
+      },
+    ],
+    pendingEvent: { type: pendingEventSchema, default: null },
+    deletedAt: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+// The history list: one user's debates by time (and id, for a stable cursor).
+savedDebateSchema.index({ userId: 1, timestamp: -1, _id: -1 });
+// The outbox: only the few debates that still owe an event are in it.
+savedDebateSchema.index(
+  { 'pendingEvent.at': 1 },
+  { partialFilterExpression: { 'pendingEvent.at': { $exists: true } } },
+);
+
+/** The `debates` collection on the debates service's connection. */
+export function savedDebateModel(connection: Connection): Model<SavedDebateDocument> {
+  return connection.model<SavedDebateDocument>('Debate', savedDebateSchema, 'debates');
+}

@@ -1,0 +1,70 @@
+import {
+  type FinishedRun,
+  type ParsedRequestOf,
+  type ResponseOf,
+  runLookupContract,
+} from '@debate/contracts';
+import { HandleRequest, INSTANCE_KEY } from '@debate/nest';
+import { Controller, type DynamicModule, Module } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * The generation service as the debates service meets it: the instance holding the runs it
+ * finished, answering for them on its own subject.
+ */
+export class GenerationStandIn {
+  private readonly runs = new Map<string, { userId: string; run: FinishedRun }>();
+
+  /**
+   * A run of `userId`'s that finished: the moderator's opening, both speakers' three rounds and
+   * the closing. Its id names this instance, as a real run's names the instance generating it.
+   */
+  finish(userId: string, topic: string): FinishedRun {
+    const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
+    const speakers = ['First Speaker', 'Second Speaker'] as const;
+    const run: FinishedRun = {
+      runId,
+      topic,
+      first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: 'a teacher' },
+      second: { model: 'gpt-3.5-turbo', stance: -0.4, rhetoricStyle: 'casual', personality: '' },
+      turns: [
+        { speaker: 'Moderator', round: 0, text: 'Welcome.', summary: 'Opened.' },
+        ...[1, 2, 3].flatMap((round) =>
+          speakers.map((speaker) => ({
+            speaker,
+            round,
+            text: `${speaker}, round ${round}, on ${topic}`,
+            summary: `${speaker} ${round}`,
+          })),
+        ),
+        { speaker: 'Moderator', round: 4, text: 'Thank you both.', summary: 'Closed.' },
+      ],
+    };
+    this.runs.set(runId, { userId, run });
+    return run;
+  }
+
+  find(runId: string, userId: string): FinishedRun | null {
+    const found = this.runs.get(runId);
+    return found?.userId === userId ? found.run : null;
+  }
+
+  /** A module answering the run lookup as this stand-in says. */
+  module(): DynamicModule {
+    return { module: GenerationStandInModule, controllers: [controllerOf(this)] };
+  }
+}
+
+function controllerOf(generation: GenerationStandIn) {
+  @Controller()
+  class GenerationStandInController {
+    @HandleRequest(runLookupContract, { onThisInstance: true })
+    get(request: ParsedRequestOf<typeof runLookupContract>): ResponseOf<typeof runLookupContract> {
+      return { run: generation.find(request.runId, request.userId) };
+    }
+  }
+  return GenerationStandInController;
+}
+
+@Module({})
+class GenerationStandInModule {}

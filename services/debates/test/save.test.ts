@@ -1,0 +1,117 @@
+import { debatesContracts } from '@debate/contracts';
+import { INSTANCE_KEY } from '@debate/nest';
+import { type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { DebatesServiceModule } from '../src/index.js';
+import { GenerationStandIn } from './generation-stand-in.js';
+
+// The debates service alone, the generation instance holding the finished runs stood in for.
+describe('saving a debate', () => {
+  const generation = new GenerationStandIn();
+  let debates: ServiceUnderTest;
+
+  const save = (userId: string, runId: string, fields: { userDisplayName?: string | null } = {}) =>
+    debates.client.request(debatesContracts.save, {
+      userId,
+      userDisplayName: null,
+      isPro: false,
+      runId,
+      categories: ['Politics', 'Environment'],
+      ...fields,
+    });
+
+  beforeAll(async () => {
+    debates = await startServiceUnderTest({
+      service: 'debates',
+      register: (runtime) => DebatesServiceModule.register(runtime),
+      standIns: { generation: generation.module() },
+    });
+  });
+
+  afterAll(async () => {
+    await debates?.stop();
+  });
+
+  it("keeps a finished run as a private debate: its settings and the speakers' rounds", async () => {
+    const run = generation.finish('ada', 'Should cities ban cars?');
+    const before = Date.now();
+    const saved = await save('ada', run.runId);
+    if (!saved.saved) throw new Error(saved.message);
+    expect(saved.debate).toEqual({
+      id: run.runId,
+      userId: 'ada',
+      userDisplayName: 'Anonymous User',
+      topic: 'Should cities ban cars?',
+      categories: ['Politics', 'Environment'],
+      timestamp: expect.any(String),
+      sharedAt: null,
+      views: 0,
+      upvotes: 0,
+      downvotes: 0,
+      isPublic: false,
+      isPro: false,
+      model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
+      model2: { name: 'gpt-3.5-turbo', stance: -0.4, rhetoricStyle: 'casual' },
+      // The moderator's opening and closing are not rounds.
+      rounds: run.turns.filter((turn) => turn.speaker !== 'Moderator'),
+    });
+    expect(Date.parse(saved.debate.timestamp)).toBeGreaterThanOrEqual(before - 1_000);
+    expect(
+      await debates.client.request(debatesContracts.get, { userId: 'ada', debateId: run.runId }),
+    ).toEqual({ debate: saved.debate });
+  });
+
+  it('keeps the name the user goes by, and whether they are PRO', async () => {
+    const run = generation.finish('bo', 'Is homework useful?');
+    const saved = await save('bo', run.runId, { userDisplayName: '  Bo  ' });
+    expect(saved).toMatchObject({ saved: true, debate: { userDisplayName: 'Bo' } });
+    const pro = generation.finish('bo', 'Should zoos exist?');
+    expect(
+      await debates.client.request(debatesContracts.save, {
+        userId: 'bo',
+        userDisplayName: '',
+        isPro: true,
+        runId: pro.runId,
+        categories: ['Ethics'],
+      }),
+    ).toMatchObject({
+      saved: true,
+      debate: { userDisplayName: 'Anonymous User', isPro: true, categories: ['Ethics'] },
+    });
+  });
+
+  it('saves a run once', async () => {
+    const run = generation.finish('ada', 'Is remote work here to stay?');
+    expect((await save('ada', run.runId)).saved).toBe(true);
+    expect(await save('ada', run.runId, { userDisplayName: 'Ada' })).toEqual({
+      saved: false,
+      reason: 'already_saved',
+      message: 'This debate is already saved',
+    });
+  });
+
+  it("never saves someone else's run, an unknown run, or one whose instance is gone", async () => {
+    const notFound = {
+      saved: false,
+      reason: 'run_not_found',
+      message: 'This debate is no longer available to save',
+    };
+    const adas = generation.finish('ada', 'Can a machine think?');
+    expect(await save('eve', adas.runId)).toEqual(notFound);
+    // An id no generation instance made.
+    expect(await save('ada', 'not-a-run')).toEqual(notFound);
+    // An id of an instance that has stopped (nobody answers on its subject).
+    const gone = INSTANCE_KEY === '0badc0de' ? 'deadbeef' : '0badc0de';
+    expect(await save('ada', `${gone}${randomUUID().slice(8)}`)).toEqual(notFound);
+    // None of them was kept.
+    const { debates: eves } = await debates.client.request(debatesContracts.list, {
+      userId: 'eve',
+      order: 'newest',
+      limit: 50,
+    });
+    expect(eves).toEqual([]);
+    // Ada's run is still hers to save.
+    expect((await save('ada', adas.runId)).saved).toBe(true);
+  });
+});

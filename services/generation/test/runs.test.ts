@@ -1,0 +1,262 @@
+import {
+  type DebateSettings,
+  generationContracts,
+  generationTexts,
+  type RunEvent,
+  runInstanceKey,
+  runLookupContract,
+} from '@debate/contracts';
+import { eventually, type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { lastValueFrom, toArray } from 'rxjs';
+import { GenerationServiceModule } from '../src/index.js';
+import { type FakeOpenAi, startFakeOpenAi } from '../src/testing/index.js';
+import { UsageStandIn } from './usage-stand-in.js';
+
+const ada = { userId: 'ada', email: 'ada@example.org' };
+
+function settingsOf(topic: string, fields: Partial<DebateSettings> = {}): DebateSettings {
+  return {
+    topic,
+    debateFormat: 'oxford',
+    moderatorEnabled: true,
+    first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+    second: { model: 'gpt-3.5-turbo', stance: -0.8, rhetoricStyle: 'casual', personality: '' },
+    ...fields,
+  };
+}
+
+/** Starts a run for `person` and answers its id (a refusal fails the test). */
+async function start(
+  generation: ServiceUnderTest,
+  settings: DebateSettings,
+  person = ada,
+): Promise<string> {
+  const started = await generation.client.request(generationContracts.start, {
+    ...person,
+    settings,
+  });
+  if (!started.started) throw new Error(`refused: ${started.reason}`);
+  return started.runId;
+}
+
+/** Every event a watcher of the run is sent until it ends, asked of the instance that has it. */
+function watch(generation: ServiceUnderTest, runId: string, userId = ada.userId) {
+  return lastValueFrom(
+    generation.client
+      .stream(generationContracts.watch, { runId, userId }, { instance: runInstanceKey(runId) })
+      .pipe(toArray()),
+  );
+}
+
+/** The finished run as the debates service asks for it, to save it. */
+function lookUp(generation: ServiceUnderTest, runId: string, userId = ada.userId) {
+  return generation.client.request(
+    runLookupContract,
+    { runId, userId },
+    { instance: runInstanceKey(runId) },
+  );
+}
+
+const completedTurns = (events: readonly RunEvent[]) =>
+  events.flatMap((event) => (event.type === 'turnCompleted' ? [event] : []));
+
+// The generation service alone, the usage service stood in for, the offline speaker writing.
+describe('a debate run', () => {
+  const usage = new UsageStandIn();
+  let generation: ServiceUnderTest;
+
+  beforeAll(async () => {
+    generation = await startServiceUnderTest({
+      service: 'generation',
+      register: (runtime) =>
+        GenerationServiceModule.register({
+          ...runtime,
+          // Fast, yet slow enough that a watcher arriving at once sees it live.
+          speakers: {
+            OFFLINE_TOKENS_PER_SECOND: 2_000,
+            OFFLINE_FIRST_TOKEN_MS: 0,
+            TURN_PAUSE_MS: 5,
+          },
+        }),
+      standIns: { usage: usage.module() },
+    });
+  });
+
+  afterAll(async () => {
+    await generation?.stop();
+  });
+
+  it('streams the whole debate to its owner, in order, from its start to its completion', async () => {
+    const settings = settingsOf('Should cities ban cars?');
+    const runId = await start(generation, settings);
+    expect(runInstanceKey(runId)).toBeDefined();
+    // Not yet complete: nothing to save.
+    expect(await lookUp(generation, runId)).toEqual({ run: null });
+
+    const events = await watch(generation, runId);
+    expect(events[0]).toMatchObject({
+      type: 'runStarted',
+      seq: 0,
+      runId,
+      topic: 'Should cities ban cars?',
+      speakerKind: 'offline',
+      firstStance: 0.6,
+      secondStance: -0.8,
+    });
+    const seqs = events.map((event) => event.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(events.at(-1)?.type).toBe('runCompleted');
+
+    // Each turn starts, then completes, in the order of the debate, framed by the moderator.
+    const turns = events.flatMap((event) =>
+      event.type === 'turnStarted' || event.type === 'turnCompleted'
+        ? [`${event.type} ${event.turn} ${event.speaker} ${event.round} ${event.roundTitle}`]
+        : [],
+    );
+    const planned = [
+      'Moderator 0 Opening',
+      'First Speaker 1 Constructive Arguments',
+      'Second Speaker 1 Constructive Arguments',
+      'First Speaker 2 Rebuttal',
+      'Second Speaker 2 Rebuttal',
+      'First Speaker 3 Summary',
+      'Second Speaker 3 Summary',
+      'Moderator 4 Closing',
+    ];
+    expect(turns).toEqual(
+      planned.flatMap((turn, index) => [
+        `turnStarted ${index} ${turn}`,
+        `turnCompleted ${index} ${turn}`,
+      ]),
+    );
+    for (const turn of completedTurns(events)) {
+      expect(turn.failed).toBe(false);
+      expect(turn.text.length).toBeGreaterThan(50);
+      expect(turn.summary.length).toBeGreaterThan(0);
+      // The pieces a live watcher was sent add up to the turn's text.
+      const pieces = events.flatMap((event) =>
+        event.type === 'textDelta' && event.turn === turn.turn ? [event.text] : [],
+      );
+      if (pieces.length > 0) expect(pieces.join('')).toBe(turn.text);
+    }
+    expect(events.some((event) => event.type === 'textDelta')).toBe(true);
+
+    // Its debate was taken before it started, and settled once it completed.
+    await eventually(
+      async () => usage.callsFor(runId),
+      (calls) => calls.length === 2,
+    );
+    expect(usage.callsFor(runId)).toEqual(['consume', 'settle']);
+
+    // A watcher arriving after the end gets the debate whole, from the start.
+    const late = await watch(generation, runId);
+    expect(late[0]?.type).toBe('runStarted');
+    expect(late.at(-1)?.type).toBe('runCompleted');
+    expect(completedTurns(late)).toEqual(completedTurns(events));
+
+    // Complete, it can be saved: the settings and every turn.
+    const { run } = await lookUp(generation, runId);
+    expect(run).toEqual({
+      runId,
+      topic: settings.topic,
+      first: settings.first,
+      second: settings.second,
+      turns: completedTurns(events).map(({ speaker, round, text, summary }) => ({
+        speaker,
+        round,
+        text,
+        summary,
+      })),
+    });
+  });
+
+  it('belongs to its owner alone: nobody else can watch or save it', async () => {
+    const runId = await start(generation, settingsOf('Is homework useful?'));
+    await watch(generation, runId);
+    await expect(watch(generation, runId, 'eve')).rejects.toThrow(/No such debate run/);
+    expect(await lookUp(generation, runId, 'eve')).toEqual({ run: null });
+    expect((await lookUp(generation, runId)).run?.runId).toBe(runId);
+  });
+
+  it('starts nothing when the usage service refuses, and says why', async () => {
+    const before = usage.calls.length;
+    try {
+      for (const [refusal, message] of [
+        ['no_free_debates', generationTexts.noFreeDebates],
+        ['rate_limited', generationTexts.rateLimited],
+      ] as const) {
+        usage.refusal = refusal;
+        expect(
+          await generation.client.request(generationContracts.start, {
+            ...ada,
+            settings: settingsOf('Should zoos exist?'),
+          }),
+        ).toEqual({ started: false, reason: refusal, message });
+      }
+    } finally {
+      usage.refusal = undefined;
+    }
+    // Asked twice, and nothing to settle or give back.
+    expect(usage.calls.slice(before).map((call) => call.kind)).toEqual(['consume', 'consume']);
+  });
+});
+
+describe('a debate run whose speaker fails every turn', () => {
+  const usage = new UsageStandIn();
+  let openai: FakeOpenAi;
+  let generation: ServiceUnderTest;
+
+  beforeAll(async () => {
+    openai = await startFakeOpenAi();
+    openai.mode = { kind: 'status', status: 500 };
+    generation = await startServiceUnderTest({
+      service: 'generation',
+      register: (runtime) =>
+        GenerationServiceModule.register({
+          ...runtime,
+          speakers: {
+            OPENAI_API_KEY: 'sk-test-key',
+            OPENAI_BASE_URL: openai.baseUrl,
+            OPENAI_MAX_RETRIES: 0,
+            TURN_PAUSE_MS: 0,
+          },
+        }),
+      standIns: { usage: usage.module() },
+    });
+  });
+
+  afterAll(async () => {
+    await generation?.stop();
+    await openai?.close();
+  });
+
+  it("reports each turn's failure, fails the run and gives its debate back", async () => {
+    const runId = await start(
+      generation,
+      settingsOf('Should cities ban cars?', { moderatorEnabled: false }),
+    );
+    const events = await watch(generation, runId);
+    expect(events[0]).toMatchObject({ type: 'runStarted', speakerKind: 'openai' });
+    const turns = completedTurns(events);
+    expect(turns).toHaveLength(6);
+    for (const turn of turns) {
+      expect(turn).toMatchObject({
+        failed: true,
+        text: generationTexts.turnFailedText,
+        summary: generationTexts.turnFailedSummary,
+      });
+    }
+    expect(events.at(-1)).toMatchObject({ type: 'runFailed', message: generationTexts.runFailed });
+    expect(openai.requests.length).toBeGreaterThanOrEqual(6);
+
+    await eventually(
+      async () => usage.callsFor(runId),
+      (calls) => calls.length === 2,
+    );
+    expect(usage.callsFor(runId)).toEqual(['consume', 'refund']);
+    // A failed run cannot be saved.
+    expect(await lookUp(generation, runId)).toEqual({ run: null });
+  });
+});
