@@ -16,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
 import { buildAll, ensureInstalled, root } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -202,17 +203,8 @@ if (!values['no-lighthouse']) {
   const chromeLauncher = await import('chrome-launcher');
   const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    chromeFlags: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    chromePath: chromiumPath,
+    chromeFlags: chromiumArgs,
   });
   try {
     const page = `${url}/community/ranking`;

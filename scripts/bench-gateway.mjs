@@ -111,7 +111,7 @@ children.push(issuer.child);
 processes.push({ label: 'issuer', pid: issuer.child.pid });
 const common = { NATS_URL: nats.url, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
 const realm = { KEYCLOAK_URL: issuer.url, KEYCLOAK_CLIENT_SECRET: issuer.secret };
-const services = ['identity', 'usage', 'generation', 'debates', 'community'];
+const { serviceNames: services } = await import('@debate/contracts');
 await Promise.all(
   services.map(
     (service, i) =>

@@ -55,7 +55,7 @@ const DEPLOYABLES = {
   gateway: 'gateway',
 };
 /** The services with a MongoDB database (and user) of their own, each named after it. */
-const DATABASE_OWNERS = ['identity', 'usage', 'generation', 'debates', 'community'];
+const { serviceNames: DATABASE_OWNERS } = await import('@debate/contracts');
 const mongoPasswordVariable = (service) => `MONGO_${service.toUpperCase()}_PASSWORD`;
 
 /**

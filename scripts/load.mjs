@@ -344,7 +344,8 @@ async function startPlatform() {
  * (start-cluster gives the gateway OPS_PORT and the services the five ports after it).
  */
 async function health() {
-  const deployables = ['gateway', 'identity', 'usage', 'generation', 'debates', 'community'];
+  const { serviceNames } = await import('@debate/contracts');
+  const deployables = ['gateway', ...serviceNames];
   const states = await Promise.all(
     deployables.map(async (name, i) => {
       try {

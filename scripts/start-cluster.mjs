@@ -18,10 +18,9 @@ import {
   startChild,
 } from './workspace.mjs';
 
-const services = ['identity', 'usage', 'generation', 'debates', 'community'];
-
 ensureInstalled();
 buildAll();
+const { serviceNames: services } = await import('@debate/contracts');
 
 const children = new Map();
 let keycloak;

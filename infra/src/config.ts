@@ -1,10 +1,15 @@
-import { rateLimitsSchema, type UsageSettingName, usageSettingsSchema } from '@debate/contracts';
+import {
+  rateLimitsSchema,
+  type ServiceName,
+  serviceNames,
+  type UsageSettingName,
+  usageSettingsSchema,
+} from '@debate/contracts';
 import * as pulumi from '@pulumi/pulumi';
 import { z } from 'zod';
 
-/** The five services, each with its own database and user. */
-export const serviceNames = ['identity', 'usage', 'generation', 'debates', 'community'] as const;
-export type ServiceName = (typeof serviceNames)[number];
+/** The five services, each with its own database and user: the contracts' list. */
+export { type ServiceName, serviceNames };
 
 /** A stack's settings (Pulumi.<stack>.yaml); the secrets are Pulumi config secrets. */
 export interface StackSettings {

@@ -1,7 +1,7 @@
 import { RankingPeriod, RankingSort, VoteKind } from '@debate/contracts';
 import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { namedValues } from '../common/graphql-enum.js';
-import { DebateFieldsModel, DebateModel } from '../debates/debates.models.js';
+import { DebateFieldsModel, DebateRoundModel } from '../debates/debates.models.js';
 
 /** The contract's vote kinds, which are their own names. */
 export const VoteKindValue = VoteKind.enum;
@@ -55,7 +55,20 @@ export class CommunityDebatePageModel {
 }
 
 @ObjectType('PublicDebate', { description: 'A shared debate with its rounds.' })
-export class PublicDebateModel extends DebateModel {
+export class PublicDebateModel extends DebateFieldsModel {
+  @Field(() => String, { description: 'When it was saved (ISO 8601).' })
+  timestamp!: string;
+
+  // A public copy exists because its debate was shared: it always has the moment.
+  @Field(() => String, { description: 'When it was shared (ISO 8601).' })
+  sharedAt!: string;
+
+  @Field(() => Boolean)
+  isPublic!: boolean;
+
+  @Field(() => [DebateRoundModel])
+  rounds!: DebateRoundModel[];
+
   @Field(() => Int)
   interesting!: number;
 }

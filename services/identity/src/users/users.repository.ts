@@ -7,41 +7,9 @@ import {
   withTransientRetry,
 } from '@debate/nest';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { type Connection, type Model, Schema } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
+import { type UserDocument, userModel } from '../schemas/user.schema.js';
 import type { TokenIdentity } from '../keycloak/keycloak.client.js';
-
-/** A user document (spec §3 users), keyed by the realm's user id. */
-export interface UserDocument {
-  _id: string;
-  email: string;
-  displayName: string | null;
-  photoURL: string | null;
-  isPro: boolean;
-  /** The realm's word at the last sign-in or check (the realm decides; this is its echo). */
-  emailVerified: boolean;
-  starredDebates: string[];
-  createdAt: Date;
-  updatedAt: Date;
-  /** When `identity.user.created` reached the event log; null until then (the outbox flag). */
-  announcedAt: Date | null;
-}
-
-const userSchema = new Schema<UserDocument>(
-  {
-    _id: { type: String, required: true },
-    email: { type: String, required: true },
-    displayName: { type: String, default: null },
-    photoURL: { type: String, default: null },
-    isPro: { type: Boolean, default: false },
-    emailVerified: { type: Boolean, default: false },
-    starredDebates: { type: [String], default: [] },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-    announcedAt: { type: Date, default: null },
-  },
-  { versionKey: false },
-);
-userSchema.index({ announcedAt: 1 }, { partialFilterExpression: { announcedAt: null } });
 
 /** The user of the contracts; `verificationRequired`: the deployment asks for a verified address. */
 export function toUser(document: UserDocument, verificationRequired: boolean): User {
@@ -72,7 +40,7 @@ export class UsersRepository implements OnApplicationBootstrap {
     private readonly events: EventLog,
     private readonly logger: PinoLoggerService,
   ) {
-    this.users = connection.model<UserDocument>('User', userSchema, 'users');
+    this.users = userModel(connection);
   }
 
   /** Announces users whose announcement did not reach the log before the service last stopped. */

@@ -1,20 +1,24 @@
-import { api } from '../../app/api';
+import { api, operation } from '../../app/api';
+import { graphql } from '../../gql/gql';
+import type { UsageQuery } from '../../gql/graphql';
 
-/** The signed-in user's allowance (gateway `usage`). */
-export interface Usage {
-  readonly freeDebatesRemaining: number;
-  readonly lastDebateStarted: string | null;
-  readonly totalDebates: number;
-  readonly memberSince: string;
-}
+const UsageDocument = graphql(`
+  query Usage {
+    usage {
+      freeDebatesRemaining
+      lastDebateStarted
+      totalDebates
+      memberSince
+    }
+  }
+`);
 
 const usageApi = api.injectEndpoints({
   endpoints: (build) => ({
-    usage: build.query<Usage, undefined>({
-      query: () => ({
-        query: '{ usage { freeDebatesRemaining lastDebateStarted totalDebates memberSince } }',
-      }),
-      transformResponse: (data: { usage: Usage }) => data.usage,
+    /** The signed-in user's allowance. */
+    usage: build.query<UsageQuery['usage'], undefined>({
+      query: () => operation(UsageDocument),
+      transformResponse: (data: UsageQuery) => data.usage,
       providesTags: ['Usage'],
     }),
   }),

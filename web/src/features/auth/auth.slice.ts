@@ -1,5 +1,10 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { graphqlRequest, setAccessToken } from '../../app/api';
+import { type GraphqlFailure, graphqlRequest, setAccessToken } from '../../app/api';
+import { graphql } from '../../gql/gql';
+import type {
+  AuthSessionFieldsFragment,
+  SignInProvider as GraphqlSignInProvider,
+} from '../../gql/graphql';
 
 /** The local-storage key of the remembered "last user logged in" flag (spec §2, §3). */
 export const LAST_USER_LOGGED_IN_KEY = 'lastUserLoggedIn';
@@ -20,7 +25,11 @@ export interface AuthUser {
   readonly mustVerifyEmail: boolean;
 }
 
-export type SignInProvider = 'google' | 'github';
+/**
+ * A provider as the login page's address names it (`?provider=github`): the gateway's enum
+ * value in lower case.
+ */
+export type SignInProvider = Lowercase<GraphqlSignInProvider>;
 
 export interface AuthState {
   readonly status: 'loading' | 'signedIn' | 'signedOut' | 'error';
@@ -68,36 +77,81 @@ export class AuthError extends Error {
   }
 }
 
-interface SessionPayload {
-  accessToken: string;
-  expiresIn: number;
-  user: {
-    id: string;
-    email: string;
-    displayName: string | null;
-    photoURL: string | null;
-    isPro: boolean;
-    createdAt: string | null;
-    mustVerifyEmail: boolean;
-  };
-}
-
 /** What a thunk hands the reducer: the user and when the token expires (never the token). */
 export interface SignedIn {
   readonly user: AuthUser;
   readonly accessExpiresAt: number;
 }
 
-const SESSION =
-  'accessToken expiresIn user { id email displayName photoURL isPro createdAt mustVerifyEmail }';
+// The session every sign-in answers with: the generator appends it to the mutations below.
+graphql(`
+  fragment AuthSessionFields on AuthSession {
+    accessToken
+    expiresIn
+    user {
+      id
+      email
+      displayName
+      photoURL
+      isPro
+      createdAt
+      mustVerifyEmail
+    }
+  }
+`);
 
-async function call<T>(query: string, variables?: Record<string, unknown>): Promise<T> {
-  const result = await graphqlRequest({ query, ...(variables ? { variables } : {}) });
+const RefreshSessionDocument = graphql(`
+  mutation RefreshSession {
+    refreshSession {
+      ...AuthSessionFields
+    }
+  }
+`);
+
+const SignInDocument = graphql(`
+  mutation SignIn($email: String!, $password: String!) {
+    signIn(email: $email, password: $password) {
+      ...AuthSessionFields
+    }
+  }
+`);
+
+const SignUpDocument = graphql(`
+  mutation SignUp($email: String!, $password: String!) {
+    signUp(email: $email, password: $password) {
+      ...AuthSessionFields
+    }
+  }
+`);
+
+const SignInWithProviderDocument = graphql(`
+  mutation SignInWithProvider($provider: SignInProvider!) {
+    signInWithProvider(provider: $provider)
+  }
+`);
+
+const CompleteProviderSignInDocument = graphql(`
+  mutation CompleteProviderSignIn($code: String!, $state: String!) {
+    completeProviderSignIn(code: $code, state: $state) {
+      ...AuthSessionFields
+    }
+  }
+`);
+
+const SignOutDocument = graphql(`
+  mutation SignOut {
+    signOut
+  }
+`);
+
+/** The data of a sent operation, or an AuthError with the gateway's message and code. */
+async function dataOf<T>(sent: Promise<{ data: T } | { error: GraphqlFailure }>): Promise<T> {
+  const result = await sent;
   if ('error' in result) throw new AuthError(result.error.message, result.error.code);
-  return result.data as T;
+  return result.data;
 }
 
-function adopt(session: SessionPayload): SignedIn {
+function adopt(session: AuthSessionFieldsFragment): SignedIn {
   setAccessToken(session.accessToken);
   const { user } = session;
   return {
@@ -119,9 +173,7 @@ function adopt(session: SessionPayload): SignedIn {
 let refreshing: Promise<SignedIn | null> | null = null;
 
 function refreshOnce(): Promise<SignedIn | null> {
-  refreshing ??= call<{ refreshSession: SessionPayload | null }>(
-    `mutation { refreshSession { ${SESSION} } }`,
-  )
+  refreshing ??= dataOf(graphqlRequest(RefreshSessionDocument))
     .then((data) => {
       if (data.refreshSession) return adopt(data.refreshSession);
       setAccessToken(null);
@@ -162,35 +214,39 @@ export const restoreSession = createAsyncThunk<
   }
 });
 
-/** A thunk that sends e-mail and password to `mutation` and adopts the session it returns. */
-function emailThunk(type: string, mutation: 'signIn' | 'signUp', stateError: string) {
-  return createAsyncThunk<
-    SignedIn,
-    { email: string; password: string },
-    { rejectValue: AuthFailure }
-  >(type, async (credentials, { rejectWithValue }) => {
-    try {
-      const data = await call<Record<typeof mutation, SessionPayload>>(
-        `mutation ($email: String!, $password: String!) { ${mutation}(email: $email, password: $password) { ${SESSION} } }`,
-        credentials,
-      );
-      return adopt(data[mutation]);
-    } catch (error) {
-      return rejectWithValue(failure(error, stateError));
-    }
-  });
+interface EmailCredentials {
+  readonly email: string;
+  readonly password: string;
+}
+
+/** A thunk that hands e-mail and password to `send` and adopts the session it returns. */
+function emailThunk(
+  type: string,
+  send: (credentials: EmailCredentials) => Promise<AuthSessionFieldsFragment>,
+  stateError: string,
+) {
+  return createAsyncThunk<SignedIn, EmailCredentials, { rejectValue: AuthFailure }>(
+    type,
+    async (credentials, { rejectWithValue }) => {
+      try {
+        return adopt(await send(credentials));
+      } catch (error) {
+        return rejectWithValue(failure(error, stateError));
+      }
+    },
+  );
 }
 
 export const signInWithEmail = emailThunk(
   'auth/signInWithEmail',
-  'signIn',
+  async (credentials) => (await dataOf(graphqlRequest(SignInDocument, credentials))).signIn,
   'Failed to sign in with email',
 );
 
 /** Creates the account (the realm's password policy applies), then signs in. */
 export const signUpWithEmail = emailThunk(
   'auth/signUpWithEmail',
-  'signUp',
+  async (credentials) => (await dataOf(graphqlRequest(SignUpDocument, credentials))).signUp,
   'Failed to sign up with email',
 );
 
@@ -201,9 +257,10 @@ export const startProviderSignIn = createAsyncThunk<
   { rejectValue: AuthFailure }
 >('auth/startProviderSignIn', async ({ provider, navigate }, { rejectWithValue }) => {
   try {
-    const data = await call<{ signInWithProvider: string }>(
-      'mutation ($provider: SignInProvider!) { signInWithProvider(provider: $provider) }',
-      { provider: provider.toUpperCase() },
+    const data = await dataOf(
+      graphqlRequest(SignInWithProviderDocument, {
+        provider: provider.toUpperCase() as GraphqlSignInProvider,
+      }),
     );
     navigate(data.signInWithProvider);
   } catch (error) {
@@ -218,10 +275,7 @@ export const completeProviderSignIn = createAsyncThunk<
   { rejectValue: AuthFailure }
 >('auth/completeProviderSignIn', async ({ provider, code, state }, { rejectWithValue }) => {
   try {
-    const data = await call<{ completeProviderSignIn: SessionPayload }>(
-      `mutation ($code: String!, $state: String!) { completeProviderSignIn(code: $code, state: $state) { ${SESSION} } }`,
-      { code, state },
-    );
+    const data = await dataOf(graphqlRequest(CompleteProviderSignInDocument, { code, state }));
     return adopt(data.completeProviderSignIn);
   } catch (error) {
     return rejectWithValue(failure(error, `Failed to sign in with ${providerNames[provider]}`));
@@ -233,7 +287,7 @@ export const signOut = createAsyncThunk<undefined, undefined, { rejectValue: Aut
   async (_, { rejectWithValue }) => {
     setAccessToken(null);
     try {
-      await call<{ signOut: boolean }>('mutation { signOut }');
+      await dataOf(graphqlRequest(SignOutDocument));
     } catch (error) {
       console.error('Sign-out failed', error);
       return rejectWithValue(failure(error, 'Failed to sign out'));

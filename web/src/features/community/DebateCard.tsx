@@ -1,13 +1,9 @@
 import { Link } from 'react-router';
+import type { VoteKind } from '../../gql/graphql';
 import { CategoryChips } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { communityStanceLabel } from '../debates/stance';
-import {
-  type CommunityDebate,
-  useCommunityDebateQuery,
-  type VoteCounts,
-  type VoteKind,
-} from './community.api';
+import { type CommunityDebate, useCommunityDebateQuery, type VoteCounts } from './community.api';
 
 /** The three vote kinds' shares of all votes, in whole percent. */
 export function voteShares(counts: VoteCounts): Record<VoteKind, number> {

@@ -33,6 +33,7 @@ export function DebatePage() {
       </section>
     );
   }
+  const shared = sharedDate(data.sharedAt);
   return (
     <section className="page" aria-labelledby="debate-topic">
       <p>
@@ -41,8 +42,8 @@ export function DebatePage() {
       <h1 id="debate-topic">{data.topic}</h1>
       <CategoryChips categories={data.categories} />
       <p className="shared-line">
-        Shared {sharedDate(data.sharedAt)} by {data.userDisplayName} · For {data.upvotes} ·
-        Interesting {data.interesting} · Against {data.downvotes} · {data.views} views
+        Shared {shared} by {data.userDisplayName} · For {data.upvotes} · Interesting{' '}
+        {data.interesting} · Against {data.downvotes} · {data.views} views
       </p>
       <SpeakerFacts model1={data.model1} model2={data.model2} />
       <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>

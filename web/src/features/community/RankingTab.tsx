@@ -2,17 +2,15 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { SignInDialog } from '../../components/SignInDialog';
+import type { RankingPeriod, RankingSort, VoteKind } from '../../gql/graphql';
 import { CategorySelect, LoadMore } from '../debates/DebateParts';
-import { useCatalogQuery } from '../engine/catalog.api';
 import {
   type CommunityDebate,
   type RankingArgs,
-  type RankingPeriod,
-  type RankingSort,
+  useCategoriesQuery,
   useCommunityDebatesQuery,
   useVoteMutation,
   type VoteCounts,
-  type VoteKind,
 } from './community.api';
 import { DebateCard } from './DebateCard';
 import { useStars } from './stars';
@@ -118,7 +116,7 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
 /** The 'Community Forum' tab: shared debates, filtered and ranked in the database. */
 export function RankingTab() {
   const auth = useAppSelector((state) => state.auth);
-  const { data: catalog } = useCatalogQuery(undefined);
+  const { data: categories } = useCategoriesQuery(undefined);
   const [category, setCategory] = useState<string | null>(null);
   const [sort, setSort] = useState<RankingSort>('MOST_RECENT');
   const [period, setPeriod] = useState<RankingPeriod>('ALL_TIME');
@@ -190,7 +188,7 @@ export function RankingTab() {
       <div className="filters">
         <CategorySelect
           value={category}
-          categories={catalog?.categories ?? []}
+          categories={categories ?? []}
           onChange={filtered(setCategory)}
         />
         <label>

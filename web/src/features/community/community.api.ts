@@ -1,33 +1,22 @@
-import { api } from '../../app/api';
-import {
-  type DebateBase,
-  type DebateWithRounds,
-  ROUND_FIELDS,
-  SPEAKER_FIELDS,
-} from '../debates/debate.types';
-
-export type VoteKind = 'FOR' | 'AGAINST' | 'INTERESTING';
-export type RankingSort = 'MOST_POPULAR' | 'MOST_RECENT' | 'MOST_CONTROVERSIAL';
-export type RankingPeriod = 'ALL_TIME' | 'TODAY' | 'THIS_WEEK' | 'THIS_MONTH';
-
-export interface VoteCounts {
-  readonly upvotes: number;
-  readonly downvotes: number;
-  readonly interesting: number;
-}
+import { api, operation } from '../../app/api';
+import { graphql } from '../../gql/gql';
+import type {
+  CategoriesQuery,
+  CommunityDebateQuery,
+  CommunityDebatesQuery,
+  MergeStarsMutation,
+  RankingPeriod,
+  RankingSort,
+  ToggleStarMutation,
+  VoteKind,
+  VoteMutation,
+} from '../../gql/graphql';
 
 /** A ranking card: counts, the viewer's own vote and star; no rounds. */
-export interface CommunityDebate extends DebateBase, VoteCounts {
-  readonly sharedAt: string;
-  readonly views: number;
-  readonly myVote: VoteKind | null;
-  readonly starred: boolean;
-}
+export type CommunityDebate = CommunityDebatesQuery['communityDebates']['debates'][number];
 
-export interface PublicDebate extends DebateWithRounds, VoteCounts {
-  readonly sharedAt: string;
-  readonly views: number;
-}
+/** A debate's counts as a card shows them, from the ranking or from the last vote. */
+export type VoteCounts = Pick<VoteMutation['vote'], 'upvotes' | 'downvotes' | 'interesting'>;
 
 export interface RankingArgs {
   readonly category: string | null;
@@ -41,85 +30,152 @@ export interface RankingArgs {
   readonly viewer: string | null;
 }
 
-const CARD = `id topic categories userDisplayName sharedAt upvotes downvotes interesting views
-  myVote starred model1 { ${SPEAKER_FIELDS} } model2 { ${SPEAKER_FIELDS} }`;
+const CommunityDebatesDocument = graphql(`
+  query CommunityDebates(
+    $category: String
+    $sort: RankingSort
+    $period: RankingPeriod
+    $starredOnly: Boolean
+    $starredIds: [String!]
+    $utcOffsetMinutes: Int
+    $after: String
+  ) {
+    communityDebates(
+      category: $category
+      sort: $sort
+      period: $period
+      starredOnly: $starredOnly
+      starredIds: $starredIds
+      utcOffsetMinutes: $utcOffsetMinutes
+      after: $after
+      limit: 10
+    ) {
+      debates {
+        id
+        topic
+        categories
+        userDisplayName
+        sharedAt
+        upvotes
+        downvotes
+        interesting
+        views
+        myVote
+        starred
+        model1 {
+          ...DebateSpeakerFields
+        }
+        model2 {
+          ...DebateSpeakerFields
+        }
+      }
+      next
+    }
+  }
+`);
+
+const CommunityDebateDocument = graphql(`
+  query CommunityDebate($id: String!) {
+    communityDebate(id: $id) {
+      id
+      topic
+      categories
+      userDisplayName
+      sharedAt
+      upvotes
+      downvotes
+      interesting
+      views
+      model1 {
+        ...DebateSpeakerFields
+      }
+      model2 {
+        ...DebateSpeakerFields
+      }
+      rounds {
+        ...DebateRoundFields
+      }
+    }
+  }
+`);
+
+const VoteDocument = graphql(`
+  mutation Vote($debateId: String!, $kind: VoteKind) {
+    vote(debateId: $debateId, kind: $kind) {
+      debateId
+      upvotes
+      downvotes
+      interesting
+      myVote
+    }
+  }
+`);
+
+const ToggleStarDocument = graphql(`
+  mutation ToggleStar($debateId: String!) {
+    toggleStar(debateId: $debateId)
+  }
+`);
+
+const CategoriesDocument = graphql(`
+  query Categories {
+    categories
+  }
+`);
+
+const MergeStarsDocument = graphql(`
+  mutation MergeStars($debateIds: [String!]!) {
+    mergeStars(debateIds: $debateIds)
+  }
+`);
 
 export const communityApi = api.injectEndpoints({
   endpoints: (build) => ({
-    communityDebates: build.query<{ debates: CommunityDebate[]; next: string | null }, RankingArgs>(
-      {
-        query: (ranking) => ({
-          query: `query Ranking($category: String, $sort: RankingSort, $period: RankingPeriod,
-            $starredOnly: Boolean, $starredIds: [String!], $utcOffsetMinutes: Int, $after: String) {
-          communityDebates(category: $category, sort: $sort, period: $period,
-            starredOnly: $starredOnly, starredIds: $starredIds,
-            utcOffsetMinutes: $utcOffsetMinutes, after: $after, limit: 10) {
-            debates { ${CARD} } next
-          }
-        }`,
-          variables: {
-            category: ranking.category,
-            sort: ranking.sort,
-            period: ranking.period,
-            starredOnly: ranking.starredOnly,
-            starredIds: ranking.starredIds,
-            after: ranking.after,
-            // Where the viewer's day starts, for Today.
-            utcOffsetMinutes: -new Date().getTimezoneOffset(),
-          },
+    communityDebates: build.query<CommunityDebatesQuery['communityDebates'], RankingArgs>({
+      query: (ranking) =>
+        operation(CommunityDebatesDocument, {
+          category: ranking.category,
+          sort: ranking.sort,
+          period: ranking.period,
+          starredOnly: ranking.starredOnly,
+          starredIds: ranking.starredIds,
+          after: ranking.after,
+          // Where the viewer's day starts, for Today.
+          utcOffsetMinutes: -new Date().getTimezoneOffset(),
         }),
-        transformResponse: (data: {
-          communityDebates: { debates: CommunityDebate[]; next: string | null };
-        }) => data.communityDebates,
-        keepUnusedDataFor: 30,
-      },
-    ),
-    communityDebate: build.query<PublicDebate, string>({
-      query: (id) => ({
-        query: `query PublicDebate($id: String!) {
-          communityDebate(id: $id) {
-            id topic categories userDisplayName sharedAt upvotes downvotes interesting views
-            model1 { ${SPEAKER_FIELDS} } model2 { ${SPEAKER_FIELDS} } rounds { ${ROUND_FIELDS} }
-          }
-        }`,
-        variables: { id },
-      }),
-      transformResponse: (data: { communityDebate: PublicDebate }) => data.communityDebate,
+      transformResponse: (data: CommunityDebatesQuery) => data.communityDebates,
+      keepUnusedDataFor: 30,
+    }),
+    communityDebate: build.query<CommunityDebateQuery['communityDebate'], string>({
+      query: (id) => operation(CommunityDebateDocument, { id }),
+      transformResponse: (data: CommunityDebateQuery) => data.communityDebate,
       // Fetched on first expansion, then kept: expanding again reads the cache.
       keepUnusedDataFor: 3600,
     }),
-    vote: build.mutation<
-      VoteCounts & { debateId: string; myVote: VoteKind | null },
-      { debateId: string; kind: VoteKind | null }
-    >({
-      query: (variables) => ({
-        query: `mutation Vote($debateId: String!, $kind: VoteKind) {
-          vote(debateId: $debateId, kind: $kind) { debateId upvotes downvotes interesting myVote }
-        }`,
-        variables,
-      }),
-      transformResponse: (data: {
-        vote: VoteCounts & { debateId: string; myVote: VoteKind | null };
-      }) => data.vote,
+    vote: build.mutation<VoteMutation['vote'], { debateId: string; kind: VoteKind | null }>({
+      query: (variables) => operation(VoteDocument, variables),
+      transformResponse: (data: VoteMutation) => data.vote,
     }),
     toggleStar: build.mutation<boolean, string>({
-      query: (debateId) => ({
-        query: 'mutation Star($debateId: String!) { toggleStar(debateId: $debateId) }',
-        variables: { debateId },
-      }),
-      transformResponse: (data: { toggleStar: boolean }) => data.toggleStar,
+      query: (debateId) => operation(ToggleStarDocument, { debateId }),
+      transformResponse: (data: ToggleStarMutation) => data.toggleStar,
     }),
-    mergeStars: build.mutation<string[], readonly string[]>({
-      query: (debateIds) => ({
-        query: 'mutation MergeStars($debateIds: [String!]!) { mergeStars(debateIds: $debateIds) }',
-        variables: { debateIds },
-      }),
-      transformResponse: (data: { mergeStars: string[] }) => data.mergeStars,
+    // The category filters' choices (ranking and history): the gateway answers them itself,
+    // unlike the catalog.
+    categories: build.query<CategoriesQuery['categories'], undefined>({
+      query: () => operation(CategoriesDocument),
+      transformResponse: (data: CategoriesQuery) => data.categories,
+      keepUnusedDataFor: 3600,
+    }),
+    mergeStars: build.mutation<MergeStarsMutation['mergeStars'], readonly string[]>({
+      query: (debateIds) => operation(MergeStarsDocument, { debateIds }),
+      transformResponse: (data: MergeStarsMutation) => data.mergeStars,
     }),
   }),
 });
 
 export const {
+  useCategoriesQuery,
   useCommunityDebatesQuery,
   useCommunityDebateQuery,
   useVoteMutation,

@@ -1,10 +1,10 @@
+import { MAX_LOCAL_STARS } from '@debate/contracts/constants';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { useMergeStarsMutation, useToggleStarMutation } from './community.api';
 
 /** The local-storage key of the starred debates (spec §3 'Browser local storage'). */
 export const STARRED_DEBATES_KEY = 'starredDebates';
-const MAX_LOCAL_STARS = 500;
 
 export function readLocalStars(storage: Pick<Storage, 'getItem'> | undefined): string[] {
   try {
@@ -32,7 +32,7 @@ function writeLocalStars(ids: readonly string[]): void {
 export function useStars() {
   const auth = useAppSelector((state) => state.auth);
   const signedIn = auth.status === 'signedIn';
-  const [ids, setIds] = useState<string[]>(() =>
+  const [ids, setIds] = useState<readonly string[]>(() =>
     typeof window === 'undefined' ? [] : readLocalStars(window.localStorage),
   );
   const [merge] = useMergeStarsMutation();

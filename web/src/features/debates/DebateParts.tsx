@@ -1,5 +1,5 @@
+import type { DebateSpeakerFieldsFragment } from '../../gql/graphql';
 import { communityStanceLabel } from './stance';
-import type { DebateSpeaker } from './debate.types';
 
 /** A debate's categories, as chips. */
 export function CategoryChips({ categories }: { categories: readonly string[] }) {
@@ -15,7 +15,13 @@ export function CategoryChips({ categories }: { categories: readonly string[] })
 }
 
 /** Each speaker's model, position (the community stance label) and style (spec §2 history). */
-export function SpeakerFacts({ model1, model2 }: { model1: DebateSpeaker; model2: DebateSpeaker }) {
+export function SpeakerFacts({
+  model1,
+  model2,
+}: {
+  model1: DebateSpeakerFieldsFragment;
+  model2: DebateSpeakerFieldsFragment;
+}) {
   return (
     <dl className="facts speakers-facts">
       {(

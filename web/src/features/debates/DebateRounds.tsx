@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { DebateRound } from './debate.types';
+import type { DebateRoundFieldsFragment } from '../../gql/graphql';
 
-function RoundView({ round }: { round: DebateRound }) {
+function RoundView({ round }: { round: DebateRoundFieldsFragment }) {
   const [full, setFull] = useState(false);
   const title = `Round ${round.round} - ${round.speaker}`;
   return (
@@ -16,7 +16,7 @@ function RoundView({ round }: { round: DebateRound }) {
 }
 
 /** A saved or shared debate's rounds: each turn's summary, and its full text on Show More. */
-export function DebateRounds({ rounds }: { rounds: readonly DebateRound[] }) {
+export function DebateRounds({ rounds }: { rounds: readonly DebateRoundFieldsFragment[] }) {
   if (rounds.length === 0) return <p>No rounds found for this debate.</p>;
   return (
     <div className="rounds">

@@ -1,5 +1,11 @@
-import type { DebateWithRounds } from './debate.types';
+import type { DebateSpeakerFieldsFragment, MyDebateQuery } from '../../gql/graphql';
 import { communityStanceLabel } from './stance';
+
+/** What the export writes: a saved debate (myDebate) has it, and so has a shared one. */
+export type ExportedDebate = Pick<
+  MyDebateQuery['myDebate'],
+  'topic' | 'categories' | 'sharedAt' | 'model1' | 'model2' | 'rounds'
+>;
 
 const ROUND_TITLES: Record<number, string> = {
   1: 'Constructive Arguments',
@@ -13,8 +19,8 @@ function escape(text: string): string {
 }
 
 /** The debate as a Markdown document: topic, speakers, and every round's full text and summary. */
-export function debateToMarkdown(debate: DebateWithRounds): string {
-  const speaker = (label: string, model: DebateWithRounds['model1']) =>
+export function debateToMarkdown(debate: ExportedDebate): string {
+  const speaker = (label: string, model: DebateSpeakerFieldsFragment) =>
     `- **${label}**: ${escape(model.name)}, ${communityStanceLabel(model.stance)} (${model.stance}), ${escape(model.rhetoricStyle)} style`;
   const lines = [
     `# ${escape(debate.topic)}`,
@@ -39,7 +45,7 @@ export function debateToMarkdown(debate: DebateWithRounds): string {
 }
 
 /** A file name for the debate's export: its topic, letters and digits only. */
-export function markdownFileName(debate: Pick<DebateWithRounds, 'topic'>): string {
+export function markdownFileName(debate: Pick<ExportedDebate, 'topic'>): string {
   const stem = debate.topic
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
@@ -49,7 +55,7 @@ export function markdownFileName(debate: Pick<DebateWithRounds, 'topic'>): strin
 }
 
 /** Offers the Markdown of `debate` as a download. */
-export function downloadMarkdown(debate: DebateWithRounds): void {
+export function downloadMarkdown(debate: ExportedDebate): void {
   const blob = new Blob([debateToMarkdown(debate)], { type: 'text/markdown;charset=utf-8' });
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);

@@ -2,12 +2,13 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { SignInDialog } from '../../components/SignInDialog';
+import type { DebateSettingsInput, SpeakerSettingsInput } from '../../gql/graphql';
 import { useCatalogQuery } from './catalog.api';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
 import { VerifyEmailNotice } from './components/VerifyEmailNotice';
-import { type DebateSettingsInput, runDebate, type SpeakerSettingsInput } from './engine.slice';
+import { runDebate } from './engine.slice';
 import { initialStances } from './stance';
 
 /** Draws a topic other than `current` when there is one. */

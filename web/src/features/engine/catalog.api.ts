@@ -1,23 +1,25 @@
-import { api } from '../../app/api';
+import { api, operation } from '../../app/api';
+import { graphql } from '../../gql/gql';
+import type { CatalogQuery } from '../../gql/graphql';
 
-export interface Catalog {
-  readonly categories: string[];
-  readonly rhetoricStyles: string[];
-  readonly debateFormats: string[];
-  readonly models: string[];
-  readonly roundTitles: string[];
-  readonly topics: string[];
-}
+const CatalogDocument = graphql(`
+  query Catalog {
+    catalog {
+      categories
+      rhetoricStyles
+      debateFormats
+      models
+      roundTitles
+      topics
+    }
+  }
+`);
 
 const catalogApi = api.injectEndpoints({
   endpoints: (build) => ({
-    catalog: build.query<Catalog, undefined>({
-      query: () => ({
-        query: `query Catalog {
-          catalog { categories rhetoricStyles debateFormats models roundTitles topics }
-        }`,
-      }),
-      transformResponse: (data: { catalog: Catalog }) => data.catalog,
+    catalog: build.query<CatalogQuery['catalog'], undefined>({
+      query: () => operation(CatalogDocument),
+      transformResponse: (data: CatalogQuery) => data.catalog,
       keepUnusedDataFor: 3600,
     }),
   }),

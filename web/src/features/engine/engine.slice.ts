@@ -1,21 +1,14 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { currentAccessToken, graphqlRequest } from '../../app/api';
+import { graphql } from '../../gql/gql';
+import type {
+  DebateRunSubscription,
+  DebateRunSubscriptionVariables,
+  DebateSettingsInput,
+} from '../../gql/graphql';
 
 /** One event of a run, as the gateway's debateRun subscription sends it. */
-export interface RunEvent {
-  readonly type:
-    'runStarted' | 'turnStarted' | 'textDelta' | 'turnCompleted' | 'runCompleted' | 'runFailed';
-  readonly seq: number;
-  readonly speakerKind: 'openai' | 'offline' | null;
-  readonly turn: number | null;
-  readonly speaker: string | null;
-  readonly round: number | null;
-  readonly roundTitle: string | null;
-  readonly text: string | null;
-  readonly summary: string | null;
-  readonly failed: boolean | null;
-  readonly message: string | null;
-}
+export type RunEvent = DebateRunSubscription['debateRun'];
 
 export interface Turn {
   readonly turn: number;
@@ -28,28 +21,14 @@ export interface Turn {
   readonly failed: boolean;
 }
 
-export interface SpeakerSettingsInput {
-  readonly model: string;
-  readonly stance: number;
-  readonly rhetoricStyle: string;
-  readonly personality: string;
-}
-
-export interface DebateSettingsInput {
-  readonly topic: string;
-  readonly debateFormat: string;
-  readonly moderatorEnabled: boolean;
-  readonly first: SpeakerSettingsInput;
-  readonly second: SpeakerSettingsInput;
-}
-
 export interface EngineState {
   /** The run being shown, once the gateway accepted it: what 'Save Your Debate' saves. */
   readonly runId: string | null;
   /** idle, running (the button disabled, a loading indicator), then done or failed (spec §4). */
   readonly status: 'idle' | 'running' | 'done' | 'failed';
   readonly topic: string | null;
-  readonly speakerKind: 'openai' | 'offline' | null;
+  /** Who writes the debate, from the run's first event: 'openai' or 'offline'. */
+  readonly speakerKind: RunEvent['speakerKind'];
   readonly turns: readonly Turn[];
   /** The turn being written. */
   readonly current: { speaker: string; round: number; roundTitle: string } | null;
@@ -72,8 +51,29 @@ const initialState: EngineState = {
   seq: -1,
 };
 
-const EVENT_FIELDS =
-  'type seq speakerKind turn speaker round roundTitle text summary failed message';
+const StartDebateDocument = graphql(`
+  mutation StartDebate($settings: DebateSettingsInput!) {
+    startDebate(settings: $settings)
+  }
+`);
+
+const DebateRunDocument = graphql(`
+  subscription DebateRun($id: String!) {
+    debateRun(id: $id) {
+      type
+      seq
+      speakerKind
+      turn
+      speaker
+      round
+      roundTitle
+      text
+      summary
+      failed
+      message
+    }
+  }
+`);
 
 /**
  * Starts a debate and follows it to its end: the mutation takes a free debate, then the
@@ -83,12 +83,9 @@ const EVENT_FIELDS =
 export const runDebate = createAsyncThunk<undefined, DebateSettingsInput, { rejectValue: string }>(
   'engine/runDebate',
   async (settings, { dispatch, rejectWithValue }) => {
-    const started = await graphqlRequest({
-      query: 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }',
-      variables: { settings },
-    });
+    const started = await graphqlRequest(StartDebateDocument, { settings });
     if ('error' in started) return rejectWithValue(started.error.message);
-    const runId = (started.data as { startDebate: string }).startDebate;
+    const runId = started.data.startDebate;
     dispatch(engineSlice.actions.runAccepted(runId));
     // Only the engine subscribes: the client loads with the first debate, not with every page.
     const { createClient } = await import('graphql-ws');
@@ -101,13 +98,11 @@ export const runDebate = createAsyncThunk<undefined, DebateSettingsInput, { reje
       },
       retryAttempts: 5,
     });
+    const variables: DebateRunSubscriptionVariables = { id: runId };
     try {
       await new Promise<void>((resolve, reject) => {
-        client.subscribe<{ debateRun: RunEvent }>(
-          {
-            query: `subscription ($id: String!) { debateRun(id: $id) { ${EVENT_FIELDS} } }`,
-            variables: { id: runId },
-          },
+        client.subscribe<DebateRunSubscription>(
+          { query: DebateRunDocument.toString(), variables },
           {
             next: (result) => {
               if (result.errors?.[0]) {

@@ -5,14 +5,14 @@ import { useToast } from '../../components/Toast';
 import { DebateRounds } from '../debates/DebateRounds';
 import { downloadMarkdown } from '../debates/markdown';
 import { CategoryChips, CategorySelect, LoadMore, SpeakerFacts } from '../debates/DebateParts';
-import { useCatalogQuery } from '../engine/catalog.api';
+import { useCategoriesQuery } from '../community/community.api';
 import {
   type HistoryArgs,
   type SavedDebate,
   useMyDebateQuery,
   useMyDebatesQuery,
   useShareDebateMutation,
-} from './history.api';
+} from '../debates/debates.api';
 
 export const SHARE_SUCCESS = 'Debate shared successfully! It will appear in Community Rankings.';
 export const SHARE_FAILURE = 'Failed to share debate. Please try again.';
@@ -126,7 +126,7 @@ function HistoryPageOfCards({ args, isFirst, isLast, ...props }: PageProps) {
 }
 
 function History() {
-  const { data: catalog } = useCatalogQuery(undefined);
+  const { data: categories } = useCategoriesQuery(undefined);
   const [search, setSearch] = useState('');
   const [category, setCategory] = useState<string | null>(null);
   const [order, setOrder] = useState<'newest' | 'oldest'>('newest');
@@ -168,11 +168,7 @@ function History() {
             onChange={(event) => setSearch(event.target.value)}
           />
         </label>
-        <CategorySelect
-          value={category}
-          categories={catalog?.categories ?? []}
-          onChange={setCategory}
-        />
+        <CategorySelect value={category} categories={categories ?? []} onChange={setCategory} />
         <label>
           Sort
           <select

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useToast } from '../../../components/Toast';
-import { useSaveDebateMutation } from '../../history/history.api';
+import { useSaveDebateMutation } from '../../debates/debates.api';
 
 export const SAVE_SUCCESS = 'Debate saved to your history!';
 export const SAVE_FAILURE = 'Failed to save debate. Please try again.';

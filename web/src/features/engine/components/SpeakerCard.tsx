@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { SpeakerSettingsInput } from '../engine.slice';
+import type { SpeakerSettingsInput } from '../../../gql/graphql';
 import { stanceBand, stanceLabel } from '../stance';
 
 interface SpeakerCardProps {

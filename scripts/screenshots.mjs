@@ -1,0 +1,80 @@
+// npm run screenshots: the README's pictures of the product (docs/images/*.png), taken from the
+// built platform as `npm start` runs it, in Debian's Chromium: a new user signs up, has the
+// offline speaker write a debate on /engine, saves and shares it, and the community ranking
+// shows it, at 1280 px and at 390 px. Run it again after a change to what those screens show.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromiumArgs, chromiumPath } from './chromium.mjs';
+import { buildAll, ensureInstalled, root, startPlatformProcess } from './workspace.mjs';
+
+ensureInstalled();
+buildAll();
+const { chromium } = await import('playwright-core');
+
+const TOPIC = 'Should cities ban private cars from their centres?';
+const out = join(root, 'docs/images');
+mkdirSync(out, { recursive: true });
+
+const platform = await startPlatformProcess({
+  OFFLINE_TOKENS_PER_SECOND: '2000',
+  OFFLINE_FIRST_TOKEN_MS: '0',
+  TURN_PAUSE_MS: '0',
+});
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+try {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    baseURL: platform.url,
+  });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Create one' }).click();
+  await page.getByLabel('Email').fill('ada@example.org');
+  await page.getByLabel('Password').fill('a long enough password');
+  await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+  await page.waitForURL('**/account');
+
+  await page.goto('/engine');
+  await page.getByLabel('Debate topic').fill(TOPIC);
+  await page.getByRole('button', { name: 'Begin discussion' }).click();
+  const panel = page.getByRole('region', { name: 'Save Your Debate' });
+  await panel.waitFor({ timeout: 30_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(out, 'engine.png') });
+  for (const category of ['Environment', 'Politics']) {
+    await panel.getByRole('button', { name: category, exact: true }).click();
+  }
+  await panel.getByRole('button', { name: 'Save Debate' }).click();
+  await page.getByRole('status').getByText('Debate saved to your history!').waitFor();
+
+  await page.goto('/community/history');
+  const saved = page
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { name: TOPIC }) });
+  await saved.getByRole('button', { name: 'Share with Community' }).click();
+  await saved.getByRole('button', { name: 'Shared with Community' }).waitFor();
+
+  // The shared copy reaches the ranking through the event log: a moment later.
+  for (let attempt = 0; ; attempt += 1) {
+    await page.goto('/community/ranking');
+    await page.locator('.debate-list').waitFor();
+    if ((await page.getByRole('heading', { name: TOPIC }).count()) > 0) break;
+    if (attempt > 40) throw new Error('the shared debate never reached the ranking');
+    await page.waitForTimeout(250);
+  }
+  await page.screenshot({ path: join(out, 'ranking.png') });
+
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    baseURL: platform.url,
+  });
+  const small = await phone.newPage();
+  await small.goto('/community/ranking');
+  await small.getByRole('heading', { name: TOPIC }).waitFor();
+  await small.screenshot({ path: join(out, 'ranking-phone.png') });
+  process.stdout.write(`screenshots written to ${out}\n`);
+} finally {
+  await browser.close();
+  platform.child.kill('SIGTERM');
+}

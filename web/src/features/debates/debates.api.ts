@@ -1,0 +1,119 @@
+import { api, operation } from '../../app/api';
+import { graphql } from '../../gql/gql';
+import type {
+  MyDebateQuery,
+  MyDebatesQuery,
+  SaveDebateMutation,
+  ShareDebateMutation,
+} from '../../gql/graphql';
+
+/** One of the user's saved debates, as the history lists it (rounds come on demand). */
+export type SavedDebate = MyDebatesQuery['myDebates']['debates'][number];
+
+export interface HistoryArgs {
+  readonly search: string;
+  readonly category: string | null;
+  readonly order: 'newest' | 'oldest';
+  readonly after: string | null;
+}
+
+const MyDebatesDocument = graphql(`
+  query MyDebates($search: String, $category: String, $order: String, $after: String) {
+    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {
+      debates {
+        id
+        topic
+        categories
+        userDisplayName
+        timestamp
+        sharedAt
+        isPublic
+        upvotes
+        downvotes
+        model1 {
+          ...DebateSpeakerFields
+        }
+        model2 {
+          ...DebateSpeakerFields
+        }
+      }
+      total
+      next
+    }
+  }
+`);
+
+const MyDebateDocument = graphql(`
+  query MyDebate($id: String!) {
+    myDebate(id: $id) {
+      id
+      topic
+      categories
+      userDisplayName
+      sharedAt
+      upvotes
+      downvotes
+      model1 {
+        ...DebateSpeakerFields
+      }
+      model2 {
+        ...DebateSpeakerFields
+      }
+      rounds {
+        ...DebateRoundFields
+      }
+    }
+  }
+`);
+
+const SaveDebateDocument = graphql(`
+  mutation SaveDebate($runId: String!, $categories: [String!]!) {
+    saveDebate(runId: $runId, categories: $categories) {
+      id
+    }
+  }
+`);
+
+const ShareDebateDocument = graphql(`
+  mutation ShareDebate($id: String!) {
+    shareDebate(id: $id) {
+      id
+      isPublic
+    }
+  }
+`);
+
+export const historyApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    myDebates: build.query<MyDebatesQuery['myDebates'], HistoryArgs>({
+      query: ({ search, ...args }) =>
+        operation(MyDebatesDocument, { ...args, search: search.trim() || null }),
+      transformResponse: (data: MyDebatesQuery) => data.myDebates,
+      providesTags: ['History'],
+    }),
+    myDebate: build.query<MyDebateQuery['myDebate'], string>({
+      query: (id) => operation(MyDebateDocument, { id }),
+      transformResponse: (data: MyDebateQuery) => data.myDebate,
+      keepUnusedDataFor: 3600,
+    }),
+    saveDebate: build.mutation<
+      SaveDebateMutation['saveDebate'],
+      { runId: string; categories: readonly string[] }
+    >({
+      query: (variables) => operation(SaveDebateDocument, variables),
+      transformResponse: (data: SaveDebateMutation) => data.saveDebate,
+      invalidatesTags: ['History'],
+    }),
+    shareDebate: build.mutation<ShareDebateMutation['shareDebate'], string>({
+      query: (id) => operation(ShareDebateDocument, { id }),
+      transformResponse: (data: ShareDebateMutation) => data.shareDebate,
+    }),
+  }),
+});
+
+export const {
+  useMyDebatesQuery,
+  useMyDebateQuery,
+  useSaveDebateMutation,
+  useShareDebateMutation,
+} = historyApi;

@@ -1,0 +1,237 @@
+/* eslint-disable */
+import * as types from './graphql';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+  '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n    }\n  }\n': typeof types.UsageDocument;
+  '\n  fragment AuthSessionFields on AuthSession {\n    accessToken\n    expiresIn\n    user {\n      id\n      email\n      displayName\n      photoURL\n      isPro\n      createdAt\n      mustVerifyEmail\n    }\n  }\n': typeof types.AuthSessionFieldsFragmentDoc;
+  '\n  mutation RefreshSession {\n    refreshSession {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.RefreshSessionDocument;
+  '\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.SignInDocument;
+  '\n  mutation SignUp($email: String!, $password: String!) {\n    signUp(email: $email, password: $password) {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.SignUpDocument;
+  '\n  mutation SignInWithProvider($provider: SignInProvider!) {\n    signInWithProvider(provider: $provider)\n  }\n': typeof types.SignInWithProviderDocument;
+  '\n  mutation CompleteProviderSignIn($code: String!, $state: String!) {\n    completeProviderSignIn(code: $code, state: $state) {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.CompleteProviderSignInDocument;
+  '\n  mutation SignOut {\n    signOut\n  }\n': typeof types.SignOutDocument;
+  '\n  mutation SendVerificationEmail {\n    sendVerificationEmail\n  }\n': typeof types.SendVerificationEmailDocument;
+  '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      next\n    }\n  }\n': typeof types.CommunityDebatesDocument;
+  '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n    }\n  }\n': typeof types.CommunityDebateDocument;
+  '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n    }\n  }\n': typeof types.VoteDocument;
+  '\n  mutation ToggleStar($debateId: String!) {\n    toggleStar(debateId: $debateId)\n  }\n': typeof types.ToggleStarDocument;
+  '\n  query Categories {\n    categories\n  }\n': typeof types.CategoriesDocument;
+  '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n': typeof types.MergeStarsDocument;
+  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n  }\n': typeof types.DebateSpeakerFieldsFragmentDoc;
+  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n  }\n': typeof types.DebateRoundFieldsFragmentDoc;
+  '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      total\n      next\n    }\n  }\n': typeof types.MyDebatesDocument;
+  '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n    }\n  }\n': typeof types.MyDebateDocument;
+  '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n': typeof types.SaveDebateDocument;
+  '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n': typeof types.ShareDebateDocument;
+  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
+  '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n': typeof types.StartDebateDocument;
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      speakerKind\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n': typeof types.DebateRunDocument;
+};
+const documents: Documents = {
+  '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n    }\n  }\n':
+    types.UsageDocument,
+  '\n  fragment AuthSessionFields on AuthSession {\n    accessToken\n    expiresIn\n    user {\n      id\n      email\n      displayName\n      photoURL\n      isPro\n      createdAt\n      mustVerifyEmail\n    }\n  }\n':
+    types.AuthSessionFieldsFragmentDoc,
+  '\n  mutation RefreshSession {\n    refreshSession {\n      ...AuthSessionFields\n    }\n  }\n':
+    types.RefreshSessionDocument,
+  '\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      ...AuthSessionFields\n    }\n  }\n':
+    types.SignInDocument,
+  '\n  mutation SignUp($email: String!, $password: String!) {\n    signUp(email: $email, password: $password) {\n      ...AuthSessionFields\n    }\n  }\n':
+    types.SignUpDocument,
+  '\n  mutation SignInWithProvider($provider: SignInProvider!) {\n    signInWithProvider(provider: $provider)\n  }\n':
+    types.SignInWithProviderDocument,
+  '\n  mutation CompleteProviderSignIn($code: String!, $state: String!) {\n    completeProviderSignIn(code: $code, state: $state) {\n      ...AuthSessionFields\n    }\n  }\n':
+    types.CompleteProviderSignInDocument,
+  '\n  mutation SignOut {\n    signOut\n  }\n': types.SignOutDocument,
+  '\n  mutation SendVerificationEmail {\n    sendVerificationEmail\n  }\n':
+    types.SendVerificationEmailDocument,
+  '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      next\n    }\n  }\n':
+    types.CommunityDebatesDocument,
+  '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n    }\n  }\n':
+    types.CommunityDebateDocument,
+  '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n    }\n  }\n':
+    types.VoteDocument,
+  '\n  mutation ToggleStar($debateId: String!) {\n    toggleStar(debateId: $debateId)\n  }\n':
+    types.ToggleStarDocument,
+  '\n  query Categories {\n    categories\n  }\n': types.CategoriesDocument,
+  '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n':
+    types.MergeStarsDocument,
+  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n  }\n':
+    types.DebateSpeakerFieldsFragmentDoc,
+  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n  }\n':
+    types.DebateRoundFieldsFragmentDoc,
+  '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      total\n      next\n    }\n  }\n':
+    types.MyDebatesDocument,
+  '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n    }\n  }\n':
+    types.MyDebateDocument,
+  '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n':
+    types.SaveDebateDocument,
+  '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n':
+    types.ShareDebateDocument,
+  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models\n      roundTitles\n      topics\n    }\n  }\n':
+    types.CatalogDocument,
+  '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n':
+    types.StartDebateDocument,
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      speakerKind\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n':
+    types.DebateRunDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n    }\n  }\n',
+): typeof import('./graphql').UsageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment AuthSessionFields on AuthSession {\n    accessToken\n    expiresIn\n    user {\n      id\n      email\n      displayName\n      photoURL\n      isPro\n      createdAt\n      mustVerifyEmail\n    }\n  }\n',
+): typeof import('./graphql').AuthSessionFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation RefreshSession {\n    refreshSession {\n      ...AuthSessionFields\n    }\n  }\n',
+): typeof import('./graphql').RefreshSessionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      ...AuthSessionFields\n    }\n  }\n',
+): typeof import('./graphql').SignInDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SignUp($email: String!, $password: String!) {\n    signUp(email: $email, password: $password) {\n      ...AuthSessionFields\n    }\n  }\n',
+): typeof import('./graphql').SignUpDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SignInWithProvider($provider: SignInProvider!) {\n    signInWithProvider(provider: $provider)\n  }\n',
+): typeof import('./graphql').SignInWithProviderDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation CompleteProviderSignIn($code: String!, $state: String!) {\n    completeProviderSignIn(code: $code, state: $state) {\n      ...AuthSessionFields\n    }\n  }\n',
+): typeof import('./graphql').CompleteProviderSignInDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SignOut {\n    signOut\n  }\n',
+): typeof import('./graphql').SignOutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SendVerificationEmail {\n    sendVerificationEmail\n  }\n',
+): typeof import('./graphql').SendVerificationEmailDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      next\n    }\n  }\n',
+): typeof import('./graphql').CommunityDebatesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').CommunityDebateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n    }\n  }\n',
+): typeof import('./graphql').VoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation ToggleStar($debateId: String!) {\n    toggleStar(debateId: $debateId)\n  }\n',
+): typeof import('./graphql').ToggleStarDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Categories {\n    categories\n  }\n',
+): typeof import('./graphql').CategoriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n',
+): typeof import('./graphql').MergeStarsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n  }\n',
+): typeof import('./graphql').DebateSpeakerFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n  }\n',
+): typeof import('./graphql').DebateRoundFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      total\n      next\n    }\n  }\n',
+): typeof import('./graphql').MyDebatesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').MyDebateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n',
+): typeof import('./graphql').SaveDebateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n',
+): typeof import('./graphql').ShareDebateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models\n      roundTitles\n      topics\n    }\n  }\n',
+): typeof import('./graphql').CatalogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n',
+): typeof import('./graphql').StartDebateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      speakerKind\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n',
+): typeof import('./graphql').DebateRunDocument;
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

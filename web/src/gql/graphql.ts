@@ -1,0 +1,780 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> =
+  T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type DebateSettingsInput = {
+  /** One of the catalog debate formats. */
+  readonly debateFormat: string;
+  readonly first: SpeakerSettingsInput;
+  readonly moderatorEnabled: boolean;
+  readonly second: SpeakerSettingsInput;
+  /** The motion, 1 to 500 characters. */
+  readonly topic: string;
+};
+
+/** Today starts at the viewer's midnight (utcOffsetMinutes); a week is 7 days. */
+export type RankingPeriod = 'ALL_TIME' | 'THIS_MONTH' | 'THIS_WEEK' | 'TODAY';
+
+/** Most Popular: Wilson lower bound of For against Against; Most Recent: sharedAt; Most Controversial: (For + Against) ^ (min / max), 0 unless both have votes. */
+export type RankingSort = 'MOST_CONTROVERSIAL' | 'MOST_POPULAR' | 'MOST_RECENT';
+
+/** The accounts a user can sign in with besides e-mail and password. */
+export type SignInProvider = 'GITHUB' | 'GOOGLE';
+
+export type SpeakerSettingsInput = {
+  /** One of the catalog models. */
+  readonly model: string;
+  /** Personality hints for the speaker. */
+  readonly personality?: string;
+  /** One of the catalog rhetoric styles. */
+  readonly rhetoricStyle: string;
+  /** -1 (against) to 1 (for), in steps of 0.1. */
+  readonly stance: number;
+};
+
+/** One vote per user per debate. */
+export type VoteKind = 'AGAINST' | 'FOR' | 'INTERESTING';
+
+export type UsageQueryVariables = Exact<{ [key: string]: never }>;
+
+export type UsageQuery = {
+  readonly usage: {
+    readonly freeDebatesRemaining: number;
+    readonly lastDebateStarted: string | null;
+    readonly totalDebates: number;
+    readonly memberSince: string;
+  };
+};
+
+export type AuthSessionFieldsFragment = {
+  readonly accessToken: string;
+  readonly expiresIn: number;
+  readonly user: {
+    readonly id: string;
+    readonly email: string;
+    readonly displayName: string | null;
+    readonly photoURL: string | null;
+    readonly isPro: boolean;
+    readonly createdAt: string | null;
+    readonly mustVerifyEmail: boolean;
+  };
+};
+
+export type RefreshSessionMutationVariables = Exact<{ [key: string]: never }>;
+
+export type RefreshSessionMutation = {
+  readonly refreshSession: {
+    readonly accessToken: string;
+    readonly expiresIn: number;
+    readonly user: {
+      readonly id: string;
+      readonly email: string;
+      readonly displayName: string | null;
+      readonly photoURL: string | null;
+      readonly isPro: boolean;
+      readonly createdAt: string | null;
+      readonly mustVerifyEmail: boolean;
+    };
+  } | null;
+};
+
+export type SignInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type SignInMutation = {
+  readonly signIn: {
+    readonly accessToken: string;
+    readonly expiresIn: number;
+    readonly user: {
+      readonly id: string;
+      readonly email: string;
+      readonly displayName: string | null;
+      readonly photoURL: string | null;
+      readonly isPro: boolean;
+      readonly createdAt: string | null;
+      readonly mustVerifyEmail: boolean;
+    };
+  };
+};
+
+export type SignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+export type SignUpMutation = {
+  readonly signUp: {
+    readonly accessToken: string;
+    readonly expiresIn: number;
+    readonly user: {
+      readonly id: string;
+      readonly email: string;
+      readonly displayName: string | null;
+      readonly photoURL: string | null;
+      readonly isPro: boolean;
+      readonly createdAt: string | null;
+      readonly mustVerifyEmail: boolean;
+    };
+  };
+};
+
+export type SignInWithProviderMutationVariables = Exact<{
+  provider: SignInProvider;
+}>;
+
+export type SignInWithProviderMutation = { readonly signInWithProvider: string };
+
+export type CompleteProviderSignInMutationVariables = Exact<{
+  code: string;
+  state: string;
+}>;
+
+export type CompleteProviderSignInMutation = {
+  readonly completeProviderSignIn: {
+    readonly accessToken: string;
+    readonly expiresIn: number;
+    readonly user: {
+      readonly id: string;
+      readonly email: string;
+      readonly displayName: string | null;
+      readonly photoURL: string | null;
+      readonly isPro: boolean;
+      readonly createdAt: string | null;
+      readonly mustVerifyEmail: boolean;
+    };
+  };
+};
+
+export type SignOutMutationVariables = Exact<{ [key: string]: never }>;
+
+export type SignOutMutation = { readonly signOut: boolean };
+
+export type SendVerificationEmailMutationVariables = Exact<{ [key: string]: never }>;
+
+export type SendVerificationEmailMutation = { readonly sendVerificationEmail: boolean };
+
+export type CommunityDebatesQueryVariables = Exact<{
+  category?: string | null | undefined;
+  sort?: RankingSort | null | undefined;
+  period?: RankingPeriod | null | undefined;
+  starredOnly?: boolean | null | undefined;
+  starredIds?: ReadonlyArray<string> | string | null | undefined;
+  utcOffsetMinutes?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type CommunityDebatesQuery = {
+  readonly communityDebates: {
+    readonly next: string | null;
+    readonly debates: ReadonlyArray<{
+      readonly id: string;
+      readonly topic: string;
+      readonly categories: ReadonlyArray<string>;
+      readonly userDisplayName: string;
+      readonly sharedAt: string;
+      readonly upvotes: number;
+      readonly downvotes: number;
+      readonly interesting: number;
+      readonly views: number;
+      readonly myVote: VoteKind | null;
+      readonly starred: boolean;
+      readonly model1: {
+        readonly name: string;
+        readonly stance: number;
+        readonly rhetoricStyle: string;
+      };
+      readonly model2: {
+        readonly name: string;
+        readonly stance: number;
+        readonly rhetoricStyle: string;
+      };
+    }>;
+  };
+};
+
+export type CommunityDebateQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type CommunityDebateQuery = {
+  readonly communityDebate: {
+    readonly id: string;
+    readonly topic: string;
+    readonly categories: ReadonlyArray<string>;
+    readonly userDisplayName: string;
+    readonly sharedAt: string;
+    readonly upvotes: number;
+    readonly downvotes: number;
+    readonly interesting: number;
+    readonly views: number;
+    readonly model1: {
+      readonly name: string;
+      readonly stance: number;
+      readonly rhetoricStyle: string;
+    };
+    readonly model2: {
+      readonly name: string;
+      readonly stance: number;
+      readonly rhetoricStyle: string;
+    };
+    readonly rounds: ReadonlyArray<{
+      readonly speaker: string;
+      readonly round: number;
+      readonly text: string;
+      readonly summary: string;
+    }>;
+  };
+};
+
+export type VoteMutationVariables = Exact<{
+  debateId: string;
+  kind?: VoteKind | null | undefined;
+}>;
+
+export type VoteMutation = {
+  readonly vote: {
+    readonly debateId: string;
+    readonly upvotes: number;
+    readonly downvotes: number;
+    readonly interesting: number;
+    readonly myVote: VoteKind | null;
+  };
+};
+
+export type ToggleStarMutationVariables = Exact<{
+  debateId: string;
+}>;
+
+export type ToggleStarMutation = { readonly toggleStar: boolean };
+
+export type CategoriesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type CategoriesQuery = { readonly categories: ReadonlyArray<string> };
+
+export type MergeStarsMutationVariables = Exact<{
+  debateIds: ReadonlyArray<string> | string;
+}>;
+
+export type MergeStarsMutation = { readonly mergeStars: ReadonlyArray<string> };
+
+export type DebateSpeakerFieldsFragment = {
+  readonly name: string;
+  readonly stance: number;
+  readonly rhetoricStyle: string;
+};
+
+export type DebateRoundFieldsFragment = {
+  readonly speaker: string;
+  readonly round: number;
+  readonly text: string;
+  readonly summary: string;
+};
+
+export type MyDebatesQueryVariables = Exact<{
+  search?: string | null | undefined;
+  category?: string | null | undefined;
+  order?: string | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+export type MyDebatesQuery = {
+  readonly myDebates: {
+    readonly total: number;
+    readonly next: string | null;
+    readonly debates: ReadonlyArray<{
+      readonly id: string;
+      readonly topic: string;
+      readonly categories: ReadonlyArray<string>;
+      readonly userDisplayName: string;
+      readonly timestamp: string;
+      readonly sharedAt: string | null;
+      readonly isPublic: boolean;
+      readonly upvotes: number;
+      readonly downvotes: number;
+      readonly model1: {
+        readonly name: string;
+        readonly stance: number;
+        readonly rhetoricStyle: string;
+      };
+      readonly model2: {
+        readonly name: string;
+        readonly stance: number;
+        readonly rhetoricStyle: string;
+      };
+    }>;
+  };
+};
+
+export type MyDebateQueryVariables = Exact<{
+  id: string;
+}>;
+
+export type MyDebateQuery = {
+  readonly myDebate: {
+    readonly id: string;
+    readonly topic: string;
+    readonly categories: ReadonlyArray<string>;
+    readonly userDisplayName: string;
+    readonly sharedAt: string | null;
+    readonly upvotes: number;
+    readonly downvotes: number;
+    readonly model1: {
+      readonly name: string;
+      readonly stance: number;
+      readonly rhetoricStyle: string;
+    };
+    readonly model2: {
+      readonly name: string;
+      readonly stance: number;
+      readonly rhetoricStyle: string;
+    };
+    readonly rounds: ReadonlyArray<{
+      readonly speaker: string;
+      readonly round: number;
+      readonly text: string;
+      readonly summary: string;
+    }>;
+  };
+};
+
+export type SaveDebateMutationVariables = Exact<{
+  runId: string;
+  categories: ReadonlyArray<string> | string;
+}>;
+
+export type SaveDebateMutation = { readonly saveDebate: { readonly id: string } };
+
+export type ShareDebateMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type ShareDebateMutation = {
+  readonly shareDebate: { readonly id: string; readonly isPublic: boolean };
+};
+
+export type CatalogQueryVariables = Exact<{ [key: string]: never }>;
+
+export type CatalogQuery = {
+  readonly catalog: {
+    readonly categories: ReadonlyArray<string>;
+    readonly rhetoricStyles: ReadonlyArray<string>;
+    readonly debateFormats: ReadonlyArray<string>;
+    readonly models: ReadonlyArray<string>;
+    readonly roundTitles: ReadonlyArray<string>;
+    readonly topics: ReadonlyArray<string>;
+  };
+};
+
+export type StartDebateMutationVariables = Exact<{
+  settings: DebateSettingsInput;
+}>;
+
+export type StartDebateMutation = { readonly startDebate: string };
+
+export type DebateRunSubscriptionVariables = Exact<{
+  id: string;
+}>;
+
+export type DebateRunSubscription = {
+  readonly debateRun: {
+    readonly type: string;
+    readonly seq: number;
+    readonly speakerKind: string | null;
+    readonly turn: number | null;
+    readonly speaker: string | null;
+    readonly round: number | null;
+    readonly roundTitle: string | null;
+    readonly text: string | null;
+    readonly summary: string | null;
+    readonly failed: boolean | null;
+    readonly message: string | null;
+  };
+};
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const AuthSessionFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment AuthSessionFields on AuthSession {
+  accessToken
+  expiresIn
+  user {
+    id
+    email
+    displayName
+    photoURL
+    isPro
+    createdAt
+    mustVerifyEmail
+  }
+}
+    `,
+  { fragmentName: 'AuthSessionFields' },
+) as unknown as TypedDocumentString<AuthSessionFieldsFragment, unknown>;
+export const DebateSpeakerFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment DebateSpeakerFields on DebateSpeaker {
+  name
+  stance
+  rhetoricStyle
+}
+    `,
+  { fragmentName: 'DebateSpeakerFields' },
+) as unknown as TypedDocumentString<DebateSpeakerFieldsFragment, unknown>;
+export const DebateRoundFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment DebateRoundFields on DebateRound {
+  speaker
+  round
+  text
+  summary
+}
+    `,
+  { fragmentName: 'DebateRoundFields' },
+) as unknown as TypedDocumentString<DebateRoundFieldsFragment, unknown>;
+export const UsageDocument = new TypedDocumentString(`
+    query Usage {
+  usage {
+    freeDebatesRemaining
+    lastDebateStarted
+    totalDebates
+    memberSince
+  }
+}
+    `) as unknown as TypedDocumentString<UsageQuery, UsageQueryVariables>;
+export const RefreshSessionDocument = new TypedDocumentString(`
+    mutation RefreshSession {
+  refreshSession {
+    ...AuthSessionFields
+  }
+}
+    fragment AuthSessionFields on AuthSession {
+  accessToken
+  expiresIn
+  user {
+    id
+    email
+    displayName
+    photoURL
+    isPro
+    createdAt
+    mustVerifyEmail
+  }
+}`) as unknown as TypedDocumentString<RefreshSessionMutation, RefreshSessionMutationVariables>;
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn($email: String!, $password: String!) {
+  signIn(email: $email, password: $password) {
+    ...AuthSessionFields
+  }
+}
+    fragment AuthSessionFields on AuthSession {
+  accessToken
+  expiresIn
+  user {
+    id
+    email
+    displayName
+    photoURL
+    isPro
+    createdAt
+    mustVerifyEmail
+  }
+}`) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const SignUpDocument = new TypedDocumentString(`
+    mutation SignUp($email: String!, $password: String!) {
+  signUp(email: $email, password: $password) {
+    ...AuthSessionFields
+  }
+}
+    fragment AuthSessionFields on AuthSession {
+  accessToken
+  expiresIn
+  user {
+    id
+    email
+    displayName
+    photoURL
+    isPro
+    createdAt
+    mustVerifyEmail
+  }
+}`) as unknown as TypedDocumentString<SignUpMutation, SignUpMutationVariables>;
+export const SignInWithProviderDocument = new TypedDocumentString(`
+    mutation SignInWithProvider($provider: SignInProvider!) {
+  signInWithProvider(provider: $provider)
+}
+    `) as unknown as TypedDocumentString<
+  SignInWithProviderMutation,
+  SignInWithProviderMutationVariables
+>;
+export const CompleteProviderSignInDocument = new TypedDocumentString(`
+    mutation CompleteProviderSignIn($code: String!, $state: String!) {
+  completeProviderSignIn(code: $code, state: $state) {
+    ...AuthSessionFields
+  }
+}
+    fragment AuthSessionFields on AuthSession {
+  accessToken
+  expiresIn
+  user {
+    id
+    email
+    displayName
+    photoURL
+    isPro
+    createdAt
+    mustVerifyEmail
+  }
+}`) as unknown as TypedDocumentString<
+  CompleteProviderSignInMutation,
+  CompleteProviderSignInMutationVariables
+>;
+export const SignOutDocument = new TypedDocumentString(`
+    mutation SignOut {
+  signOut
+}
+    `) as unknown as TypedDocumentString<SignOutMutation, SignOutMutationVariables>;
+export const SendVerificationEmailDocument = new TypedDocumentString(`
+    mutation SendVerificationEmail {
+  sendVerificationEmail
+}
+    `) as unknown as TypedDocumentString<
+  SendVerificationEmailMutation,
+  SendVerificationEmailMutationVariables
+>;
+export const CommunityDebatesDocument = new TypedDocumentString(`
+    query CommunityDebates($category: String, $sort: RankingSort, $period: RankingPeriod, $starredOnly: Boolean, $starredIds: [String!], $utcOffsetMinutes: Int, $after: String) {
+  communityDebates(
+    category: $category
+    sort: $sort
+    period: $period
+    starredOnly: $starredOnly
+    starredIds: $starredIds
+    utcOffsetMinutes: $utcOffsetMinutes
+    after: $after
+    limit: 10
+  ) {
+    debates {
+      id
+      topic
+      categories
+      userDisplayName
+      sharedAt
+      upvotes
+      downvotes
+      interesting
+      views
+      myVote
+      starred
+      model1 {
+        ...DebateSpeakerFields
+      }
+      model2 {
+        ...DebateSpeakerFields
+      }
+    }
+    next
+  }
+}
+    fragment DebateSpeakerFields on DebateSpeaker {
+  name
+  stance
+  rhetoricStyle
+}`) as unknown as TypedDocumentString<CommunityDebatesQuery, CommunityDebatesQueryVariables>;
+export const CommunityDebateDocument = new TypedDocumentString(`
+    query CommunityDebate($id: String!) {
+  communityDebate(id: $id) {
+    id
+    topic
+    categories
+    userDisplayName
+    sharedAt
+    upvotes
+    downvotes
+    interesting
+    views
+    model1 {
+      ...DebateSpeakerFields
+    }
+    model2 {
+      ...DebateSpeakerFields
+    }
+    rounds {
+      ...DebateRoundFields
+    }
+  }
+}
+    fragment DebateSpeakerFields on DebateSpeaker {
+  name
+  stance
+  rhetoricStyle
+}
+fragment DebateRoundFields on DebateRound {
+  speaker
+  round
+  text
+  summary
+}`) as unknown as TypedDocumentString<CommunityDebateQuery, CommunityDebateQueryVariables>;
+export const VoteDocument = new TypedDocumentString(`
+    mutation Vote($debateId: String!, $kind: VoteKind) {
+  vote(debateId: $debateId, kind: $kind) {
+    debateId
+    upvotes
+    downvotes
+    interesting
+    myVote
+  }
+}
+    `) as unknown as TypedDocumentString<VoteMutation, VoteMutationVariables>;
+export const ToggleStarDocument = new TypedDocumentString(`
+    mutation ToggleStar($debateId: String!) {
+  toggleStar(debateId: $debateId)
+}
+    `) as unknown as TypedDocumentString<ToggleStarMutation, ToggleStarMutationVariables>;
+export const CategoriesDocument = new TypedDocumentString(`
+    query Categories {
+  categories
+}
+    `) as unknown as TypedDocumentString<CategoriesQuery, CategoriesQueryVariables>;
+export const MergeStarsDocument = new TypedDocumentString(`
+    mutation MergeStars($debateIds: [String!]!) {
+  mergeStars(debateIds: $debateIds)
+}
+    `) as unknown as TypedDocumentString<MergeStarsMutation, MergeStarsMutationVariables>;
+export const MyDebatesDocument = new TypedDocumentString(`
+    query MyDebates($search: String, $category: String, $order: String, $after: String) {
+  myDebates(
+    search: $search
+    category: $category
+    order: $order
+    after: $after
+    limit: 10
+  ) {
+    debates {
+      id
+      topic
+      categories
+      userDisplayName
+      timestamp
+      sharedAt
+      isPublic
+      upvotes
+      downvotes
+      model1 {
+        ...DebateSpeakerFields
+      }
+      model2 {
+        ...DebateSpeakerFields
+      }
+    }
+    total
+    next
+  }
+}
+    fragment DebateSpeakerFields on DebateSpeaker {
+  name
+  stance
+  rhetoricStyle
+}`) as unknown as TypedDocumentString<MyDebatesQuery, MyDebatesQueryVariables>;
+export const MyDebateDocument = new TypedDocumentString(`
+    query MyDebate($id: String!) {
+  myDebate(id: $id) {
+    id
+    topic
+    categories
+    userDisplayName
+    sharedAt
+    upvotes
+    downvotes
+    model1 {
+      ...DebateSpeakerFields
+    }
+    model2 {
+      ...DebateSpeakerFields
+    }
+    rounds {
+      ...DebateRoundFields
+    }
+  }
+}
+    fragment DebateSpeakerFields on DebateSpeaker {
+  name
+  stance
+  rhetoricStyle
+}
+fragment DebateRoundFields on DebateRound {
+  speaker
+  round
+  text
+  summary
+}`) as unknown as TypedDocumentString<MyDebateQuery, MyDebateQueryVariables>;
+export const SaveDebateDocument = new TypedDocumentString(`
+    mutation SaveDebate($runId: String!, $categories: [String!]!) {
+  saveDebate(runId: $runId, categories: $categories) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<SaveDebateMutation, SaveDebateMutationVariables>;
+export const ShareDebateDocument = new TypedDocumentString(`
+    mutation ShareDebate($id: String!) {
+  shareDebate(id: $id) {
+    id
+    isPublic
+  }
+}
+    `) as unknown as TypedDocumentString<ShareDebateMutation, ShareDebateMutationVariables>;
+export const CatalogDocument = new TypedDocumentString(`
+    query Catalog {
+  catalog {
+    categories
+    rhetoricStyles
+    debateFormats
+    models
+    roundTitles
+    topics
+  }
+}
+    `) as unknown as TypedDocumentString<CatalogQuery, CatalogQueryVariables>;
+export const StartDebateDocument = new TypedDocumentString(`
+    mutation StartDebate($settings: DebateSettingsInput!) {
+  startDebate(settings: $settings)
+}
+    `) as unknown as TypedDocumentString<StartDebateMutation, StartDebateMutationVariables>;
+export const DebateRunDocument = new TypedDocumentString(`
+    subscription DebateRun($id: String!) {
+  debateRun(id: $id) {
+    type
+    seq
+    speakerKind
+    turn
+    speaker
+    round
+    roundTitle
+    text
+    summary
+    failed
+    message
+  }
+}
+    `) as unknown as TypedDocumentString<DebateRunSubscription, DebateRunSubscriptionVariables>;
