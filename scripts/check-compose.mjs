@@ -54,8 +54,12 @@ const DEPLOYABLES = {
   community: 'services/community',
   gateway: 'gateway',
 };
-/** The services with a MongoDB database (and user) of their own, each named after it. */
-const { serviceNames: DATABASE_OWNERS } = await import('@debate/contracts');
+/**
+ * The services with a MongoDB database (and user) of their own, each named after it. (An
+ * operator runs this script on a fresh clone, before any install: hence not the contracts'
+ * serviceNames, which need a build.)
+ */
+const DATABASE_OWNERS = Object.keys(DEPLOYABLES).filter((name) => name !== 'gateway');
 const mongoPasswordVariable = (service) => `MONGO_${service.toUpperCase()}_PASSWORD`;
 
 /**

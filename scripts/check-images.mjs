@@ -11,15 +11,7 @@
 // to a release (node:X.Y.Z-…), whose major is the one of the Node running this check (the Node
 // the layouts are started on, and the tests run on) and which package.json's engines accepts.
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runtimeWorkspaces } from '../deploy/docker/runtime-workspaces.mjs';
@@ -41,7 +33,12 @@ const workspaces = ['libs', 'services']
   .concat(['platform', 'gateway', 'web']);
 
 /** What only the tests and the launchers use: never in an image. */
-const testOnlyPackages = ['libs/embedded-mongo', 'libs/embedded-keycloak', 'platform'];
+const testOnlyPackages = [
+  'libs/embedded-mongo',
+  'libs/embedded-keycloak',
+  'libs/testing',
+  'platform',
+];
 
 const failures = [];
 
@@ -107,6 +104,23 @@ function satisfies(version, range) {
   }
   if (froms.length === 0) failures.push('the Dockerfile has no FROM');
   if (failures.length === 0) process.stdout.write(`images' Node: ${image}\n`);
+  // `npm ci` in the image reads every workspace's manifest: both install stages copy exactly the
+  // workspaces this check lays out.
+  const build = [...dockerfile.matchAll(/^COPY (\S+)\/package\.json \1\/$/gm)].map((m) => m[1]);
+  const deps = [
+    ...dockerfile.matchAll(/^COPY --from=build \/workspace\/(\S+)\/package\.json \1\/$/gm),
+  ].map((m) => m[1]);
+  const expected = [...workspaces].sort().join(', ');
+  for (const [stage, copied] of [
+    ['build', build],
+    ['deps', deps],
+  ]) {
+    if ([...copied].sort().join(', ') !== expected) {
+      failures.push(
+        `the Dockerfile's ${stage} stage copies the manifests of ${copied.join(', ')}; the workspaces are ${expected}`,
+      );
+    }
+  }
 }
 
 const work = mkdtempSync(join(tmpdir(), 'image-check-'));

@@ -12,7 +12,6 @@
 // embedded issuer and npm start) it is one row per reading.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 import { root } from './workspace.mjs';
 
@@ -30,10 +29,7 @@ async function deployables() {
     const { usageEnvSchema } = await import('@debate/usage-service');
     const { generationEnvSchema } = await import('@debate/generation-service');
     const { issuerEnvSchema } = await import('@debate/embedded-keycloak');
-    // The launcher's package does not export its schema (its index is the launcher's API).
-    const { platformEnvSchema } = await import(
-      pathToFileURL(join(root, 'platform', 'dist', 'platform.config.js')).href
-    );
+    const { platformEnvSchema } = await import('@debate/platform');
     return [
       ['gateway', gatewayEnvSchema],
       ['identity', identityEnvSchema],

@@ -16,6 +16,7 @@ import {
   isListening,
   root,
   startChild,
+  startEmbeddedIssuerProcess,
 } from './workspace.mjs';
 
 ensureInstalled();
@@ -165,7 +166,7 @@ if (process.env.KEYCLOAK_URL) {
     port: Number(process.env.KEYCLOAK_PORT ?? 8080),
     managementPort: Number(process.env.KEYCLOAK_MANAGEMENT_PORT ?? 9000),
     env: {
-      // The realm takes one origin; the identity service's WEB_ORIGIN may list several.
+      // The realm takes one origin; the embedded issuer's WEB_ORIGIN may list several.
       WEB_ORIGIN: (process.env.WEB_ORIGIN ?? `http://localhost:${port}`).split(',')[0]?.trim(),
       IDENTITY_CLIENT_SECRET: clientSecret,
       ...brokers,
@@ -180,29 +181,20 @@ if (process.env.KEYCLOAK_URL) {
   authIssuer ??= keycloak.realmUrl;
 } else {
   // The embedded Keycloak-compatible issuer (libs/embedded-keycloak), a process of its own on
-  // ISSUER_PORT (8180) in Keycloak's place: the identity service signs in against it over HTTP.
-  // The identity-service secret is the one the issuer keeps in DATA_DIR/issuer.
-  const issuerPort = process.env.ISSUER_PORT ?? '8180';
-  const secretFile = join(dataDir, 'issuer', 'identity-service.secret');
-  if (!existsSync(secretFile)) {
-    mkdirSync(join(dataDir, 'issuer'), { recursive: true });
-    writeFileSync(secretFile, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  }
-  const clientSecret = readFileSync(secretFile, 'utf8').trim();
-  children.set(
-    'issuer',
-    startChild('issuer', process.execPath, ['libs/embedded-keycloak/dist/main.js'], {
-      ...env,
-      ...mail,
-      ISSUER_PORT: issuerPort,
-      KEYCLOAK_CLIENT_SECRET: clientSecret,
-    }),
-  );
-  Object.assign(env, {
-    KEYCLOAK_URL: `http://127.0.0.1:${issuerPort}/auth`,
-    KEYCLOAK_CLIENT_SECRET: clientSecret,
+  // ISSUER_PORT (8180) in Keycloak's place, started before the services: the identity service
+  // signs in against it over HTTP with the identity-service secret it was started with.
+  const issuer = await startEmbeddedIssuerProcess({
+    mongoUrl,
+    dataDir,
+    env: { ...mail, ISSUER_PORT: process.env.ISSUER_PORT ?? '8180' },
+  }).catch((error) => {
+    process.stderr.write(`${error.message}\n`);
+    for (const child of children.values()) child.kill('SIGTERM');
+    process.exit(1);
   });
-  authIssuer ??= `http://127.0.0.1:${issuerPort}/auth/realms/debate`;
+  children.set('issuer', issuer.child);
+  Object.assign(env, { KEYCLOAK_URL: issuer.url, KEYCLOAK_CLIENT_SECRET: issuer.secret });
+  authIssuer ??= `${issuer.url}/realms/debate`;
 }
 // Each process its own operations port (health probes, /metrics): the gateway OPS_PORT
 // (9464), then the services in order.

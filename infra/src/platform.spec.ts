@@ -578,7 +578,7 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     expect(realm['verifyEmail']).toBe(false);
     expect(realm['verifyEmail']).toBe(file['verifyEmail']);
     // …the identity service has new e-mail accounts verify their address, through the realm's
-    // mail: it gets no SMTP server of its own (with KEYCLOAK_URL it refuses one), nor does any
+    // mail: it gets no SMTP server of its own (it reads none), nor does any
     // other deployable.
     const identity = named(DEPLOYMENT, 'identity');
     expect(valueOf(identity, 'EMAIL_VERIFICATION')).toBe('required');

@@ -1,4 +1,4 @@
-import { type FakeOpenAi, startFakeOpenAi } from '@debate/generation-service/testing';
+import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { collectSubscription, graphql, signUpThroughGateway } from './graphql-client.js';
 import {

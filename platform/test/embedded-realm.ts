@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { RealmUnderTest } from './sign-in-suite.js';
 
 /**
- * The embedded Keycloak-compatible issuer as the identity service serves it in `start:cluster`
+ * The embedded Keycloak-compatible issuer as its own process serves it in `start:cluster`
  * (its own port, its own database), with `brokers` and `mail` configured.
  */
 export async function startEmbeddedRealm(

@@ -98,7 +98,8 @@ export interface ServedIssuer extends RunningIssuer {
 
 /**
  * The embedded issuer on an HTTP server of its own, under Keycloak's paths (/auth/realms/…):
- * how the identity service serves it in cluster mode, and how tests reach it.
+ * how its own process (main.ts, what start:cluster runs in Keycloak's place) serves it, and how
+ * tests reach it.
  */
 export async function serveEmbeddedIssuer(
   options: Omit<EmbeddedIssuerOptions, 'issuerUrl'> & { port: number; host: string },

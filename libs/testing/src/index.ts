@@ -1,1 +1,2 @@
 export * from './service-under-test.js';
+export * from './fake-openai.js';

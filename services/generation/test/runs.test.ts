@@ -6,11 +6,16 @@ import {
   runInstanceKey,
   runLookupContract,
 } from '@debate/contracts';
-import { eventually, type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
+import {
+  eventually,
+  type FakeOpenAi,
+  type ServiceUnderTest,
+  startFakeOpenAi,
+  startServiceUnderTest,
+} from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GenerationServiceModule } from '../src/index.js';
-import { type FakeOpenAi, startFakeOpenAi } from '../src/testing/index.js';
 import { UsageStandIn } from './usage-stand-in.js';
 
 const ada = { userId: 'ada', email: 'ada@example.org' };

@@ -1,6 +1,7 @@
 import { ServiceCoreModule, ServiceDataModule, type ServiceRuntimeOptions } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AllowanceController } from './allowance/allowance.controller.js';
+import { UserEventsConsumer } from './allowance/user-events.consumer.js';
 import {
   ABANDONED_RUN_AFTER_MS,
   CLOCK,
@@ -38,6 +39,7 @@ export class UsageServiceModule {
       controllers: [AllowanceController],
       providers: [
         UsageLedger,
+        UserEventsConsumer,
         { provide: CLOCK, useValue: options.clock ?? (() => new Date()) },
         {
           provide: TEST_ACCOUNT_EMAIL,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach } from '@jest/globals';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type RunningApp, startApp } from './platform.js';
 
-/** Debian's Chromium, with the flags this project's machines need (DEVELOPERS.md). */
+/** Debian's Chromium, with the flags this project's machines need (docs/testing.md). */
 export const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const chromiumArgs = [
   '--headless',

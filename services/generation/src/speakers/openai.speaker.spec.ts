@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import OpenAI from 'openai';
-import { type FakeOpenAi, startFakeOpenAi } from '../testing/fake-openai.js';
+import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
 import { OpenAiSpeaker, parseArgument, threeSentences } from './openai.speaker.js';
 import type { SpeakerChunk, TurnRequest } from './speaker.js';
 

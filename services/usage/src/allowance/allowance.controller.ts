@@ -1,33 +1,14 @@
-import {
-  type ParsedRequestOf,
-  type ResponseOf,
-  usageContracts,
-  userCreatedEvent,
-} from '@debate/contracts';
-import { EventLog, HandleRequest, PinoLoggerService } from '@debate/nest';
-import { Controller, type OnApplicationBootstrap } from '@nestjs/common';
+import { type ParsedRequestOf, type ResponseOf, usageContracts } from '@debate/contracts';
+import { HandleRequest } from '@debate/nest';
+import { Controller } from '@nestjs/common';
 import { UsageLedger } from './ledger.js';
 
 type Contracts = typeof usageContracts;
 
-/** The usage service's requests, and the new users it sets up from the identity service. */
+/** The usage service's requests: the allowance, its use and the statistics. */
 @Controller()
-export class AllowanceController implements OnApplicationBootstrap {
-  constructor(
-    private readonly ledger: UsageLedger,
-    private readonly events: EventLog,
-    private readonly logger: PinoLoggerService,
-  ) {}
-
-  /** Every new user gets the free allowance, once, even if the service was down meanwhile. */
-  async onApplicationBootstrap(): Promise<void> {
-    await this.events.subscribe(
-      userCreatedEvent,
-      'usage',
-      (user) => this.ledger.initialise(user.userId, user.email, new Date(user.createdAt)),
-      { onProblem: (message) => this.logger.warn(message) },
-    );
-  }
+export class AllowanceController {
+  constructor(private readonly ledger: UsageLedger) {}
 
   @HandleRequest(usageContracts.stats)
   stats(request: ParsedRequestOf<Contracts['stats']>): Promise<ResponseOf<Contracts['stats']>> {

@@ -1,1 +1,0 @@
-export * from './fake-openai.js';
