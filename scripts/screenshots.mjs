@@ -39,7 +39,7 @@ try {
   await page.getByRole('button', { name: 'Begin discussion' }).click();
   const panel = page.getByRole('region', { name: 'Save Your Debate' });
   await panel.waitFor({ timeout: 30_000 });
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => globalThis.scrollTo(0, 0));
   await page.screenshot({ path: join(out, 'engine.png') });
   for (const category of ['Environment', 'Politics']) {
     await panel.getByRole('button', { name: category, exact: true }).click();

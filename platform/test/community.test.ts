@@ -9,7 +9,7 @@ import { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } fr
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { randomUUID } from 'node:crypto';
-import { debateOf } from './fixtures.js';
+import { debateOf } from '@debate/testing';
 import { graphql, type SignedUp, signUpThroughGateway } from './graphql-client.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { debateOf, settingsOf } from './fixtures.js';
+import { debateOf } from '@debate/testing';
+import { settingsOf } from './fixtures.js';
 import { graphql } from './graphql-client.js';
 import {
   type GenerationProcess,

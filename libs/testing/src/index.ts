@@ -1,2 +1,3 @@
 export * from './service-under-test.js';
 export * from './fake-openai.js';
+export * from './debates.js';

@@ -7,7 +7,7 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '@debate/contracts';
-import { eventually, type ServiceUnderTest } from '@debate/testing';
+import { debateOf as sharedDebate, eventually, type ServiceUnderTest } from '@debate/testing';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -16,29 +16,18 @@ export const DAY = 24 * HOUR;
 /** A time `ms` ago, as the contracts write times. */
 export const ago = (ms: number): string => new Date(Date.now() - ms).toISOString();
 
-/** A shared debate as the debates service announces it, with `fields` overriding the defaults. */
+/**
+ * A shared debate as the debates service announces it: the tests' common one, by Ada, shared a
+ * minute ago, GPT-4 against GPT-3.5; `fields` override.
+ */
 export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
-  return {
-    id,
-    userId: `author-${id}`,
+  return sharedDebate(id, {
     userDisplayName: 'Ada',
-    topic: `Topic ${id}`,
-    categories: ['Politics'],
     timestamp: ago(10 * DAY),
     sharedAt: ago(MINUTE),
-    views: 0,
-    upvotes: 0,
-    downvotes: 0,
-    isPublic: true,
-    isPro: false,
-    model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
     model2: { name: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual' },
-    rounds: [1, 2, 3].flatMap((round) => [
-      { speaker: 'First Speaker' as const, round, text: `For ${round}`, summary: `F${round}` },
-      { speaker: 'Second Speaker' as const, round, text: `Against ${round}`, summary: `A${round}` },
-    ]),
     ...fields,
-  };
+  });
 }
 
 /** The public copy of a debate, as a reader's fetch gets it (no view counted). */
