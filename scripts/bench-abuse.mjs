@@ -72,7 +72,10 @@ function post(url, address, query, variables) {
   });
 }
 
-const ORDINARY = ['{ catalog { models } }', '{ communityDebates { debates { id topic } next } }'];
+const ORDINARY = [
+  '{ catalog { models { id label } } }',
+  '{ communityDebates { debates { id topic } next } }',
+];
 const SIGN_UP =
   'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { accessToken } }';
 

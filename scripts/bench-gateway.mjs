@@ -225,7 +225,8 @@ const catalogQuery = {
   // The generation service's catalog; the gateway adds the ten categories itself.
   fanout: 1,
   body: JSON.stringify({
-    query: '{ catalog { categories rhetoricStyles debateFormats models roundTitles topics } }',
+    query:
+      '{ catalog { categories rhetoricStyles debateFormats models { id label kind status } roundTitles topics } }',
   }),
   direct: async () => [catalog.get(), [...debateCategories]],
 };

@@ -81,8 +81,8 @@ const settings = {
   topic: 'Should cities ban private cars from their centres?',
   debateFormat: 'structured',
   moderatorEnabled: false,
-  first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
-  second: { model: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual', personality: '' },
+  first: { model: 'offline', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+  second: { model: 'offline', stance: -0.6, rhetoricStyle: 'casual', personality: '' },
 };
 
 /** The platform process's CPU time so far, in clock ticks (1/100 s), from /proc. */

@@ -20,6 +20,11 @@
 // - the identity service asks for e-mail verification (EMAIL_VERIFICATION=required) and gets no
 //   SMTP_* (Keycloak sends the mail; the service reads no SMTP_*), nor does any service but
 //   Keycloak; the gateway gets RATE_LIMITS and TRUST_PROXY from the .env intact, empty unless set;
+// - the generation service, and no other, gets MODEL_CATALOG from the .env intact (JSON with
+//   quotes, spaces, colons and slashes), empty unless set; the catalogue docs/deploy-compose.md
+//   shows, with its docker-compose.override.yml, renders, parses with the contracts' ModelCatalog,
+//   and gives the generation service, and no other, every key its entries name (compose refusing
+//   to render while one is empty, naming it);
 // - Keycloak's healthcheck, run here against stand-ins of its two ports, passes when readiness
 //   and the realm's discovery document answer 200, and fails on a 503 from either (readiness
 //   even when its body says "UP", the realm while its import is in progress);
@@ -31,9 +36,16 @@
 //
 // With an .env beside the file (or the file given as the argument), that .env is checked too: it
 // renders, its MongoDB passwords arrive intact as the services' MONGO_PASSWORD, each provider's
-// client id has its secret, SMTP_PASSWORD has SMTP_USER, RATE_LIMITS is empty, off or JSON, and
-// the identity-service client secret is long enough. The .env of
-// the check itself, MongoDB passwords full of @ / : % and all, is checked the same way.
+// client id has its secret, SMTP_PASSWORD has SMTP_USER, RATE_LIMITS is empty, off or JSON, the
+// identity-service client secret is long enough, and MODEL_CATALOG, as the generation service
+// receives it, parses with the contracts' ModelCatalog and every key variable its entries name
+// reaches the generation service set (through docker-compose.override.yml when there is one, as
+// compose reads it). The .env of the check itself, MongoDB passwords full of @ / : % and all, is
+// checked the same way.
+//
+// The catalogue is parsed with the contracts' ModelCatalog (the generation service's own schema)
+// when the workspace is built (`npx nx build contracts`); on a fresh clone, before any install, it
+// is only checked to be a JSON array of entries, and the summary says so.
 //
 //   node scripts/check-compose.mjs [path/to/.env]
 import { execFile, spawnSync } from 'node:child_process';
@@ -118,6 +130,15 @@ const DEFAULT_VERSION_PARTS = 3;
 /** The identity-service client secret's least length (the identity service refuses shorter). */
 const CLIENT_SECRET_MIN = 16;
 
+/**
+ * The contracts (ModelCatalog), when built; undefined on a fresh clone, before any install (the
+ * rest of the check needs none).
+ */
+const contracts = await import('@debate/contracts').then(
+  (module) => (module.ModelCatalog ? module : undefined),
+  () => undefined,
+);
+
 const problems = [];
 const problem = (text) => problems.push(text);
 const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
@@ -153,11 +174,15 @@ function parseEnv(text) {
 }
 const envText = (entries) => [...entries].map(([name, value]) => `${name}=${value}\n`).join('');
 
-/** `docker-compose config` of the file with `env` as its .env: the rendered project, or why not. */
-function render(env, name = 'env') {
+/**
+ * `docker-compose config` of the file, and of the `overrides` after it, with `env` as its .env:
+ * the rendered project, or why not.
+ */
+function render(env, name = 'env', overrides = []) {
   const file = join(work, `${name}.env`);
   writeFileSync(file, typeof env === 'string' ? env : envText(env));
-  const args = ['--env-file', file, '-f', 'docker-compose.yml', 'config'];
+  const files = ['docker-compose.yml', ...overrides].flatMap((path) => ['-f', path]);
+  const args = ['--env-file', file, ...files, 'config'];
   const result = spawnSync(
     compose[0],
     [...compose.slice(1), ...args, ...(composeV1 ? [] : ['--format', 'json'])],
@@ -412,6 +437,16 @@ if (base.ok) {
         `gateway's ${variable} is ${JSON.stringify(gatewayEnvironment[variable])}, not the ` +
           `.env's ${JSON.stringify(filled.get(variable))}`,
       );
+    }
+  }
+
+  // The model catalogue: the generation service's alone, empty unless the .env sets it.
+  for (const [name, service] of Object.entries(services)) {
+    const catalog = environmentOf(service).MODEL_CATALOG;
+    if (name === 'generation' && catalog !== '') {
+      problem(`generation's MODEL_CATALOG is ${JSON.stringify(catalog)} with the .env's empty`);
+    } else if (name !== 'generation' && catalog !== undefined) {
+      problem(`${name} gets MODEL_CATALOG: only the generation service reads it`);
     }
   }
 
@@ -806,13 +841,200 @@ function checkGatewayLimits() {
   }
 }
 
+// --- The model catalogue and its keys ---------------------------------------------------------
+
+/**
+ * MODEL_CATALOG as the generation service receives it (`value`): its entries, or undefined after
+ * naming each problem the service would refuse to start on. With the contracts built, parsed with
+ * their ModelCatalog; without, checked to be a JSON array only.
+ */
+function readModelCatalog(label, value) {
+  const text = (value ?? '').trim();
+  if (!text) return [];
+  const refused = '(the generation service refuses to start)';
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    problem(`${label}: MODEL_CATALOG is not JSON ${refused}`);
+    return undefined;
+  }
+  if (!contracts) {
+    if (Array.isArray(parsed) && parsed.every((entry) => entry && typeof entry === 'object')) {
+      return parsed;
+    }
+    problem(`${label}: MODEL_CATALOG is not a JSON array of models ${refused}`);
+    return undefined;
+  }
+  const checked = contracts.ModelCatalog.safeParse(parsed);
+  if (checked.success) return checked.data;
+  for (const issue of checked.error.issues) {
+    const [index, ...field] = issue.path;
+    const id = typeof index === 'number' ? parsed[index]?.id : undefined;
+    const where =
+      typeof index === 'number'
+        ? `MODEL_CATALOG[${index}]${typeof id === 'string' ? ` ("${id}")` : ''}` +
+          (field.length > 0 ? `.${field.join('.')}` : '')
+        : 'MODEL_CATALOG';
+    problem(`${label}: ${where}: ${issue.message} ${refused}`);
+  }
+  return undefined;
+}
+
+/**
+ * Every key variable the catalogue's entries name reaches the generation service of `rendered`
+ * set (else the service refuses to start, naming it), and its key no other service.
+ */
+function checkModelKeys(label, entries, rendered) {
+  const services = rendered.project.services ?? {};
+  const generation = environmentOf(services.generation);
+  for (const entry of entries) {
+    const variable = entry.apiKeyEnv;
+    if (typeof variable !== 'string') continue;
+    const key = generation[variable];
+    if (!key) {
+      const passed = variable in generation;
+      const how = passed
+        ? `set ${variable} in .env`
+        : "add it to generation's environment in docker-compose.override.yml " +
+          '(docs/deploy-compose.md), and set it in .env';
+      problem(
+        `${label}: model "${entry.id}" reads its key from ${variable}, which the generation ` +
+          `service ${passed ? 'gets empty' : 'does not get'}: it would refuse ` +
+          `to start (${how})`,
+      );
+      continue;
+    }
+    // (A key too short to tell from other settings is not looked for.)
+    for (const [name, service] of Object.entries(key.length >= 8 ? services : {})) {
+      if (name === 'generation') continue;
+      for (const [other, setting] of Object.entries(environmentOf(service))) {
+        if (setting.includes(key)) {
+          problem(`${label}: the key in ${variable} leaks to ${name} as ${other}`);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The check's own catalogue, JSON with what an .env line can carry (quotes, spaces, colons,
+ * slashes, `=`, `&`, an apostrophe; not `$` nor ` #`, which compose reads its own way).
+ */
+const CHECK_CATALOG = JSON.stringify([
+  {
+    id: 'gpt-4o',
+    label: 'GPT-4o "omni" (OpenAI)',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    providerModel: 'gpt-4o',
+  },
+  {
+    id: 'llama-local',
+    label: "Llama 3.1 8B: Ollama's, q=4 & more",
+    baseUrl: 'http://ollama:11434/v1',
+    providerModel: 'llama3.1:8b',
+    structuredOutput: 'json_schema',
+    maxConcurrentTurns: 2,
+  },
+]);
+
+/** MODEL_CATALOG, as an .env sets it: the generation service's alone, intact, and its keys there. */
+function checkModelCatalog() {
+  const label = "the check's MODEL_CATALOG";
+  const env = new Map([...filled, ['MODEL_CATALOG', CHECK_CATALOG]]);
+  const rendered = render(env, 'model-catalog');
+  if (!rendered.ok) {
+    problem(`does not render with MODEL_CATALOG set:\n${rendered.stderr}`);
+    return;
+  }
+  const services = rendered.project.services ?? {};
+  const received = environmentOf(services.generation).MODEL_CATALOG;
+  if (received !== CHECK_CATALOG) {
+    problem(
+      `generation's MODEL_CATALOG is ${JSON.stringify(received)}, not the .env's ` +
+        JSON.stringify(CHECK_CATALOG),
+    );
+  }
+  for (const [name, service] of Object.entries(services)) {
+    if (name === 'generation') continue;
+    for (const [variable, setting] of Object.entries(environmentOf(service))) {
+      if (variable === 'MODEL_CATALOG' || setting.includes(CHECK_CATALOG)) {
+        problem(
+          `MODEL_CATALOG reaches ${name} as ${variable}: only the generation service reads it`,
+        );
+      }
+    }
+  }
+  const entries = readModelCatalog(label, received);
+  if (entries) checkModelKeys(label, entries, rendered);
+}
+
+/** The first fenced block of docs/deploy-compose.md whose first line is `firstLine`. */
+function documentedBlock(page, firstLine) {
+  return [...page.matchAll(/^```[a-z]*\n([\s\S]*?)^```$/gm)]
+    .map((match) => match[1])
+    .find((block) => block.split('\n')[0].trim() === firstLine);
+}
+
+/**
+ * The models example of docs/deploy-compose.md (its docker-compose.override.yml and its .env
+ * lines) rendered with the file: its catalogue parses, each key it names reaches the generation
+ * service alone, and compose refuses to render while a key the override passes is empty, naming
+ * it (rather than the service refusing to start).
+ */
+function checkDocumentedModels() {
+  const label = "docs/deploy-compose.md's model example";
+  const page = readFileSync(join(root, 'docs/deploy-compose.md'), 'utf8');
+  const overrideText = documentedBlock(page, '# docker-compose.override.yml: the models');
+  const envLines = documentedBlock(page, '# .env: the models');
+  if (!overrideText || !envLines) {
+    problem(
+      `${label} is gone: the blocks beginning "# docker-compose.override.yml: the models" and ` +
+        '"# .env: the models"',
+    );
+    return;
+  }
+  const override = join(work, 'models.override.yml');
+  writeFileSync(override, overrideText);
+  const env = new Map([...filled, ...parseEnv(envLines)]);
+  const rendered = render(env, 'documented-models', [override]);
+  if (!rendered.ok) {
+    problem(`${label} does not render:\n${rendered.stderr}`);
+    return;
+  }
+  const entries = readModelCatalog(
+    label,
+    environmentOf(rendered.project.services?.generation).MODEL_CATALOG,
+  );
+  if (!entries) return;
+  if (entries.length === 0) problem(`${label} sets no MODEL_CATALOG`);
+  checkModelKeys(label, entries, rendered);
+  for (const variable of new Set(entries.map((entry) => entry.apiKeyEnv))) {
+    if (typeof variable !== 'string' || variable === 'OPENAI_API_KEY') continue;
+    const without = render(new Map([...env, [variable, '']]), `documented-no-${variable}`, [
+      override,
+    ]);
+    if (without.ok) {
+      problem(
+        `${label} renders with ${variable} empty (the generation service would refuse to start)`,
+      );
+    } else if (!without.stderr.includes(variable)) {
+      problem(`${label} refuses ${variable} empty without naming it: ${without.stderr.trim()}`);
+    }
+  }
+}
+
 {
   if (keycloak) {
     await checkKeycloakHealthcheck();
     await checkIdentityProviders();
     await checkSmtp();
   }
-  if (base.ok) checkGatewayLimits();
+  if (base.ok) {
+    checkGatewayLimits();
+    checkModelCatalog();
+    checkDocumentedModels();
+  }
 
   // --- An .env: the check's own, and an operator's ---------------------------------------------
 
@@ -854,6 +1076,24 @@ function checkGatewayLimits() {
         problem(`${label}: RATE_LIMITS is neither empty, off nor JSON (the gateway refuses it)`);
       }
     }
+    // The catalogue as the generation service receives it, and its keys: compose reads
+    // docker-compose.override.yml beside the file on its own, so the keys it passes count.
+    const catalog = rendered.ok
+      ? environmentOf(rendered.project.services?.generation).MODEL_CATALOG
+      : env.get('MODEL_CATALOG');
+    const entries = readModelCatalog(label, catalog);
+    if (entries && entries.length > 0 && rendered.ok) {
+      const override = join(root, 'docker-compose.override.yml');
+      const withOverride =
+        operator && existsSync(override) ? render(text, 'operator-override', [override]) : rendered;
+      if (!withOverride.ok) {
+        problem(
+          `${label}: with ${override}, docker-compose refuses it:\n${withOverride.stderr.trim()}`,
+        );
+      } else {
+        checkModelKeys(label, entries, withOverride);
+      }
+    }
     const clientSecret = env.get('IDENTITY_CLIENT_SECRET') ?? '';
     if (clientSecret && clientSecret.length < CLIENT_SECRET_MIN) {
       problem(`${label}: IDENTITY_CLIENT_SECRET is shorter than ${CLIENT_SECRET_MIN} characters`);
@@ -889,7 +1129,12 @@ function checkGatewayLimits() {
         `${DATABASE_OWNERS.length} services signing in to MongoDB as their own users, with ` +
         "passwords full of @ / : % intact; Keycloak's " +
         'healthcheck, identity providers and SMTP server run against stand-ins; e-mail ' +
-        'verification on, its mail sent by Keycloak alone' +
+        'verification on, its mail sent by Keycloak alone; MODEL_CATALOG reaching generation ' +
+        "alone, intact, and the documented models' keys reaching it; the catalogues " +
+        (contracts
+          ? "parsed with the contracts' ModelCatalog"
+          : 'checked as JSON arrays only (build the contracts, `npx nx build contracts`, to ' +
+            'parse them with their ModelCatalog)') +
         (checkedOperatorFile ? `; ${operatorFile} checked` : '') +
         ')\n',
     );

@@ -92,8 +92,10 @@ function accepted(schema) {
     case 'record':
       return 'a JSON object';
     case 'array': {
-      // A list in one variable is its items separated by commas (and parsed into an array).
+      // A list of objects in one variable is JSON; any other list is its items separated by
+      // commas (and parsed into an array).
       const item = accepted(def.element);
+      if (item === 'a JSON object') return 'a JSON array of objects';
       return `${/^\w+$/.test(item) ? `${item}s` : item}, comma-separated`;
     }
     case 'pipe':

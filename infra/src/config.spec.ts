@@ -94,6 +94,130 @@ describe("a stack's settings", () => {
     }
   });
 
+  /** A catalogue as an operator writes it: OpenAI's key, a keyless Ollama, a vLLM with its key. */
+  const CATALOG = [
+    { id: 'gpt-4o', label: 'GPT-4o', apiKeyEnv: 'OPENAI_API_KEY', providerModel: 'gpt-4o' },
+    {
+      id: 'llama-local',
+      label: 'Llama 3.1 8B (Ollama)',
+      baseUrl: 'http://ollama.models.svc.cluster.local:11434/v1',
+      providerModel: 'llama3.1:8b',
+      structuredOutput: 'json_schema',
+      maxConcurrentTurns: 2,
+    },
+    {
+      id: 'qwen-72b',
+      label: 'Qwen 2.5 72B (vLLM)',
+      baseUrl: 'https://vllm.example.org/v1',
+      apiKeyEnv: 'VLLM_KEY',
+      providerModel: 'Qwen/Qwen2.5-72B-Instruct',
+    },
+  ];
+  const VLLM_KEY = 'vllm-key-0123456789abcdef';
+  /** The catalogue with its two keys set, as `pulumi config set --secret` sets them. */
+  function configureCatalog(catalog: unknown, keys: Record<string, unknown> | undefined) {
+    configure(
+      {
+        'debate:modelCatalog': JSON.stringify(catalog),
+        'debate:openaiApiKey': 'sk-openai-0123456789',
+        'debate:modelApiKeys': keys === undefined ? undefined : JSON.stringify(keys),
+      },
+      ['debate:openaiApiKey', 'debate:modelApiKeys'],
+    );
+  }
+
+  it("passes the stack's model catalogue on as JSON, its keys as secrets by their variables", async () => {
+    configure({});
+    expect(readSettings().modelCatalog).toBeUndefined();
+    expect(readSettings().secrets.modelApiKeys).toEqual({});
+    configureCatalog(CATALOG, { VLLM_KEY });
+    const { modelCatalog, secrets } = readSettings();
+    // As the stack wrote it: the service applies its own defaults (structuredOutput, …).
+    expect(JSON.parse(modelCatalog ?? 'null')).toEqual(CATALOG);
+    expect(Object.keys(secrets.modelApiKeys)).toEqual(['VLLM_KEY']);
+    const key = secrets.modelApiKeys['VLLM_KEY'];
+    if (!key) throw new Error('no VLLM_KEY');
+    expect(await settled(key)).toBe(VLLM_KEY);
+    expect(await pulumi.isSecret(key)).toBe(true);
+    // An empty catalogue is one: only the offline speaker, even with debate:openaiApiKey.
+    configureCatalog([], undefined);
+    expect(readSettings().modelCatalog).toBe('[]');
+  });
+
+  it('refuses a catalogue the generation service would refuse, naming the entry and the field', () => {
+    const entry = CATALOG[1] ?? {};
+    for (const [catalog, message] of [
+      [
+        [CATALOG[0], { ...entry, structuredOutput: 'tools' }],
+        'debate:modelCatalog[1] ("llama-local").structuredOutput: ',
+      ],
+      [
+        [{ ...entry, baseUrl: 'ollama.local/v1' }],
+        'debate:modelCatalog[0] ("llama-local").baseUrl: ',
+      ],
+      [[{ ...entry, maxTokens: 8 }], 'debate:modelCatalog[0] ("llama-local").maxTokens: '],
+      [[{ ...entry, id: 'offline' }], 'debate:modelCatalog[0] ("offline").id: '],
+      [[{ ...entry, id: 'Llama 3' }], 'debate:modelCatalog[0] ("Llama 3").id: '],
+      [[{ label: 'No id', providerModel: 'x' }], 'debate:modelCatalog[0].id: '],
+      [[{ ...entry, apiKeyEnv: 'vllm-key' }], 'debate:modelCatalog[0] ("llama-local").apiKeyEnv: '],
+      [
+        [entry, CATALOG[2], entry],
+        'debate:modelCatalog: a model id is listed twice ("llama-local")',
+      ],
+      [{ models: CATALOG }, 'debate:modelCatalog: '],
+    ] as const) {
+      configureCatalog(catalog, { VLLM_KEY });
+      expect(() => readSettings()).toThrow(message);
+    }
+    // A key written into the catalogue is refused, pointing at where keys go, and not shown.
+    configureCatalog([{ ...entry, apiKey: VLLM_KEY }], { VLLM_KEY });
+    expect(() => readSettings()).toThrow(
+      /debate:modelCatalog\[0\] \("llama-local"\): Unrecognized key: "apiKey" \(.*debate:modelApiKeys\)/,
+    );
+    expect(() => readSettings()).not.toThrow(VLLM_KEY);
+  });
+
+  it('refuses a catalogue entry whose key variable the stack does not set, naming both', () => {
+    configureCatalog(CATALOG, {});
+    expect(() => readSettings()).toThrow(
+      'debate:modelCatalog[2] ("qwen-72b") reads its key from VLLM_KEY, which neither ' +
+        'debate:modelApiKeys nor debate:openaiApiKey sets',
+    );
+    configureCatalog(CATALOG, { VLLM_TOKEN: VLLM_KEY });
+    expect(() => readSettings()).toThrow('reads its key from VLLM_KEY');
+    // OPENAI_API_KEY is debate:openaiApiKey's, and only that.
+    configure(
+      { 'debate:modelCatalog': JSON.stringify(CATALOG), 'debate:modelApiKeys': '{"VLLM_KEY":"k"}' },
+      ['debate:modelApiKeys'],
+    );
+    expect(() => readSettings()).toThrow(
+      'debate:modelCatalog[0] ("gpt-4o") reads its key from OPENAI_API_KEY',
+    );
+    configureCatalog(CATALOG, { VLLM_KEY });
+    expect(() => readSettings()).not.toThrow();
+  });
+
+  it('refuses model keys that are no variable, empty, or a setting of the service, never showing one', () => {
+    for (const [keys, message] of [
+      [{ 'vllm-key': VLLM_KEY }, 'debate:modelApiKeys.vllm-key: not the name of an environment'],
+      [{ VLLM_KEY: '' }, 'debate:modelApiKeys.VLLM_KEY: not a key'],
+      [{ VLLM_KEY: 12 }, 'debate:modelApiKeys.VLLM_KEY: not a key'],
+      [{ VLLM_KEY, OPENAI_API_KEY: VLLM_KEY }, 'debate:modelApiKeys.OPENAI_API_KEY: OpenAI'],
+      [{ VLLM_KEY, MONGO_URL: VLLM_KEY }, 'debate:modelApiKeys.MONGO_URL: a variable the'],
+      [{ VLLM_KEY, NODE_OPTIONS: VLLM_KEY }, 'debate:modelApiKeys.NODE_OPTIONS: a variable the'],
+      [{ VLLM_KEY, MODEL_CATALOG: VLLM_KEY }, 'debate:modelApiKeys.MODEL_CATALOG: a variable the'],
+      [[VLLM_KEY], 'debate:modelApiKeys is not an object of variable → key'],
+    ] as const) {
+      configureCatalog(CATALOG, keys as unknown as Record<string, unknown>);
+      expect(() => readSettings()).toThrow(message);
+      expect(() => readSettings()).not.toThrow(VLLM_KEY);
+    }
+    // Set as one plain string (not an object): refused, the string not shown.
+    configure({ 'debate:modelApiKeys': VLLM_KEY }, ['debate:modelApiKeys']);
+    expect(() => readSettings()).toThrow('debate:modelApiKeys is not an object');
+    expect(() => readSettings()).not.toThrow(VLLM_KEY);
+  });
+
   it('brokers sign-in to Google and GitHub only where a client id is configured', () => {
     configure({});
     expect(readSettings().oauthApps).toEqual({});

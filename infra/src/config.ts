@@ -1,4 +1,6 @@
 import {
+  ModelCatalog,
+  ModelEntry,
   rateLimitsSchema,
   type ServiceName,
   serviceNames,
@@ -51,6 +53,12 @@ export interface StackSettings {
    * gateway's own schema; unset, the defaults.
    */
   readonly rateLimits: string | undefined;
+  /**
+   * The generation service's MODEL_CATALOG: debate:modelCatalog as JSON, checked with the
+   * contracts' ModelCatalog (the service's own schema), each entry's key variable given by the
+   * stack; unset, the service's defaults (the spec's two models with debate:openaiApiKey).
+   */
+  readonly modelCatalog: string | undefined;
   /** The OAuth apps Keycloak signs users in through; a provider without one has no broker. */
   readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
   /** The realm's SMTP server, which sends the address-verification mail. */
@@ -62,6 +70,11 @@ export interface StackSettings {
     readonly keycloakDbPassword: pulumi.Output<string>;
     readonly identityClientSecret: pulumi.Output<string>;
     readonly openaiApiKey: pulumi.Output<string> | undefined;
+    /**
+     * debate:modelApiKeys: the model servers' keys by the variable the catalogue's `apiKeyEnv`
+     * names; they go into the generation service's Secret as those variables. Empty if unset.
+     */
+    readonly modelApiKeys: Readonly<Record<string, pulumi.Output<string>>>;
   };
 }
 
@@ -97,6 +110,10 @@ export interface SmtpServer {
 export function readSettings(config = new pulumi.Config('debate')): StackSettings {
   const passwords =
     config.requireSecretObject<Record<ServiceName, string>>('mongoServicePasswords');
+  const openaiApiKey = config.getSecret('openaiApiKey');
+  const modelApiKeys = readModelApiKeys(config);
+  const modelCatalog = readModelCatalog(config);
+  if (modelCatalog) checkModelKeys(modelCatalog, modelApiKeys, openaiApiKey !== undefined);
   return {
     namespace: config.get('namespace') ?? 'debate',
     imageRegistry: config.require('imageRegistry'),
@@ -113,6 +130,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
     usageEnv: readUsageEnv(config),
     rateLimits: readRateLimits(config),
+    modelCatalog: modelCatalog && JSON.stringify(modelCatalog.value),
     oauthApps: Object.fromEntries(
       oauthProviders.flatMap((provider) => {
         const app = readOAuthApp(config, provider);
@@ -132,7 +150,8 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
       keycloakAdminPassword: config.requireSecret('keycloakAdminPassword'),
       keycloakDbPassword: config.requireSecret('keycloakDbPassword'),
       identityClientSecret: config.requireSecret('identityClientSecret'),
-      openaiApiKey: config.getSecret('openaiApiKey'),
+      openaiApiKey,
+      modelApiKeys,
     },
   };
 }
@@ -207,6 +226,118 @@ function readRateLimits(config: pulumi.Config): string | undefined {
     throw new Error(`debate:rateLimits (${JSON.stringify(value)}): ${problems.join('; ')}`);
   }
   return value;
+}
+
+/** debate:modelCatalog as the stack sets it (`value`, for MODEL_CATALOG), and as checked. */
+interface StackModelCatalog {
+  readonly value: unknown;
+  readonly entries: readonly ModelEntry[];
+}
+
+/**
+ * `debate:modelCatalog` (a structured object in Pulumi.<stack>.yaml, or JSON), refused at
+ * preview when the generation service would refuse it at start: each problem names the entry
+ * (its index and id) and the field.
+ */
+function readModelCatalog(config: pulumi.Config): StackModelCatalog | undefined {
+  const value = config.getObject<unknown>('modelCatalog');
+  if (value === undefined) return undefined;
+  const checked = ModelCatalog.safeParse(value);
+  if (checked.success) return { value, entries: checked.data };
+  const listed = Array.isArray(value) ? (value as unknown[]) : [];
+  const idOf = (index: number) => {
+    const id = (listed[index] as { id?: unknown } | null | undefined)?.id;
+    return typeof id === 'string' ? id : undefined;
+  };
+  const ids = listed.map((_, index) => idOf(index)).filter((id) => id !== undefined);
+  const twice = [...new Set(ids.filter((id, index) => ids.indexOf(id) !== index))];
+  const problems = checked.error.issues.map((issue) => {
+    const [index, ...field] = issue.path;
+    if (typeof index !== 'number') {
+      const which = twice.length > 0 ? ` (${twice.map((id) => `"${id}"`).join(', ')})` : '';
+      return `debate:modelCatalog: ${issue.message}${which}`;
+    }
+    const hint =
+      issue.code === 'unrecognized_keys' && issue.keys.some((key) => /key/i.test(key))
+        ? ' (keys are not written in the catalogue: apiKeyEnv names a variable of the secret debate:modelApiKeys)'
+        : '';
+    const id = idOf(index);
+    const where = `debate:modelCatalog[${index}]${id === undefined ? '' : ` ("${id}")`}`;
+    return `${where}${field.length > 0 ? `.${field.join('.')}` : ''}: ${issue.message}${hint}`;
+  });
+  throw new Error(`bad model catalogue in the stack's settings: ${problems.join('; ')}`);
+}
+
+/**
+ * Variables a model key may not be given as: the generation service's own settings (OPENAI_*
+ * among them: OpenAI's key is debate:openaiApiKey), and what Node and OpenTelemetry read.
+ */
+const RESERVED_KEY_VARIABLE =
+  /^(?:OPENAI_|MONGO_|NATS_|JETSTREAM_|OTEL_|NODE_|OPS_|OFFLINE_|DRAIN_|TURN_|LOG_)|^(?:MODEL_CATALOG|PATH|HOME)$/;
+
+/**
+ * `debate:modelApiKeys`, a secret object `{ VARIABLE: key }`. Its names are read here, at
+ * preview, to check them against the catalogue; each key is kept a secret Output from here on,
+ * and no message below ever shows one.
+ */
+function readModelApiKeys(config: pulumi.Config): Record<string, pulumi.Output<string>> {
+  const text = config.get('modelApiKeys');
+  if (text === undefined) return {};
+  let keys: unknown;
+  try {
+    keys = JSON.parse(text);
+  } catch {
+    keys = undefined;
+  }
+  if (!keys || typeof keys !== 'object' || Array.isArray(keys)) {
+    throw new Error(
+      'debate:modelApiKeys is not an object of variable → key: set each key with ' +
+        "`pulumi config set --secret --path 'modelApiKeys.VLLM_KEY' …`",
+    );
+  }
+  const problems = Object.entries(keys).flatMap(([name, key]) => {
+    const at = `debate:modelApiKeys.${name}`;
+    if (!ModelEntry.shape.apiKeyEnv.safeParse(name).success) {
+      return [`${at}: not the name of an environment variable (A-Z, 0-9 and _)`];
+    }
+    if (name === 'OPENAI_API_KEY') return [`${at}: OpenAI's key is the secret debate:openaiApiKey`];
+    if (RESERVED_KEY_VARIABLE.test(name)) {
+      return [`${at}: a variable the generation service, Node or OpenTelemetry reads as a setting`];
+    }
+    if (typeof key !== 'string' || key.trim() === '') return [`${at}: not a key (empty)`];
+    return [];
+  });
+  if (problems.length > 0) throw new Error(`bad debate:modelApiKeys: ${problems.join('; ')}`);
+  return Object.fromEntries(
+    Object.entries(keys as Record<string, string>).map(([name, key]) => [name, pulumi.secret(key)]),
+  );
+}
+
+/**
+ * Each catalogue entry's key variable set by the stack: a name of debate:modelApiKeys, or
+ * OPENAI_API_KEY with debate:openaiApiKey set (the service refuses to start on an unset one).
+ */
+function checkModelKeys(
+  catalog: StackModelCatalog,
+  modelApiKeys: Readonly<Record<string, unknown>>,
+  openaiApiKeySet: boolean,
+): void {
+  const problems = catalog.entries.flatMap((entry, index) => {
+    const variable = entry.apiKeyEnv;
+    if (variable === undefined || Object.hasOwn(modelApiKeys, variable)) return [];
+    if (variable === 'OPENAI_API_KEY' && openaiApiKeySet) return [];
+    const set =
+      variable === 'OPENAI_API_KEY'
+        ? '`pulumi config set --secret openaiApiKey …`'
+        : `\`pulumi config set --secret --path 'modelApiKeys.${variable}' …\``;
+    return [
+      `debate:modelCatalog[${index}] ("${entry.id}") reads its key from ${variable}, which ` +
+        `neither debate:modelApiKeys nor debate:openaiApiKey sets: ${set}`,
+    ];
+  });
+  if (problems.length > 0) {
+    throw new Error(`model keys missing from the stack's settings: ${problems.join('; ')}`);
+  }
 }
 
 const flag = z.enum(['true', 'false']).transform((value) => value === 'true');

@@ -1,3 +1,4 @@
+import { ModelCatalog } from '@debate/contracts';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
 import { readFileSync } from 'node:fs';
@@ -131,6 +132,7 @@ const SECRETS = {
   keycloakDb: 'kc-db-pw-0000000000',
   openai: 'sk-test-000000000000000',
   smtp: 'smtp-pw-0000000000000',
+  vllm: 'vllm-key-00000000000000',
 };
 /** The stack's SMTP server, with a login. */
 const SMTP = {
@@ -156,6 +158,25 @@ const SERVICES = Object.keys(servicePasswords) as Service[];
 /** The gateway's rate limits the stack sets. */
 const RATE_LIMITS = '{"signUp":{"address":"3/1h"}}';
 
+/** The operator's models: OpenAI's key, a keyless Ollama, a vLLM reading its key from VLLM_KEY. */
+const MODEL_CATALOG = [
+  { id: 'gpt-4o', label: 'GPT-4o', apiKeyEnv: 'OPENAI_API_KEY', providerModel: 'gpt-4o' },
+  {
+    id: 'llama-local',
+    label: 'Llama 3.1 8B (Ollama)',
+    baseUrl: 'http://ollama.models.svc.cluster.local:11434/v1',
+    providerModel: 'llama3.1:8b',
+    structuredOutput: 'json_schema',
+  },
+  {
+    id: 'qwen-72b',
+    label: 'Qwen 2.5 72B (vLLM)',
+    baseUrl: 'https://vllm.example.org/v1',
+    apiKeyEnv: 'VLLM_KEY',
+    providerModel: 'Qwen/Qwen2.5-72B-Instruct',
+  },
+];
+
 function settings(overrides: Partial<StackSettings> = {}): StackSettings {
   return {
     namespace: 'debate-test',
@@ -173,6 +194,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     mongoMaxPoolSize: 15,
     usageEnv: { USAGE_TEST_ACCOUNT_EMAIL: 'tester@example.org', USAGE_STARTS_PER_MINUTE: '12' },
     rateLimits: RATE_LIMITS,
+    modelCatalog: JSON.stringify(MODEL_CATALOG),
     // Google has an OAuth app in these settings, GitHub none.
     oauthApps: {
       google: { clientId: 'google-client', clientSecret: pulumi.secret('google-secret-000000') },
@@ -185,6 +207,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
       keycloakDbPassword: pulumi.secret(SECRETS.keycloakDb),
       identityClientSecret: pulumi.secret(SECRETS.identityClient),
       openaiApiKey: pulumi.secret(SECRETS.openai),
+      modelApiKeys: { VLLM_KEY: pulumi.secret(SECRETS.vllm) },
     },
     ...overrides,
   };
@@ -319,6 +342,55 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
         name,
         name === 'gateway' ? RATE_LIMITS : undefined,
       ]);
+    }
+  });
+
+  it("gives the generation service the stack's model catalogue as MODEL_CATALOG, and nobody else", () => {
+    for (const name of DEPLOYABLES) {
+      const value = valueOf(named(DEPLOYMENT, name), 'MODEL_CATALOG');
+      if (name === 'generation') {
+        // Intact, and what the service's own schema accepts.
+        expect(JSON.parse(String(value))).toEqual(MODEL_CATALOG);
+        expect(ModelCatalog.safeParse(JSON.parse(String(value))).success).toBe(true);
+      } else {
+        expect([name, value]).toEqual([name, undefined]);
+      }
+      // Not a secret: in the Deployment, in no Secret.
+      expect([name, Object.keys(secretEnvOf(name)).includes('MODEL_CATALOG')]).toEqual([
+        name,
+        false,
+      ]);
+    }
+  });
+
+  it("puts the model servers' keys in the generation service's Secret as their variables, and nowhere else", () => {
+    const generationSecret = secretEnvOf('generation');
+    // Every key variable the catalogue names is in it: the service would refuse to start.
+    for (const entry of MODEL_CATALOG) {
+      if (entry.apiKeyEnv) expect(Object.keys(generationSecret)).toContain(entry.apiKeyEnv);
+    }
+    expect(generationSecret['VLLM_KEY']).toBe(SECRETS.vllm);
+    expect(generationSecret['OPENAI_API_KEY']).toBe(SECRETS.openai);
+    const inputs = raw.get('kubernetes:core/v1:Secret::generation-env');
+    expect(markedSecretOnPath(inputs, ['stringData', 'VLLM_KEY'])).toBe(true);
+    // Nowhere else: no other resource (Deployment, ConfigMap, another Secret) holds it.
+    for (const resource of created) {
+      if (resource.type === 'kubernetes:core/v1:Secret' && resource.name === 'generation-env') {
+        continue;
+      }
+      const text = JSON.stringify(resource.inputs);
+      expect([resource.type, resource.name, text.includes(SECRETS.vllm)]).toEqual([
+        resource.type,
+        resource.name,
+        false,
+      ]);
+    }
+    for (const name of DEPLOYABLES) {
+      const variables = envOf(named(DEPLOYMENT, name)).map((variable) => variable.name);
+      expect([name, variables.includes('VLLM_KEY')]).toEqual([name, false]);
+      if (name !== 'generation') {
+        expect([name, Object.keys(secretEnvOf(name)).includes('VLLM_KEY')]).toEqual([name, false]);
+      }
     }
   });
 
@@ -707,6 +779,47 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
         issuerRef: { kind: 'ClusterIssuer', name: ISSUER.name },
       },
     });
+  });
+
+  it('refuses, as the program runs (index.ts), a bad catalogue and a missing key before declaring anything', async () => {
+    const { readSettings } = await import('./config.js');
+    const { createPlatform } = await import('./platform.js');
+    const stack = {
+      'debate:imageRegistry': 'registry.example.org/debate',
+      'debate:imageTag': '1.2.3',
+      'debate:host': 'debate.example.org',
+      'debate:keycloakHost': 'sso.example.org',
+      'debate:tlsClusterIssuer': ISSUER.name,
+      'debate:tlsCaCertificate': TEST_CA_CERTIFICATE,
+      'debate:mongoRootPassword': SECRETS.mongoRoot,
+      'debate:mongoServicePasswords': JSON.stringify(servicePasswords),
+      'debate:keycloakAdminPassword': SECRETS.keycloakAdmin,
+      'debate:keycloakDbPassword': SECRETS.keycloakDb,
+      'debate:identityClientSecret': SECRETS.identityClient,
+      'debate:openaiApiKey': SECRETS.openai,
+      'debate:smtpHost': 'smtp.example.org',
+      'debate:smtpFrom': 'debate@example.org',
+      'debate:modelApiKeys': JSON.stringify({ VLLM_KEY: SECRETS.vllm }),
+    };
+    const secretKeys = ['debate:openaiApiKey', 'debate:modelApiKeys'];
+    const program = (catalog: unknown, keys: Record<string, string> = {}) => {
+      pulumi.runtime.setAllConfig(
+        { ...stack, ...keys, 'debate:modelCatalog': JSON.stringify(catalog) },
+        secretKeys,
+      );
+      return () => createPlatform(readSettings());
+    };
+    const before = created.length;
+    const [openai, ollama, vllm] = MODEL_CATALOG;
+    expect(program([openai, { ...ollama, structuredOutput: 'tools' }, vllm])).toThrow(
+      'debate:modelCatalog[1] ("llama-local").structuredOutput: ',
+    );
+    expect(program(MODEL_CATALOG, { 'debate:modelApiKeys': '{"VLLM_TOKEN":"k"}' })).toThrow(
+      'debate:modelCatalog[2] ("qwen-72b") reads its key from VLLM_KEY, which neither ' +
+        'debate:modelApiKeys nor debate:openaiApiKey sets',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(created.length).toBe(before);
   });
 
   // (Last: it declares resources of its own.)

@@ -80,7 +80,11 @@ export function createPlatform(settings: StackSettings) {
   const extraEnv: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
     // A debate runs for a minute or two with a real model: a generation pod being replaced
     // or scaled down lets the runs it has finish (and their watchers see the end).
-    generation: { DRAIN_TIMEOUT_MS: String(GENERATION_DRAIN_MS) },
+    generation: {
+      DRAIN_TIMEOUT_MS: String(GENERATION_DRAIN_MS),
+      // The operator's models (no key in it: each entry names the variable holding its key).
+      ...(settings.modelCatalog !== undefined ? { MODEL_CATALOG: settings.modelCatalog } : {}),
+    },
     usage: settings.usageEnv,
     identity: {
       KEYCLOAK_URL: keycloakServer.internalUrl,
@@ -92,9 +96,11 @@ export function createPlatform(settings: StackSettings) {
   };
   const extraSecrets: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
     identity: { KEYCLOAK_CLIENT_SECRET: settings.secrets.identityClientSecret },
-    ...(settings.secrets.openaiApiKey
-      ? { generation: { OPENAI_API_KEY: settings.secrets.openaiApiKey } }
-      : {}),
+    // The model servers' keys, each as the variable its catalogue entry names.
+    generation: {
+      ...settings.secrets.modelApiKeys,
+      ...(settings.secrets.openaiApiKey ? { OPENAI_API_KEY: settings.secrets.openaiApiKey } : {}),
+    },
   };
   const services = Object.fromEntries(
     serviceNames.map((service) => [

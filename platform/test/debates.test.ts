@@ -11,12 +11,14 @@ import {
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const USAGE = '{ usage { freeDebatesRemaining totalDebates lastDebateStarted memberSince } }';
 const WATCH = `subscription ($id: String!) { debateRun(id: $id) {
-  type seq speakerKind turn speaker round roundTitle text summary failed message } }`;
+  type seq firstModel { id label kind } secondModel { id label kind }
+  turn speaker round roundTitle text summary failed message writtenBy { modelId label } } }`;
 
 interface RunEvent {
   type: string;
   seq: number;
-  speakerKind: string | null;
+  firstModel: { id: string; label: string; kind: string } | null;
+  secondModel: { id: string; label: string; kind: string } | null;
   turn: number | null;
   speaker: string | null;
   round: number | null;
@@ -24,14 +26,15 @@ interface RunEvent {
   summary: string | null;
   failed: boolean | null;
   message: string | null;
+  writtenBy: { modelId: string; label: string } | null;
 }
 
-const settings = (topic = 'Should cities ban cars?') => ({
+const settings = (topic = 'Should cities ban cars?', models = ['offline', 'offline']) => ({
   topic,
   debateFormat: 'structured',
   moderatorEnabled: false,
-  first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
-  second: { model: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual', personality: '' },
+  first: { model: models[0], stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+  second: { model: models[1], stance: -0.6, rhetoricStyle: 'casual', personality: '' },
 });
 
 const signUp = async (url: string, email: string): Promise<string> =>
@@ -78,7 +81,13 @@ describe('generating debates', () => {
     });
     expect(started.errors).toBeUndefined();
     const events = await watch(url, token, started.data?.startDebate ?? '');
-    expect(events[0]).toMatchObject({ type: 'runStarted', seq: 0, speakerKind: 'offline' });
+    const offline = { id: 'offline', label: 'Offline speaker', kind: 'offline' };
+    expect(events[0]).toMatchObject({
+      type: 'runStarted',
+      seq: 0,
+      firstModel: offline,
+      secondModel: offline,
+    });
     expect(events.at(-1)?.type).toBe('runCompleted');
     const turns = events.filter((event) => event.type === 'turnCompleted');
     expect(turns.map((turn) => `${turn.speaker} ${turn.round}`)).toEqual([
@@ -92,6 +101,7 @@ describe('generating debates', () => {
     // A watcher that arrives after a turn ended gets it whole; pieces it did see add up to it.
     for (const turn of turns) {
       expect(turn.text?.length).toBeGreaterThan(50);
+      expect(turn.writtenBy).toEqual({ modelId: 'offline', label: 'Offline speaker' });
       const pieces = events.filter(
         (event) => event.type === 'textDelta' && event.turn === turn.turn,
       );
@@ -225,7 +235,7 @@ describe('a debate whose speaker fails entirely', () => {
     const auth = { authorization: `Bearer ${token}` };
     const started = await graphql<{ startDebate: string }>(url, START, {
       headers: auth,
-      variables: { settings: settings() },
+      variables: { settings: settings(undefined, ['gpt-4', 'gpt-3.5-turbo']) },
     });
     const events = await watch(url, token, started.data?.startDebate ?? '');
     expect(events.filter((event) => event.type === 'turnCompleted' && event.failed)).toHaveLength(

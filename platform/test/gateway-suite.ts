@@ -76,14 +76,18 @@ export function describeGateway(
         catalog: {
           rhetoricStyles: string[];
           debateFormats: string[];
-          models: string[];
+          models: Array<{ id: string; label: string; kind: string; status: string }>;
           roundTitles: string[];
         };
-      }>(platform.url, '{ catalog { rhetoricStyles debateFormats models roundTitles } }');
+      }>(
+        platform.url,
+        '{ catalog { rhetoricStyles debateFormats models { id label kind status } roundTitles } }',
+      );
       expect(result.data?.catalog).toEqual({
         rhetoricStyles: ['standard', 'formal', 'casual', 'emotional', 'factual', 'adversarial'],
         debateFormats: ['structured', 'oxford', 'crossfire', 'parliamentary', 'comment_section'],
-        models: ['gpt-4', 'gpt-3.5-turbo'],
+        // npm start's defaults: no model configured, the offline speaker alone.
+        models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
         roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
       });
     });
@@ -116,7 +120,7 @@ export function describeGateway(
       // The four others still answer, each the query only it serves.
       const others = await graphql(
         platform.url,
-        '{ me { id } catalog { models } myDebates { total } communityDebates { next } }',
+        '{ me { id } catalog { topics } myDebates { total } communityDebates { next } }',
         { headers },
       );
       expect(others.errors).toBeUndefined();

@@ -86,7 +86,7 @@ describe('the limits, as shipped, across two gateway replicas', () => {
 
   it('refuses a 1,000-alias query before it reaches a service', async () => {
     const before = await handled(subjects.generation.catalog.get);
-    const aliases = Array.from({ length: 1_000 }, (_, i) => `c${i}: catalog { models }`);
+    const aliases = Array.from({ length: 1_000 }, (_, i) => `c${i}: catalog { topics }`);
     const answer = await graphql(running.platform.url, `{ ${aliases.join(' ')} }`);
     expect(answer.status).toBe(400);
     expect(answer.errors).toContainEqual(
@@ -98,7 +98,7 @@ describe('the limits, as shipped, across two gateway replicas', () => {
     expect(answer.data ?? null).toBeNull();
     expect(await handled(subjects.generation.catalog.get)).toBe(before);
     // The same field, asked once, is answered.
-    const once = await graphql(running.platform.url, '{ catalog { models } }');
+    const once = await graphql(running.platform.url, '{ catalog { topics } }');
     expect(once.errors).toBeUndefined();
     expect(await handled(subjects.generation.catalog.get)).toBe(before + 1);
   });
@@ -107,7 +107,7 @@ describe('the limits, as shipped, across two gateway replicas', () => {
     const response = await fetch(`${running.platform.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `{ catalog { models } } # ${'x'.repeat(70_000)}` }),
+      body: JSON.stringify({ query: `{ catalog { topics } } # ${'x'.repeat(70_000)}` }),
     });
     expect(response.status).toBe(413);
   });

@@ -84,8 +84,18 @@ describe('saved debates', () => {
       views: 0,
       upvotes: 0,
       downvotes: 0,
-      model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-      model2: { name: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual' },
+      model1: {
+        name: 'offline',
+        stance: 0.6,
+        rhetoricStyle: 'formal',
+        writtenBy: { kind: 'offline', label: 'Offline speaker', turns: 3, failedTurns: 0 },
+      },
+      model2: {
+        name: 'offline',
+        stance: -0.6,
+        rhetoricStyle: 'casual',
+        writtenBy: { kind: 'offline', label: 'Offline speaker', turns: 3, failedTurns: 0 },
+      },
     });
     // The moderator's opening and closing are not rounds.
     expect(saved.debate.rounds.map((round) => `${round.speaker} ${round.round}`)).toEqual([

@@ -40,8 +40,8 @@ export async function seedCommunity({ natsUrl, debates: count, votes: voteCount 
         downvotes: 0,
         isPublic: true,
         isPro: false,
-        model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-        model2: { name: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual' },
+        model1: { name: 'offline', stance: 0.6, rhetoricStyle: 'formal', writtenBy: null },
+        model2: { name: 'offline', stance: -0.6, rhetoricStyle: 'casual', writtenBy: null },
         rounds,
       };
       await events.publish(debateSharedEvent, { debate }, `${id}:${sharedAt}`);

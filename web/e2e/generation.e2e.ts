@@ -63,9 +63,13 @@ describe('generating a debate on /engine', () => {
 
     await page.getByRole('button', { name: 'Begin discussion' }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('button', { name: 'Show More' }).count()).toBe(6);
-    expect(
-      await page.getByText('Written by the offline speaker', { exact: false }).isVisible(),
-    ).toBe(true);
+    // Who wrote it, truthfully: the offline speaker (npm start's only model), each turn too.
+    expect(await page.locator('.offline-note').textContent()).toBe(
+      'Both speakers are written by the offline speaker: no AI model is called for this debate.',
+    );
+    const lines = await page.locator('.turn .provenance').allTextContents();
+    expect(lines).toHaveLength(6);
+    for (const line of lines) expect(line).toMatch(/^Written by the offline speaker · \d+\.\d s$/);
     for (const round of [
       'Round 1: Constructive Arguments',
       'Round 2: Rebuttal',
@@ -89,6 +93,8 @@ describe('generating a debate on /engine', () => {
 
     expect(await usageRow(page, 'Free Debates Remaining')).toBe('1');
     expect(await usageRow(page, 'Total Debates Generated')).toBe('1');
+    // The offline speaker reads and writes no model's tokens.
+    expect(await usageRow(page, 'Tokens used by your debates')).toBe('0 in / 0 out');
 
     await begin(page);
     await page.getByRole('button', { name: 'Begin discussion' }).waitFor({ timeout: 30_000 });

@@ -17,10 +17,13 @@ const RUN_TIMEOUT_MS = 180_000;
 
 export const CATEGORIES = ['Politics', 'Technology', 'Science', 'Society', 'Ethics'] as const;
 
-/** Starts a debate (the offline speaker when the platform has no OPENAI_API_KEY): its run id. */
+/**
+ * Starts a debate written by the offline speaker (always in the catalogue; a load test must
+ * never spend provider money): its run id.
+ */
 export function startDebate(token: string, topic: string): string | undefined {
   const speaker = (stance: number) => ({
-    model: 'gpt-4',
+    model: 'offline',
     stance,
     rhetoricStyle: 'standard',
     personality: '',

@@ -1,4 +1,13 @@
 import { Field, ObjectType } from '@nestjs/graphql';
+import { SpeakerModelRefModel } from '../generation/generation.models.js';
+
+@ObjectType('SpeakerModel', { description: 'A model a speaker can be given.' })
+export class SpeakerModelModel extends SpeakerModelRefModel {
+  @Field(() => String, {
+    description: "'ok', or 'degraded' when its last turns all failed (it is still offered).",
+  })
+  status!: string;
+}
 
 @ObjectType('Catalog', { description: 'What the engine page offers, owned by the services.' })
 export class CatalogModel {
@@ -11,8 +20,10 @@ export class CatalogModel {
   @Field(() => [String])
   debateFormats!: string[];
 
-  @Field(() => [String], { description: 'The speaker models a user can pick.' })
-  models!: string[];
+  @Field(() => [SpeakerModelModel], {
+    description: "The operator's models, then the offline speaker; the first is the default.",
+  })
+  models!: SpeakerModelModel[];
 
   @Field(() => [String], { description: 'Round 1, 2 and 3, in order.' })
   roundTitles!: string[];

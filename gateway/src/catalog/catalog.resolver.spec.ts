@@ -7,7 +7,7 @@ import { CatalogResolver } from './catalog.resolver.js';
 const GENERATION_CATALOG: GenerationCatalog = {
   rhetoricStyles: ['standard'],
   debateFormats: ['structured'],
-  models: ['gpt-4'],
+  models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
   roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
   topics: ['Is a hot dog a sandwich?'],
 };

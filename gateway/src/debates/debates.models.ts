@@ -1,8 +1,9 @@
 import { Field, Float, Int, ObjectType } from '@nestjs/graphql';
+import { WrittenByModel } from '../generation/generation.models.js';
 
 @ObjectType('DebateSpeaker')
 export class DebateSpeakerModel {
-  @Field(() => String)
+  @Field(() => String, { description: "The catalogue's id of the model the speaker was given." })
   name!: string;
 
   @Field(() => Float)
@@ -10,6 +11,12 @@ export class DebateSpeakerModel {
 
   @Field(() => String)
   rhetoricStyle!: string;
+
+  @Field(() => WrittenByModel, {
+    nullable: true,
+    description: 'What really wrote its rounds; null for a debate saved before this was kept.',
+  })
+  writtenBy!: WrittenByModel | null;
 }
 
 @ObjectType('DebateRound')
@@ -25,6 +32,12 @@ export class DebateRoundModel {
 
   @Field(() => String)
   summary!: string;
+
+  @Field(() => WrittenByModel, {
+    nullable: true,
+    description: 'What really wrote it; null for a debate saved before this was kept.',
+  })
+  writtenBy!: WrittenByModel | null;
 }
 
 /** What every debate type of the API has, saved or shared. */

@@ -1,8 +1,66 @@
 import { Field, Float, InputType, Int, ObjectType } from '@nestjs/graphql';
 
+@ObjectType('SpeakerModelRef', {
+  description: 'A model of the catalogue, as a speaker is given it.',
+})
+export class SpeakerModelRefModel {
+  @Field(() => String, {
+    description: "The catalogue's id, what SpeakerSettingsInput.model takes.",
+  })
+  id!: string;
+
+  @Field(() => String, { description: "What the engine page calls it, e.g. 'Offline speaker'." })
+  label!: string;
+
+  @Field(() => String, { description: "'model' (an AI model on a server) or 'offline'." })
+  kind!: string;
+}
+
+@ObjectType('WrittenBy', {
+  description:
+    "What really wrote a turn, or all of a speaker's turns: the model of the catalogue or the offline speaker, the model the server reported, tokens, timings. For a speaker, tokens and totalMs are sums over its turns and firstTokenMs their mean.",
+})
+export class WrittenByModel {
+  @Field(() => String, { description: "'model' or 'offline'" })
+  kind!: string;
+
+  @Field(() => String, {
+    description: "The catalogue's model id ('offline' for the offline speaker).",
+  })
+  modelId!: string;
+
+  @Field(() => String, { description: "The model's label when it wrote ('Offline speaker')." })
+  label!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The model id the server reported in its answer; null offline or when it said none.',
+  })
+  serverModel!: string | null;
+
+  @Field(() => Int, { nullable: true, description: "Prompt tokens, from the stream's usage." })
+  tokensIn!: number | null;
+
+  @Field(() => Int, { nullable: true, description: "Completion tokens, from the stream's usage." })
+  tokensOut!: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Time to the first token, in milliseconds.' })
+  firstTokenMs!: number | null;
+
+  @Field(() => Float, { description: 'The whole time of the turn(s), in milliseconds.' })
+  totalMs!: number;
+
+  @Field(() => Int)
+  turns!: number;
+
+  @Field(() => Int, { description: "Turns the model failed (they carry the spec's error text)." })
+  failedTurns!: number;
+}
+
 @InputType('SpeakerSettingsInput')
 export class SpeakerSettingsInput {
-  @Field(() => String, { description: 'One of the catalog models.' })
+  @Field(() => String, { description: "The id of one of the catalog's models." })
   model!: string;
 
   @Field(() => Float, { description: '-1 (against) to 1 (for), in steps of 0.1.' })
@@ -53,8 +111,23 @@ export class DebateRunEventModel {
   @Field(() => String, { nullable: true })
   topic!: string | null;
 
-  @Field(() => String, { nullable: true, description: "'openai' or 'offline'" })
-  speakerKind!: string | null;
+  @Field(() => SpeakerModelRefModel, {
+    nullable: true,
+    description: "runStarted: the first speaker's model (the moderator's too).",
+  })
+  firstModel!: SpeakerModelRefModel | null;
+
+  @Field(() => SpeakerModelRefModel, {
+    nullable: true,
+    description: "runStarted: the second speaker's model.",
+  })
+  secondModel!: SpeakerModelRefModel | null;
+
+  @Field(() => SpeakerModelRefModel, {
+    nullable: true,
+    description: 'turnStarted: the model about to write the turn.',
+  })
+  model!: SpeakerModelRefModel | null;
 
   @Field(() => Float, { nullable: true })
   firstStance!: number | null;
@@ -82,6 +155,9 @@ export class DebateRunEventModel {
 
   @Field(() => Boolean, { nullable: true })
   failed!: boolean | null;
+
+  @Field(() => WrittenByModel, { nullable: true, description: 'turnCompleted: what wrote it.' })
+  writtenBy!: WrittenByModel | null;
 
   @Field(() => String, { nullable: true })
   message!: string | null;

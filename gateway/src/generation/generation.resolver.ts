@@ -16,7 +16,7 @@ import { Authenticated } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { observableIterator } from '../common/observable-iterator.js';
-import { emailNotVerified, parseInput } from '../errors/graphql-errors.js';
+import { badInput, emailNotVerified, parseInput } from '../errors/graphql-errors.js';
 import {
   type ConnectionSubscriptions,
   SubscriptionLimits,
@@ -31,7 +31,9 @@ function toModel(event: RunEvent): DebateRunEventModel {
     at: event.at,
     runId: null,
     topic: null,
-    speakerKind: null,
+    firstModel: null,
+    secondModel: null,
+    model: null,
     firstStance: null,
     secondStance: null,
     turn: null,
@@ -41,6 +43,7 @@ function toModel(event: RunEvent): DebateRunEventModel {
     text: null,
     summary: null,
     failed: null,
+    writtenBy: null,
     message: null,
   };
   return { ...empty, ...event };
@@ -116,6 +119,9 @@ export class GenerationResolver implements OnModuleDestroy {
       { timeoutMs: 10_000 },
     );
     if (!started.started) {
+      if (started.reason === 'unknown_model') {
+        throw badInput(started.message, `settings.${started.speaker}.model`);
+      }
       // The usage service's starts-per-minute rule counts any minute: at most a minute to wait.
       throw new GraphQLError(started.message, {
         extensions:

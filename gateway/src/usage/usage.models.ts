@@ -13,4 +13,10 @@ export class UsageModel {
 
   @Field(() => String, { description: 'When the user first signed in (ISO 8601).' })
   memberSince!: string;
+
+  @Field(() => Int, { description: "Tokens the models read for the user's debates (prompts)." })
+  tokensIn!: number;
+
+  @Field(() => Int, { description: "Tokens the models wrote for the user's debates." })
+  tokensOut!: number;
 }

@@ -23,6 +23,8 @@ export class UsageResolver {
       lastDebateStarted: stats.lastDebateStarted,
       totalDebates: stats.totalDebates,
       memberSince: stats.createdAt,
+      tokensIn: stats.tokensIn,
+      tokensOut: stats.tokensOut,
     };
   }
 }

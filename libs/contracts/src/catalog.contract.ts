@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRequest } from './contract.js';
+import { SpeakerModelRef } from './generation.contract.js';
 import { subjects } from './subjects.js';
 
 const nonEmptyList = z.array(z.string().min(1)).min(1);
@@ -29,7 +30,8 @@ export const GenerationCatalog = z
   .object({
     rhetoricStyles: nonEmptyList,
     debateFormats: nonEmptyList,
-    models: nonEmptyList,
+    /** The operator's models, then the offline speaker; each with whether it is failing. */
+    models: z.array(SpeakerModelRef.extend({ status: z.enum(['ok', 'degraded']) }).strict()).min(1),
     roundTitles: nonEmptyList,
     topics: nonEmptyList,
   })

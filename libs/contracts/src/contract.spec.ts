@@ -40,7 +40,7 @@ describe(parsePayload.name, () => {
     const catalog = {
       rhetoricStyles: ['standard'],
       debateFormats: ['structured'],
-      models: ['gpt-4'],
+      models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
       roundTitles: ['Constructive Arguments'],
       topics: ['Should cities ban cars?'],
     };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DebateCategory } from './catalog.contract.js';
 import { defineEvent, defineRequest } from './contract.js';
-import { RhetoricStyle, SpeakerModel, speakerNames, Stance } from './generation.contract.js';
+import { ModelId, RhetoricStyle, speakerNames, Stance, WrittenBy } from './generation.contract.js';
 import { subjects } from './subjects.js';
 
 /** A saved debate's id (the id of the run it was saved from); its public copy keeps it. */
@@ -16,7 +16,14 @@ export const DebateCategories = z
   .refine((list) => new Set(list).size === list.length, 'A category is chosen twice');
 
 export const SpeakerInfo = z
-  .object({ name: SpeakerModel, stance: Stance, rhetoricStyle: RhetoricStyle })
+  .object({
+    /** The catalogue id the speaker was given. */
+    name: ModelId,
+    stance: Stance,
+    rhetoricStyle: RhetoricStyle,
+    /** What really wrote its rounds; null for a debate saved before provenance was kept. */
+    writtenBy: WrittenBy.nullable().default(null),
+  })
   .strict();
 
 export const DebateRound = z
@@ -25,6 +32,8 @@ export const DebateRound = z
     round: z.number().int().min(1).max(3),
     text: z.string(),
     summary: z.string(),
+    /** What really wrote it; null for a debate saved before provenance was kept. */
+    writtenBy: WrittenBy.nullable().default(null),
   })
   .strict();
 

@@ -19,17 +19,30 @@ export const debateFormats = [
   'parliamentary',
   'comment_section',
 ] as const;
-export const speakerModels = ['gpt-4', 'gpt-3.5-turbo'] as const;
+/**
+ * The spec's two models: the catalogue's entries when only `OPENAI_API_KEY` is configured. The
+ * operator's catalogue (MODEL_CATALOG) may offer any others.
+ */
+export const defaultModelIds = ['gpt-4', 'gpt-3.5-turbo'] as const;
+/** The speaker that needs no network: always in the catalogue, under this id. */
+export const OFFLINE_MODEL_ID = 'offline';
+export const OFFLINE_MODEL_LABEL = 'Offline speaker';
 /** Round 1, 2 and 3, in order. */
 export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as const;
 export const speakerNames = ['First Speaker', 'Second Speaker'] as const;
 
 export const RhetoricStyle = z.enum(rhetoricStyles);
 export const DebateFormat = z.enum(debateFormats);
-export const SpeakerModel = z.enum(speakerModels);
+/** A model of the catalogue, by its id: lower-case letters, digits, '.', '_' and '-'. */
+export const ModelId = z
+  .string()
+  .regex(
+    /^[a-z0-9][a-z0-9._-]{0,63}$/,
+    "must be a model id of the catalogue (lower-case letters, digits, '.', '_' or '-')",
+  );
 export type RhetoricStyle = z.output<typeof RhetoricStyle>;
 export type DebateFormat = z.output<typeof DebateFormat>;
-export type SpeakerModel = z.output<typeof SpeakerModel>;
+export type ModelId = z.output<typeof ModelId>;
 
 /** A stance from -1 to 1 in steps of 0.1 (spec §5). */
 export const Stance = z
@@ -42,7 +55,8 @@ export const Stance = z
 
 export const SpeakerSettings = z
   .object({
-    model: SpeakerModel,
+    /** The catalogue's id of the model that writes this speaker's turns. */
+    model: ModelId,
     stance: Stance,
     rhetoricStyle: RhetoricStyle,
     /** Free-text personality hints for the speaker's prompt. */
@@ -68,6 +82,67 @@ export const DebateSettings = z
   .strict();
 export type DebateSettings = z.output<typeof DebateSettings>;
 
+const tokens = z.number().int().nonnegative();
+
+/**
+ * What really wrote a turn, or a speaker's turns: the catalogue's model (its id and label as
+ * they were when it wrote) or the offline speaker; the model id the server reported; the tokens
+ * the stream's usage counted (null: not reported, or no model); the time to the first token and
+ * the whole time, in milliseconds. For a speaker (speakerWrittenBy): tokens and totalMs are the
+ * sums over its turns, firstTokenMs their mean, serverModel the last one reported.
+ */
+export const WrittenBy = z
+  .object({
+    kind: z.enum(['model', 'offline']),
+    modelId: ModelId,
+    label: z.string().min(1).max(80),
+    serverModel: z.string().max(200).nullable(),
+    tokensIn: tokens.nullable(),
+    tokensOut: tokens.nullable(),
+    firstTokenMs: z.number().nonnegative().nullable(),
+    totalMs: z.number().nonnegative(),
+    /** How many turns this covers, and how many of them the model failed (the spec's error text). */
+    turns: z.number().int().min(1),
+    failedTurns: z.number().int().nonnegative(),
+  })
+  .strict();
+export type WrittenBy = z.output<typeof WrittenBy>;
+
+function sumOrNull(values: readonly (number | null)[]): number | null {
+  const known = values.filter((value): value is number => value !== null);
+  return known.length === 0 ? null : known.reduce((sum, value) => sum + value, 0);
+}
+
+/** A speaker's provenance from its turns' (null when it has none). */
+export function speakerWrittenBy(turns: readonly WrittenBy[]): WrittenBy | null {
+  const last = turns.at(-1);
+  if (!last) return null;
+  const firstTokens = turns.flatMap((turn) =>
+    turn.firstTokenMs === null ? [] : [turn.firstTokenMs],
+  );
+  return {
+    kind: last.kind,
+    modelId: last.modelId,
+    label: last.label,
+    serverModel: turns.findLast((turn) => turn.serverModel !== null)?.serverModel ?? null,
+    tokensIn: sumOrNull(turns.map((turn) => turn.tokensIn)),
+    tokensOut: sumOrNull(turns.map((turn) => turn.tokensOut)),
+    firstTokenMs:
+      firstTokens.length === 0
+        ? null
+        : Math.round(firstTokens.reduce((sum, ms) => sum + ms, 0) / firstTokens.length),
+    totalMs: turns.reduce((sum, turn) => sum + turn.totalMs, 0),
+    turns: turns.reduce((sum, turn) => sum + turn.turns, 0),
+    failedTurns: turns.reduce((sum, turn) => sum + turn.failedTurns, 0),
+  };
+}
+
+/** A model of the catalogue as a speaker is given it: its id, its label, whether it is offline. */
+export const SpeakerModelRef = z
+  .object({ id: ModelId, label: WrittenBy.shape.label, kind: WrittenBy.shape.kind })
+  .strict();
+export type SpeakerModelRef = z.output<typeof SpeakerModelRef>;
+
 /** Who speaks a turn. */
 export const TurnSpeaker = z.enum(['First Speaker', 'Second Speaker', 'Moderator']);
 export type TurnSpeaker = z.output<typeof TurnSpeaker>;
@@ -92,13 +167,22 @@ export const RunEvent = z.discriminatedUnion('type', [
       ...sequenced,
       runId: z.string(),
       topic: z.string(),
-      /** Which speaker writes the debate: 'offline' is the deterministic one, clearly labelled. */
-      speakerKind: z.enum(['openai', 'offline']),
+      /** The models the two speakers were given (the moderator speaks with the first's). */
+      firstModel: SpeakerModelRef,
+      secondModel: SpeakerModelRef,
       firstStance: Stance,
       secondStance: Stance,
     })
     .strict(),
-  z.object({ type: z.literal('turnStarted'), ...sequenced, ...turnPosition }).strict(),
+  z
+    .object({
+      type: z.literal('turnStarted'),
+      ...sequenced,
+      ...turnPosition,
+      /** The model about to write the turn. */
+      model: SpeakerModelRef,
+    })
+    .strict(),
   z
     .object({
       type: z.literal('textDelta'),
@@ -116,6 +200,7 @@ export const RunEvent = z.discriminatedUnion('type', [
       summary: z.string(),
       /** The speaker failed this turn: text and summary are the spec's error texts. */
       failed: z.boolean(),
+      writtenBy: WrittenBy,
     })
     .strict(),
   z.object({ type: z.literal('runCompleted'), ...sequenced }).strict(),
@@ -155,6 +240,15 @@ export const generationContracts = {
           message: z.string(),
         })
         .strict(),
+      z
+        .object({
+          started: z.literal(false),
+          // A model the catalogue does not have, given to this speaker: nothing was taken.
+          reason: z.literal('unknown_model'),
+          speaker: z.enum(['first', 'second']),
+          message: z.string(),
+        })
+        .strict(),
     ]),
   ),
   /** Every event of the user's run from its start, then the live ones until it ends. */
@@ -179,6 +273,7 @@ export const FinishedRun = z
           round: z.number().int().min(0).max(4),
           text: z.string(),
           summary: z.string(),
+          writtenBy: WrittenBy,
         })
         .strict(),
     ),
@@ -202,6 +297,8 @@ export const generationTexts = {
   runFailed: 'An error occurred during the debate. Please try again.',
   /** Not the spec's: its limit on starts is this platform's own (USAGE_STARTS_PER_MINUTE). */
   rateLimited: 'Too many debates started in a short time; try again in a minute',
+  /** Not the spec's: the catalogue is the operator's (MODEL_CATALOG). */
+  unknownModel: (model: string) => `No model "${model}" is offered here; pick one from the list`,
 } as const;
 
 /** The generator's stance labels (spec §4 'Stance labels'). */

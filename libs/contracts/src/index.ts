@@ -5,6 +5,7 @@ export * from './identity.contract.js';
 export * from './streams.js';
 export * from './usage.contract.js';
 export * from './generation.contract.js';
+export * from './model-catalog.js';
 export * from './debates.contract.js';
 export * from './community.contract.js';
 export * from './usage-settings.js';

@@ -15,11 +15,15 @@ export const UsageStats = z
     totalDebates: count,
     /** When the usage record was created: the user's first sign-in. */
     createdAt: z.iso.datetime(),
+    /** The tokens the models counted for the user's debates, read and written (the stream's usage). */
+    tokensIn: count,
+    tokensOut: count,
   })
   .strict();
 export type UsageStats = z.output<typeof UsageStats>;
 
-const RunOfUser = z.object({ userId, runId }).strict();
+/** A run's end, with the tokens its models counted (none for the offline speaker's turns). */
+const EndedRun = z.object({ userId, runId, tokensIn: count, tokensOut: count }).strict();
 
 /** Why no debate was taken: none is left, or the user started the per-minute limit's worth. */
 export const ConsumeRefusal = z.enum(['no_free_debates', 'rate_limited']);
@@ -49,13 +53,13 @@ export const usageContracts = {
   /** Gives the debate of a run that failed as a whole back (once). */
   refund: defineRequest(
     subjects.usage.allowance.refund,
-    RunOfUser,
+    EndedRun,
     z.object({ refunded: z.boolean() }).strict(),
   ),
   /** Records that a run ended normally: its debate can no longer be given back. */
   settle: defineRequest(
     subjects.usage.allowance.settle,
-    RunOfUser,
+    EndedRun,
     z.object({ settled: z.boolean() }).strict(),
   ),
 } as const;

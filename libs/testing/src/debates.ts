@@ -1,12 +1,53 @@
-import type { Debate } from '@debate/contracts';
+import {
+  type Debate,
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_LABEL,
+  speakerWrittenBy,
+  type WrittenBy,
+} from '@debate/contracts';
 
 const DAY = 24 * 60 * 60_000;
 
+/** One turn of the offline speaker, as a run reports it. */
+export function offlineTurn(fields: Partial<WrittenBy> = {}): WrittenBy {
+  return {
+    kind: 'offline',
+    modelId: OFFLINE_MODEL_ID,
+    label: OFFLINE_MODEL_LABEL,
+    serverModel: null,
+    tokensIn: null,
+    tokensOut: null,
+    firstTokenMs: 200,
+    totalMs: 1500,
+    turns: 1,
+    failedTurns: 0,
+    ...fields,
+  };
+}
+
 /**
  * A shared debate as the debates service announces it (saved ten days ago, shared now, three
- * rounds of both speakers), with `fields` overriding the defaults.
+ * rounds of both speakers, written by the offline speaker), with `fields` overriding the defaults.
  */
 export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
+  const rounds = [1, 2, 3].flatMap((round) => [
+    {
+      speaker: 'First Speaker' as const,
+      round,
+      text: `For ${round}`,
+      summary: `F${round}`,
+      writtenBy: offlineTurn(),
+    },
+    {
+      speaker: 'Second Speaker' as const,
+      round,
+      text: `Against ${round}`,
+      summary: `A${round}`,
+      writtenBy: offlineTurn(),
+    },
+  ]);
+  const speaker = (name: Debate['rounds'][number]['speaker']) =>
+    speakerWrittenBy(rounds.filter((turn) => turn.speaker === name).map((turn) => turn.writtenBy));
   return {
     id,
     userId: `author-${id}`,
@@ -20,12 +61,19 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
     downvotes: 0,
     isPublic: true,
     isPro: false,
-    model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-    model2: { name: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual' },
-    rounds: [1, 2, 3].flatMap((round) => [
-      { speaker: 'First Speaker' as const, round, text: `For ${round}`, summary: `F${round}` },
-      { speaker: 'Second Speaker' as const, round, text: `Against ${round}`, summary: `A${round}` },
-    ]),
+    model1: {
+      name: OFFLINE_MODEL_ID,
+      stance: 0.6,
+      rhetoricStyle: 'formal',
+      writtenBy: speaker('First Speaker'),
+    },
+    model2: {
+      name: OFFLINE_MODEL_ID,
+      stance: -0.6,
+      rhetoricStyle: 'casual',
+      writtenBy: speaker('Second Speaker'),
+    },
+    rounds,
     ...fields,
   };
 }

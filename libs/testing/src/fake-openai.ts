@@ -1,5 +1,5 @@
 import { listeningUrl } from '@debate/nest';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How the fake answers the next completions. */
@@ -10,22 +10,57 @@ export type FakeOpenAiMode =
   | { readonly kind: 'malformed' }
   | { readonly kind: 'controlCharacters' };
 
+/**
+ * The server family the fake behaves as, each as its documentation says it treats structured
+ * output:
+ * - `openai`: a forced function call (`tool_choice` naming it), `response_format` json_schema
+ *   and json_object; reports a dated snapshot of the model asked for.
+ * - `ollama`: `tool_choice` is not supported and is ignored, so the model answers in prose
+ *   instead of calling the function; `response_format` (both kinds) is honoured.
+ * - `vllm`: a named `tool_choice` works (guided decoding); `auto` (or tools without a choice)
+ *   is refused (400) unless started with --enable-auto-tool-choice (`autoToolChoice`).
+ * - `llamacpp`: llama-server refuses any `tools` without --jinja (`jinja`) with a 500 naming
+ *   the flag; `response_format` (both kinds) is honoured.
+ * - `lmstudio`: tools and json_schema are honoured; json_object is refused (400).
+ * Every family streams the stream's usage last when `stream_options.include_usage` is set.
+ */
+export type FakeServerFamily = 'openai' | 'ollama' | 'vllm' | 'llamacpp' | 'lmstudio';
+
+export interface FakeOpenAiOptions {
+  readonly family?: FakeServerFamily;
+  /** vLLM's --enable-auto-tool-choice (with a parser); off by default. */
+  readonly autoToolChoice?: boolean;
+  /** llama-server's --jinja; off by default. */
+  readonly jinja?: boolean;
+  /** How long the model takes before its first token, in milliseconds (0 by default). */
+  readonly firstTokenMs?: number;
+}
+
 export interface RecordedCompletion {
   readonly body: {
     model: string;
     max_tokens?: number;
     stream?: boolean;
+    stream_options?: { include_usage?: boolean };
     messages: Array<{ role: string; content: string }>;
     tools?: Array<{ function: { name: string } }>;
-    tool_choice?: { type: string; function?: { name: string } };
+    tool_choice?: string | { type: string; function?: { name: string } };
+    response_format?: { type: string; json_schema?: { name: string; schema: unknown } };
   };
   readonly authorization: string | undefined;
+  /** When the request arrived (ms since the epoch). */
+  readonly receivedAt: number;
+  /** How it was answered: as a function call, as content, or refused with this status. */
+  answeredAs?: 'tool_call' | 'content' | 'prose' | number;
 }
 
 export interface FakeOpenAi {
-  /** The base URL to give the SDK (OPENAI_BASE_URL). */
+  /** The base URL to give the SDK (a catalogue entry's baseUrl). */
   readonly baseUrl: string;
+  readonly family: FakeServerFamily;
   mode: FakeOpenAiMode;
+  /** The model's time to first token, in milliseconds. */
+  firstTokenMs: number;
   readonly requests: RecordedCompletion[];
   close(): Promise<void>;
 }
@@ -50,32 +85,94 @@ function split(text: string, pieces: number): string[] {
   return parts;
 }
 
+/** A family's refusal of the request, as its server words it, or undefined. */
+function refusal(
+  family: FakeServerFamily,
+  body: RecordedCompletion['body'],
+  options: FakeOpenAiOptions,
+): { status: number; message: string } | undefined {
+  const tools = (body.tools?.length ?? 0) > 0;
+  const choice = body.tool_choice;
+  if (family === 'vllm' && tools && !options.autoToolChoice) {
+    if (choice === undefined || choice === 'auto') {
+      return {
+        status: 400,
+        message:
+          '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      };
+    }
+  }
+  if (family === 'llamacpp' && tools && !options.jinja) {
+    return { status: 500, message: 'tools param requires --jinja flag' };
+  }
+  if (family === 'lmstudio' && body.response_format?.type === 'json_object') {
+    return { status: 400, message: "'response_format.type' must be 'json_schema' or 'text'" };
+  }
+  return undefined;
+}
+
+/** How the family answers: a function call, JSON content, or prose (the function ignored). */
+function answerKind(
+  family: FakeServerFamily,
+  body: RecordedCompletion['body'],
+): 'tool_call' | 'content' | 'prose' {
+  if (body.response_format && body.response_format.type !== 'text') return 'content';
+  const forced = typeof body.tool_choice === 'object' && body.tool_choice.type === 'function';
+  if ((body.tools?.length ?? 0) > 0) {
+    // Ollama ignores tool_choice: the model is free not to call the function, and does not.
+    if (family === 'ollama') return 'prose';
+    return forced || body.tool_choice === 'required' ? 'tool_call' : 'prose';
+  }
+  return 'prose';
+}
+
+function refuse(reply: FastifyReply, status: number, message: string) {
+  return reply.code(status).send({
+    error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error' },
+  });
+}
+
 /**
- * An OpenAI-compatible chat completions server for the speaker's tests: it streams a forced
- * tool call's arguments in pieces, as the real API does, and can misbehave on demand (an HTTP
- * error, a stalled stream, malformed JSON, raw control characters).
+ * An OpenAI-compatible chat completions server for the tests and the streaming benchmark (the
+ * edge of the world): it streams the answer in pieces as the real servers do (a function
+ * call's arguments, or content), behaves as the server family it is started as, and can
+ * misbehave on demand (an HTTP error, a stalled stream, malformed JSON, control characters).
  */
-export async function startFakeOpenAi(): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
+  const family = options.family ?? 'openai';
   const http = Fastify({ bodyLimit: 10 * 1024 * 1024 });
-  const fake: { mode: FakeOpenAiMode; requests: RecordedCompletion[] } = {
+  const fake: { mode: FakeOpenAiMode; firstTokenMs: number; requests: RecordedCompletion[] } = {
     mode: { kind: 'stream' },
+    firstTokenMs: options.firstTokenMs ?? 0,
     requests: [],
   };
 
   http.post('/v1/chat/completions', async (request, reply) => {
     const body = request.body as RecordedCompletion['body'];
-    fake.requests.push({ body, authorization: request.headers.authorization });
+    const recorded: RecordedCompletion = {
+      body,
+      authorization: request.headers.authorization,
+      receivedAt: Date.now(),
+    };
+    fake.requests.push(recorded);
     const mode = fake.mode;
     if (mode.kind === 'status') {
-      return reply.code(mode.status).send({
-        error: {
-          message: mode.status === 429 ? 'Rate limit reached' : 'The server had an error',
-          type: 'server_error',
-        },
-      });
+      recorded.answeredAs = mode.status;
+      return refuse(
+        reply,
+        mode.status,
+        mode.status === 429 ? 'Rate limit reached' : 'The server had an error',
+      );
     }
+    const refused = refusal(family, body, options);
+    if (refused) {
+      recorded.answeredAs = refused.status;
+      return refuse(reply, refused.status, refused.message);
+    }
+    const kind = answerKind(family, body);
+    recorded.answeredAs = kind;
     const argument = fakeArgument(body);
-    let raw = JSON.stringify(argument);
+    let raw = kind === 'prose' ? `${argument.text} ${argument.summary}` : JSON.stringify(argument);
     if (mode.kind === 'malformed') raw = raw.replace(/\}$/, ',');
     if (mode.kind === 'controlCharacters') {
       raw = raw.replace('here is', 'here\nis\u0001').replace('reasons and', 'reasons\tand');
@@ -88,45 +185,63 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       id: 'chatcmpl-fake',
       object: 'chat.completion.chunk',
       created: 0,
-      model: body.model,
+      // OpenAI answers with the dated snapshot it served; the others with the name asked for.
+      model: family === 'openai' ? `${body.model}-2024-08-06` : body.model,
     };
+    const delta = (piece: string) =>
+      kind === 'tool_call'
+        ? { tool_calls: [{ index: 0, function: { arguments: piece } }] }
+        : { content: piece };
     send({
       ...base,
       choices: [
         {
           index: 0,
-          delta: {
-            role: 'assistant',
-            tool_calls: [
-              {
-                index: 0,
-                id: 'call_1',
-                type: 'function',
-                function: { name: 'submit_argument', arguments: '' },
-              },
-            ],
-          },
+          delta:
+            kind === 'tool_call'
+              ? {
+                  role: 'assistant',
+                  tool_calls: [
+                    {
+                      index: 0,
+                      id: 'call_1',
+                      type: 'function',
+                      function: { name: 'submit_argument', arguments: '' },
+                    },
+                  ],
+                }
+              : { role: 'assistant', content: '' },
           finish_reason: null,
         },
       ],
     });
     if (mode.kind === 'stall') return reply; // headers sent, then silence
+    if (fake.firstTokenMs > 0) await sleep(fake.firstTokenMs);
     const pieces = mode.kind === 'stream' ? (mode.pieces ?? 8) : 8;
     const pauseMs = mode.kind === 'stream' ? (mode.pauseMs ?? 0) : 0;
-    for (const piece of split(raw, pieces)) {
-      if (pauseMs > 0) await sleep(pauseMs);
+    for (const [index, piece] of split(raw, pieces).entries()) {
+      if (pauseMs > 0 && index > 0) await sleep(pauseMs);
+      send({ ...base, choices: [{ index: 0, delta: delta(piece), finish_reason: null }] });
+    }
+    send({
+      ...base,
+      choices: [
+        { index: 0, delta: {}, finish_reason: kind === 'tool_call' ? 'tool_calls' : 'stop' },
+      ],
+    });
+    if (body.stream_options?.include_usage) {
+      const prompt = body.messages.reduce((sum, message) => sum + message.content.length, 0);
+      // About four characters a token, as the real tokenizers count English.
       send({
         ...base,
-        choices: [
-          {
-            index: 0,
-            delta: { tool_calls: [{ index: 0, function: { arguments: piece } }] },
-            finish_reason: null,
-          },
-        ],
+        choices: [],
+        usage: {
+          prompt_tokens: Math.ceil(prompt / 4),
+          completion_tokens: Math.ceil(raw.length / 4),
+          total_tokens: Math.ceil(prompt / 4) + Math.ceil(raw.length / 4),
+        },
       });
     }
-    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
     out.end('data: [DONE]\n\n');
     return reply;
   });
@@ -134,11 +249,18 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   await http.listen({ port: 0, host: '127.0.0.1' });
   return {
     baseUrl: `${listeningUrl(http.server, '127.0.0.1')}/v1`,
+    family,
     get mode() {
       return fake.mode;
     },
     set mode(mode: FakeOpenAiMode) {
       fake.mode = mode;
+    },
+    get firstTokenMs() {
+      return fake.firstTokenMs;
+    },
+    set firstTokenMs(ms: number) {
+      fake.firstTokenMs = ms;
     },
     requests: fake.requests,
     close: async () => {

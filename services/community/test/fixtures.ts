@@ -18,14 +18,15 @@ export const ago = (ms: number): string => new Date(Date.now() - ms).toISOString
 
 /**
  * A shared debate as the debates service announces it: the tests' common one, by Ada, shared a
- * minute ago, GPT-4 against GPT-3.5; `fields` override.
+ * minute ago, the offline speaker against GPT-3.5 (saved before provenance was kept); `fields`
+ * override.
  */
 export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
   return sharedDebate(id, {
     userDisplayName: 'Ada',
     timestamp: ago(10 * DAY),
     sharedAt: ago(MINUTE),
-    model2: { name: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual' },
+    model2: { ...sharedDebate(id).model2, name: 'gpt-3.5-turbo', writtenBy: null },
     ...fields,
   });
 }

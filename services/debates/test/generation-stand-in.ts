@@ -1,12 +1,28 @@
 import {
   type FinishedRun,
+  OFFLINE_MODEL_ID,
   type ParsedRequestOf,
   type ResponseOf,
   runLookupContract,
 } from '@debate/contracts';
 import { HandleRequest, INSTANCE_KEY } from '@debate/nest';
 import { Controller, type DynamicModule, Module } from '@nestjs/common';
+import { offlineTurn } from '@debate/testing';
 import { randomUUID } from 'node:crypto';
+
+/** A turn of the catalogue's 'gpt-4' on an OpenAI server (it reports its dated snapshot). */
+export const modelTurn = (tokensIn: number, tokensOut: number, failed = false) =>
+  offlineTurn({
+    kind: 'model',
+    modelId: 'gpt-4',
+    label: 'GPT-4o',
+    serverModel: 'gpt-4o-2024-08-06',
+    tokensIn,
+    tokensOut,
+    firstTokenMs: 400,
+    totalMs: 3000,
+    failedTurns: failed ? 1 : 0,
+  });
 
 /**
  * The generation service as the debates service meets it: the instance holding the runs it
@@ -17,7 +33,9 @@ export class GenerationStandIn {
 
   /**
    * A run of `userId`'s that finished: the moderator's opening, both speakers' three rounds and
-   * the closing. Its id names this instance, as a real run's names the instance generating it.
+   * the closing; the first speaker and the moderator on the model 'gpt-4' (its second round
+   * failed), the second on the offline speaker. Its id names this instance, as a real run's
+   * names the instance generating it.
    */
   finish(userId: string, topic: string): FinishedRun {
     const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
@@ -26,18 +44,41 @@ export class GenerationStandIn {
       runId,
       topic,
       first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: 'a teacher' },
-      second: { model: 'gpt-3.5-turbo', stance: -0.4, rhetoricStyle: 'casual', personality: '' },
+      second: {
+        model: OFFLINE_MODEL_ID,
+        stance: -0.4,
+        rhetoricStyle: 'casual',
+        personality: '',
+      },
       turns: [
-        { speaker: 'Moderator', round: 0, text: 'Welcome.', summary: 'Opened.' },
+        {
+          speaker: 'Moderator',
+          round: 0,
+          text: 'Welcome.',
+          summary: 'Opened.',
+          writtenBy: modelTurn(90, 40),
+        },
         ...[1, 2, 3].flatMap((round) =>
           speakers.map((speaker) => ({
             speaker,
             round,
             text: `${speaker}, round ${round}, on ${topic}`,
             summary: `${speaker} ${round}`,
+            writtenBy:
+              speaker === 'Second Speaker'
+                ? offlineTurn()
+                : round === 2
+                  ? modelTurn(300, 0, true)
+                  : modelTurn(200 * round, 100),
           })),
         ),
-        { speaker: 'Moderator', round: 4, text: 'Thank you both.', summary: 'Closed.' },
+        {
+          speaker: 'Moderator',
+          round: 4,
+          text: 'Thank you both.',
+          summary: 'Closed.',
+          writtenBy: modelTurn(900, 60),
+        },
       ],
     };
     this.runs.set(runId, { userId, run });

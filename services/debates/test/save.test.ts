@@ -51,9 +51,43 @@ describe('saving a debate', () => {
       downvotes: 0,
       isPublic: false,
       isPro: false,
-      model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-      model2: { name: 'gpt-3.5-turbo', stance: -0.4, rhetoricStyle: 'casual' },
-      // The moderator's opening and closing are not rounds.
+      model1: {
+        name: 'gpt-4',
+        stance: 0.6,
+        rhetoricStyle: 'formal',
+        // Its three rounds, not the moderator's turns (also on gpt-4): tokens summed, the
+        // failed second round counted.
+        writtenBy: {
+          kind: 'model',
+          modelId: 'gpt-4',
+          label: 'GPT-4o',
+          serverModel: 'gpt-4o-2024-08-06',
+          tokensIn: 200 + 300 + 600,
+          tokensOut: 100 + 0 + 100,
+          firstTokenMs: 400,
+          totalMs: 9000,
+          turns: 3,
+          failedTurns: 1,
+        },
+      },
+      model2: {
+        name: 'offline',
+        stance: -0.4,
+        rhetoricStyle: 'casual',
+        writtenBy: {
+          kind: 'offline',
+          modelId: 'offline',
+          label: 'Offline speaker',
+          serverModel: null,
+          tokensIn: null,
+          tokensOut: null,
+          firstTokenMs: 200,
+          totalMs: 4500,
+          turns: 3,
+          failedTurns: 0,
+        },
+      },
+      // The moderator's opening and closing are not rounds; each round keeps what wrote it.
       rounds: run.turns.filter((turn) => turn.speaker !== 'Moderator'),
     });
     expect(Date.parse(saved.debate.timestamp)).toBeGreaterThanOrEqual(before - 1_000);

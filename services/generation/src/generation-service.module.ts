@@ -5,15 +5,18 @@ import {
   type ServiceRuntimeOptions,
 } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { CatalogModule } from './catalog/catalog.module.js';
+import { CatalogController } from './catalog/catalog.controller.js';
 import type { SpeakerEnv } from './generation.config.js';
 import { RunRegistry } from './runs/run-registry.js';
-import { RUN_OPTIONS, RunsController, SPEAKER } from './runs/runs.controller.js';
-import { createSpeaker } from './speakers/create-speaker.js';
+import { RUN_OPTIONS, RunsController } from './runs/runs.controller.js';
+import { configuredModels } from './models/model-catalog.js';
+import { Models } from './models/models.js';
 
 export interface GenerationServiceOptions extends ServiceRuntimeOptions {
-  /** The speaker and the pace; by default the offline speaker at the spec's pace. */
+  /** The models and the pace; by default the offline speaker alone, at the spec's pace. */
   readonly speakers?: Partial<SpeakerEnv>;
+  /** Where the catalogue's keys are read (each entry's apiKeyEnv); by default the environment. */
+  readonly secrets?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The generation service: the debate settings catalog, and the debates themselves. */
@@ -23,8 +26,8 @@ export class GenerationServiceModule {
     const speakers = options.speakers ?? {};
     return {
       module: GenerationServiceModule,
-      imports: [ServiceCoreModule.forService('generation', options), CatalogModule],
-      controllers: [RunsController],
+      imports: [ServiceCoreModule.forService('generation', options)],
+      controllers: [CatalogController, RunsController],
       providers: [
         {
           provide: RunRegistry,
@@ -32,8 +35,21 @@ export class GenerationServiceModule {
         },
         { provide: RUN_OPTIONS, useValue: { pauseMs: speakers.TURN_PAUSE_MS ?? 1000 } },
         {
-          provide: SPEAKER,
-          useFactory: (logger: PinoLoggerService) => createSpeaker(speakers, logger),
+          provide: Models,
+          useFactory: (logger: PinoLoggerService) =>
+            new Models(
+              configuredModels(speakers, options.secrets ?? process.env),
+              {
+                timeoutMs: speakers.OPENAI_TIMEOUT_MS ?? 60_000,
+                maxRetries: speakers.OPENAI_MAX_RETRIES ?? 2,
+                idleTimeoutMs: speakers.OPENAI_IDLE_TIMEOUT_MS ?? 30_000,
+                offline: {
+                  tokensPerSecond: speakers.OFFLINE_TOKENS_PER_SECOND ?? 30,
+                  firstTokenDelayMs: speakers.OFFLINE_FIRST_TOKEN_MS ?? 200,
+                },
+              },
+              logger,
+            ),
           inject: [PinoLoggerService],
         },
         serviceClientProvider(options.transport, 'generation'),

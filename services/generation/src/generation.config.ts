@@ -1,30 +1,37 @@
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
+import { modelCatalogEnv } from './models/model-catalog.js';
 
 const count = (fallback: number, description: string) =>
   optionalEnv(z.coerce.number().min(0).max(100_000).default(fallback)).describe(description);
 
-/** What the generation service reads: the speakers' settings and the pace of a debate. */
+/** What the generation service reads: the models, the speakers' settings, the pace of a debate. */
 export const speakerEnvSchema = z.object({
+  MODEL_CATALOG: modelCatalogEnv.describe(
+    'The models the engine offers, as a JSON array (see "The model catalogue" below); unset, the spec\'s two on OPENAI_* when OPENAI_API_KEY is set. The offline speaker is always offered.',
+  ),
   OPENAI_API_KEY: optionalEnv(z.string().min(1).optional()).describe(
-    'The OpenAI key, never sent to a browser; unset, the offline speaker writes the debates.',
+    "The OpenAI key, never sent to a browser: without MODEL_CATALOG it offers the spec's two models; unset, only the offline speaker writes.",
   ),
   OPENAI_BASE_URL: optionalEnv(z.url().optional()).describe(
-    "Any OpenAI-compatible server to use instead of OpenAI's; unset, OpenAI's.",
+    "The OpenAI-compatible server of the spec's two models (without MODEL_CATALOG); unset, OpenAI's.",
   ),
   OPENAI_MODEL_GPT4: optionalEnv(z.string().min(1).default('gpt-4o')).describe(
-    "The provider's model for a speaker set to `gpt-4`.",
+    "The provider's model for `gpt-4` (without MODEL_CATALOG).",
   ),
   OPENAI_MODEL_GPT35: optionalEnv(z.string().min(1).default('gpt-4o-mini')).describe(
-    "The provider's model for a speaker set to `gpt-3.5-turbo`.",
+    "The provider's model for `gpt-3.5-turbo` (without MODEL_CATALOG).",
   ),
-  OPENAI_TIMEOUT_MS: count(60_000, 'How long one completion may take, in milliseconds.'),
+  OPENAI_TIMEOUT_MS: count(
+    60_000,
+    "How long one completion may take, in milliseconds (every catalogue model's).",
+  ),
   OPENAI_IDLE_TIMEOUT_MS: count(
     30_000,
-    'How long a started stream may stay silent, in milliseconds, before the turn is given up.',
+    'How long a started stream may stay silent, in milliseconds, before the turn is given up (every model).',
   ),
   OPENAI_MAX_RETRIES: optionalEnv(z.coerce.number().int().min(0).max(10).default(2)).describe(
-    "How often a completion answered 429 or 5xx is retried (the SDK's backoff).",
+    "How often a completion answered 429 or 5xx is retried (the SDK's backoff; every model).",
   ),
   OFFLINE_TOKENS_PER_SECOND: count(30, 'How fast the offline speaker writes, in tokens a second.'),
   OFFLINE_FIRST_TOKEN_MS: count(

@@ -1,10 +1,4 @@
-import {
-  catalogContracts,
-  debateFormats,
-  rhetoricStyles,
-  roundTitles,
-  speakerModels,
-} from '@debate/contracts';
+import { catalogContracts, debateFormats, rhetoricStyles, roundTitles } from '@debate/contracts';
 import { type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GenerationServiceModule } from '../src/index.js';
@@ -16,7 +10,12 @@ describe('the generation catalog', () => {
   beforeAll(async () => {
     generation = await startServiceUnderTest({
       service: 'generation',
-      register: (runtime) => GenerationServiceModule.register(runtime),
+      register: (runtime) =>
+        GenerationServiceModule.register({
+          ...runtime,
+          // The spec's two models, as an operator gets them with only an OpenAI key.
+          speakers: { OPENAI_API_KEY: 'sk-never-sent', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+        }),
     });
   });
 
@@ -29,9 +28,18 @@ describe('the generation catalog', () => {
     expect(catalog).toMatchObject({
       rhetoricStyles: [...rhetoricStyles],
       debateFormats: [...debateFormats],
-      models: [...speakerModels],
+      models: [
+        { id: 'gpt-4', label: 'gpt-4', kind: 'model', status: 'ok' },
+        { id: 'gpt-3.5-turbo', label: 'gpt-3.5-turbo', kind: 'model', status: 'ok' },
+        { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+      ],
       roundTitles: [...roundTitles],
     });
+    // Nothing of a model's server reaches the catalogue: no key, no URL, no provider model.
+    const text = JSON.stringify(catalog);
+    expect(text).not.toContain('sk-never-sent');
+    expect(text).not.toContain('127.0.0.1:9');
+    expect(text).not.toContain('gpt-4o');
   });
 
   it('offers distinct built-in topics, each a question', async () => {

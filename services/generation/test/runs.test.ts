@@ -25,8 +25,8 @@ function settingsOf(topic: string, fields: Partial<DebateSettings> = {}): Debate
     topic,
     debateFormat: 'oxford',
     moderatorEnabled: true,
-    first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
-    second: { model: 'gpt-3.5-turbo', stance: -0.8, rhetoricStyle: 'casual', personality: '' },
+    first: { model: 'offline', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+    second: { model: 'offline', stance: -0.8, rhetoricStyle: 'casual', personality: '' },
     ...fields,
   };
 }
@@ -105,7 +105,8 @@ describe('a debate run', () => {
       seq: 0,
       runId,
       topic: 'Should cities ban cars?',
-      speakerKind: 'offline',
+      firstModel: { id: 'offline', label: 'Offline speaker', kind: 'offline' },
+      secondModel: { id: 'offline', label: 'Offline speaker', kind: 'offline' },
       firstStance: 0.6,
       secondStance: -0.8,
     });
@@ -138,6 +139,17 @@ describe('a debate run', () => {
     );
     for (const turn of completedTurns(events)) {
       expect(turn.failed).toBe(false);
+      // Written by the offline speaker, and said so: no model, no tokens.
+      expect(turn.writtenBy).toMatchObject({
+        kind: 'offline',
+        modelId: 'offline',
+        label: 'Offline speaker',
+        serverModel: null,
+        tokensIn: null,
+        tokensOut: null,
+        turns: 1,
+        failedTurns: 0,
+      });
       expect(turn.text.length).toBeGreaterThan(50);
       expect(turn.summary.length).toBeGreaterThan(0);
       // The pieces a live watcher was sent add up to the turn's text.
@@ -154,6 +166,9 @@ describe('a debate run', () => {
       (calls) => calls.length === 2,
     );
     expect(usage.callsFor(runId)).toEqual(['consume', 'settle']);
+    expect(
+      usage.calls.find((call) => call.runId === runId && call.kind === 'settle')?.tokens,
+    ).toEqual({ tokensIn: 0, tokensOut: 0 });
 
     // A watcher arriving after the end gets the debate whole, from the start.
     const late = await watch(generation, runId);
@@ -168,11 +183,12 @@ describe('a debate run', () => {
       topic: settings.topic,
       first: settings.first,
       second: settings.second,
-      turns: completedTurns(events).map(({ speaker, round, text, summary }) => ({
+      turns: completedTurns(events).map(({ speaker, round, text, summary, writtenBy }) => ({
         speaker,
         round,
         text,
         summary,
+        writtenBy,
       })),
     });
   });
@@ -205,6 +221,23 @@ describe('a debate run', () => {
     }
     // Asked twice, and nothing to settle or give back.
     expect(usage.calls.slice(before).map((call) => call.kind)).toEqual(['consume', 'consume']);
+  });
+
+  it('refuses a model the catalogue does not have, before taking anything', async () => {
+    const before = usage.calls.length;
+    const settings = settingsOf('Should zoos exist?');
+    expect(
+      await generation.client.request(generationContracts.start, {
+        ...ada,
+        settings: { ...settings, second: { ...settings.second, model: 'gpt-4' } },
+      }),
+    ).toEqual({
+      started: false,
+      reason: 'unknown_model',
+      speaker: 'second',
+      message: 'No model "gpt-4" is offered here; pick one from the list',
+    });
+    expect(usage.calls.length).toBe(before);
   });
 });
 
@@ -240,10 +273,18 @@ describe('a debate run whose speaker fails every turn', () => {
   it("reports each turn's failure, fails the run and gives its debate back", async () => {
     const runId = await start(
       generation,
-      settingsOf('Should cities ban cars?', { moderatorEnabled: false }),
+      settingsOf('Should cities ban cars?', {
+        moderatorEnabled: false,
+        first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+        second: { model: 'gpt-3.5-turbo', stance: -0.8, rhetoricStyle: 'casual', personality: '' },
+      }),
     );
     const events = await watch(generation, runId);
-    expect(events[0]).toMatchObject({ type: 'runStarted', speakerKind: 'openai' });
+    expect(events[0]).toMatchObject({
+      type: 'runStarted',
+      firstModel: { id: 'gpt-4', label: 'gpt-4', kind: 'model' },
+      secondModel: { id: 'gpt-3.5-turbo', label: 'gpt-3.5-turbo', kind: 'model' },
+    });
     const turns = completedTurns(events);
     expect(turns).toHaveLength(6);
     for (const turn of turns) {
@@ -251,6 +292,8 @@ describe('a debate run whose speaker fails every turn', () => {
         failed: true,
         text: generationTexts.turnFailedText,
         summary: generationTexts.turnFailedSummary,
+        // The model that failed it is named, and nothing is claimed it wrote.
+        writtenBy: { kind: 'model', turns: 1, failedTurns: 1, serverModel: null, tokensOut: null },
       });
     }
     expect(events.at(-1)).toMatchObject({ type: 'runFailed', message: generationTexts.runFailed });

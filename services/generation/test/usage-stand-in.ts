@@ -10,6 +10,8 @@ export interface UsageCall {
   readonly kind: 'consume' | 'settle' | 'refund';
   readonly userId: string;
   readonly runId: string;
+  /** The run's tokens, on settle and refund. */
+  readonly tokens?: { readonly tokensIn: number; readonly tokensOut: number };
 }
 
 /** The usage service as the generation service meets it: it grants, or refuses as told. */
@@ -43,7 +45,8 @@ function controllerOf(usage: UsageStandIn) {
     settle(
       request: ParsedRequestOf<typeof usageContracts.settle>,
     ): ResponseOf<typeof usageContracts.settle> {
-      usage.calls.push({ kind: 'settle', userId: request.userId, runId: request.runId });
+      const { userId, runId, tokensIn, tokensOut } = request;
+      usage.calls.push({ kind: 'settle', userId, runId, tokens: { tokensIn, tokensOut } });
       return { settled: true };
     }
 
@@ -51,7 +54,8 @@ function controllerOf(usage: UsageStandIn) {
     refund(
       request: ParsedRequestOf<typeof usageContracts.refund>,
     ): ResponseOf<typeof usageContracts.refund> {
-      usage.calls.push({ kind: 'refund', userId: request.userId, runId: request.runId });
+      const { userId, runId, tokensIn, tokensOut } = request;
+      usage.calls.push({ kind: 'refund', userId, runId, tokens: { tokensIn, tokensOut } });
       return { refunded: true };
     }
   }

@@ -116,7 +116,14 @@ describe('the usage service', () => {
     expect(
       (await client.request(usageContracts.stats, { userId, email })).freeDebatesRemaining,
     ).toBe(1);
-    expect(await client.request(usageContracts.refund, { userId, runId: 'broken-run' })).toEqual({
+    expect(
+      await client.request(usageContracts.refund, {
+        userId,
+        runId: 'broken-run',
+        tokensIn: 0,
+        tokensOut: 0,
+      }),
+    ).toEqual({
       refunded: true,
     });
     expect(await client.request(usageContracts.stats, { userId, email })).toMatchObject({

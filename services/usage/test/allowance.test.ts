@@ -18,10 +18,11 @@ describe('the free-debate allowance', () => {
   const stats = (name: string) => usage.client.request(usageContracts.stats, person(name));
   const consume = (name: string, runId: string) =>
     usage.client.request(usageContracts.consume, { ...person(name), runId });
+  const noTokens = { tokensIn: 0, tokensOut: 0 };
   const refund = (name: string, runId: string) =>
-    usage.client.request(usageContracts.refund, { userId: name, runId });
-  const settle = (name: string, runId: string) =>
-    usage.client.request(usageContracts.settle, { userId: name, runId });
+    usage.client.request(usageContracts.refund, { userId: name, runId, ...noTokens });
+  const settle = (name: string, runId: string, tokens = noTokens) =>
+    usage.client.request(usageContracts.settle, { userId: name, runId, ...tokens });
 
   beforeAll(async () => {
     usage = await startServiceUnderTest({
@@ -48,6 +49,8 @@ describe('the free-debate allowance', () => {
       totalDebates: 0,
       lastDebateStarted: null,
       createdAt: now.toISOString(),
+      tokensIn: 0,
+      tokensOut: 0,
     });
     expect(await consume('ada', 'run-1')).toEqual({ granted: true, freeDebatesRemaining: 1 });
     // A retry whose answer was lost takes nothing more.
@@ -81,6 +84,8 @@ describe('the free-debate allowance', () => {
       totalDebates: 0,
       lastDebateStarted: null,
       createdAt: signedUp,
+      tokensIn: 0,
+      tokensOut: 0,
     });
     // Announced again (another event), the user is not set up twice.
     await consume('bo', 'bo-run');
@@ -98,13 +103,20 @@ describe('the free-debate allowance', () => {
     await consume('cy', 'completed');
     expect(await refund('cy', 'failed')).toEqual({ refunded: true });
     expect(await refund('cy', 'failed')).toEqual({ refunded: false });
-    expect(await settle('cy', 'completed')).toEqual({ settled: true });
-    expect(await settle('cy', 'completed')).toEqual({ settled: false });
+    const used = { tokensIn: 2048, tokensOut: 512 };
+    expect(await settle('cy', 'completed', used)).toEqual({ settled: true });
+    expect(await settle('cy', 'completed', used)).toEqual({ settled: false });
     expect(await refund('cy', 'completed')).toEqual({ refunded: false });
     // Another user cannot give someone's debate back.
     await consume('cy', 'open');
     expect(await refund('eve', 'open')).toEqual({ refunded: false });
-    expect(await stats('cy')).toMatchObject({ freeDebatesRemaining: 0, totalDebates: 2 });
+    // The completed run's tokens are the user's, counted once.
+    expect(await stats('cy')).toMatchObject({
+      freeDebatesRemaining: 0,
+      totalDebates: 2,
+      tokensIn: 2048,
+      tokensOut: 512,
+    });
   });
 
   it('gives back the debate of a run left open longer than a run can last', async () => {
@@ -133,6 +145,8 @@ describe('the free-debate allowance', () => {
       totalDebates: 2,
       lastDebateStarted: taken.toISOString(),
       createdAt: taken.toISOString(),
+      tokensIn: 0,
+      tokensOut: 0,
     });
     // Only to one, and only when none is left.
     advance(7 * DAY);

@@ -13,7 +13,7 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-  '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n    }\n  }\n': typeof types.UsageDocument;
+  '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n      tokensIn\n      tokensOut\n    }\n  }\n': typeof types.UsageDocument;
   '\n  fragment AuthSessionFields on AuthSession {\n    accessToken\n    expiresIn\n    user {\n      id\n      email\n      displayName\n      photoURL\n      isPro\n      createdAt\n      mustVerifyEmail\n    }\n  }\n': typeof types.AuthSessionFieldsFragmentDoc;
   '\n  mutation RefreshSession {\n    refreshSession {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.RefreshSessionDocument;
   '\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.SignInDocument;
@@ -28,18 +28,18 @@ type Documents = {
   '\n  mutation ToggleStar($debateId: String!) {\n    toggleStar(debateId: $debateId)\n  }\n': typeof types.ToggleStarDocument;
   '\n  query Categories {\n    categories\n  }\n': typeof types.CategoriesDocument;
   '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n': typeof types.MergeStarsDocument;
-  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n  }\n': typeof types.DebateSpeakerFieldsFragmentDoc;
-  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n  }\n': typeof types.DebateRoundFieldsFragmentDoc;
+  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateSpeakerFieldsFragmentDoc;
+  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateRoundFieldsFragmentDoc;
   '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      total\n      next\n    }\n  }\n': typeof types.MyDebatesDocument;
   '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n    }\n  }\n': typeof types.MyDebateDocument;
   '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n': typeof types.SaveDebateDocument;
   '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n': typeof types.ShareDebateDocument;
-  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
+  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n      }\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n': typeof types.StartDebateDocument;
-  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      speakerKind\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n': typeof types.DebateRunDocument;
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n': typeof types.DebateRunDocument;
 };
 const documents: Documents = {
-  '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n    }\n  }\n':
+  '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n      tokensIn\n      tokensOut\n    }\n  }\n':
     types.UsageDocument,
   '\n  fragment AuthSessionFields on AuthSession {\n    accessToken\n    expiresIn\n    user {\n      id\n      email\n      displayName\n      photoURL\n      isPro\n      createdAt\n      mustVerifyEmail\n    }\n  }\n':
     types.AuthSessionFieldsFragmentDoc,
@@ -67,9 +67,9 @@ const documents: Documents = {
   '\n  query Categories {\n    categories\n  }\n': types.CategoriesDocument,
   '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n':
     types.MergeStarsDocument,
-  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n  }\n':
+  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n':
     types.DebateSpeakerFieldsFragmentDoc,
-  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n  }\n':
+  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n':
     types.DebateRoundFieldsFragmentDoc,
   '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n      }\n      total\n      next\n    }\n  }\n':
     types.MyDebatesDocument,
@@ -79,11 +79,11 @@ const documents: Documents = {
     types.SaveDebateDocument,
   '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n':
     types.ShareDebateDocument,
-  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models\n      roundTitles\n      topics\n    }\n  }\n':
+  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n      }\n      roundTitles\n      topics\n    }\n  }\n':
     types.CatalogDocument,
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n':
     types.StartDebateDocument,
-  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      speakerKind\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n':
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n':
     types.DebateRunDocument,
 };
 
@@ -91,7 +91,7 @@ const documents: Documents = {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n    }\n  }\n',
+  source: '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n      tokensIn\n      tokensOut\n    }\n  }\n',
 ): typeof import('./graphql').UsageDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -181,13 +181,13 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n  }\n',
+  source: '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n',
 ): typeof import('./graphql').DebateSpeakerFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n  }\n',
+  source: '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n',
 ): typeof import('./graphql').DebateRoundFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -217,7 +217,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models\n      roundTitles\n      topics\n    }\n  }\n',
+  source: '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n      }\n      roundTitles\n      topics\n    }\n  }\n',
 ): typeof import('./graphql').CatalogDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -229,7 +229,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      speakerKind\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n',
+  source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      message\n    }\n  }\n',
 ): typeof import('./graphql').DebateRunDocument;
 
 export function graphql(source: string) {

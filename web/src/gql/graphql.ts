@@ -25,7 +25,7 @@ export type RankingSort = 'MOST_CONTROVERSIAL' | 'MOST_POPULAR' | 'MOST_RECENT';
 export type SignInProvider = 'GITHUB' | 'GOOGLE';
 
 export type SpeakerSettingsInput = {
-  /** One of the catalog models. */
+  /** The id of one of the catalog's models. */
   readonly model: string;
   /** Personality hints for the speaker. */
   readonly personality?: string;
@@ -46,6 +46,8 @@ export type UsageQuery = {
     readonly lastDebateStarted: string | null;
     readonly totalDebates: number;
     readonly memberSince: string;
+    readonly tokensIn: number;
+    readonly tokensOut: number;
   };
 };
 
@@ -187,11 +189,35 @@ export type CommunityDebatesQuery = {
         readonly name: string;
         readonly stance: number;
         readonly rhetoricStyle: string;
+        readonly writtenBy: {
+          readonly kind: string;
+          readonly modelId: string;
+          readonly label: string;
+          readonly serverModel: string | null;
+          readonly tokensIn: number | null;
+          readonly tokensOut: number | null;
+          readonly firstTokenMs: number | null;
+          readonly totalMs: number;
+          readonly turns: number;
+          readonly failedTurns: number;
+        } | null;
       };
       readonly model2: {
         readonly name: string;
         readonly stance: number;
         readonly rhetoricStyle: string;
+        readonly writtenBy: {
+          readonly kind: string;
+          readonly modelId: string;
+          readonly label: string;
+          readonly serverModel: string | null;
+          readonly tokensIn: number | null;
+          readonly tokensOut: number | null;
+          readonly firstTokenMs: number | null;
+          readonly totalMs: number;
+          readonly turns: number;
+          readonly failedTurns: number;
+        } | null;
       };
     }>;
   };
@@ -216,17 +242,53 @@ export type CommunityDebateQuery = {
       readonly name: string;
       readonly stance: number;
       readonly rhetoricStyle: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
     };
     readonly model2: {
       readonly name: string;
       readonly stance: number;
       readonly rhetoricStyle: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
     };
     readonly rounds: ReadonlyArray<{
       readonly speaker: string;
       readonly round: number;
       readonly text: string;
       readonly summary: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
     }>;
   };
 };
@@ -266,6 +328,18 @@ export type DebateSpeakerFieldsFragment = {
   readonly name: string;
   readonly stance: number;
   readonly rhetoricStyle: string;
+  readonly writtenBy: {
+    readonly kind: string;
+    readonly modelId: string;
+    readonly label: string;
+    readonly serverModel: string | null;
+    readonly tokensIn: number | null;
+    readonly tokensOut: number | null;
+    readonly firstTokenMs: number | null;
+    readonly totalMs: number;
+    readonly turns: number;
+    readonly failedTurns: number;
+  } | null;
 };
 
 export type DebateRoundFieldsFragment = {
@@ -273,6 +347,18 @@ export type DebateRoundFieldsFragment = {
   readonly round: number;
   readonly text: string;
   readonly summary: string;
+  readonly writtenBy: {
+    readonly kind: string;
+    readonly modelId: string;
+    readonly label: string;
+    readonly serverModel: string | null;
+    readonly tokensIn: number | null;
+    readonly tokensOut: number | null;
+    readonly firstTokenMs: number | null;
+    readonly totalMs: number;
+    readonly turns: number;
+    readonly failedTurns: number;
+  } | null;
 };
 
 export type MyDebatesQueryVariables = Exact<{
@@ -300,11 +386,35 @@ export type MyDebatesQuery = {
         readonly name: string;
         readonly stance: number;
         readonly rhetoricStyle: string;
+        readonly writtenBy: {
+          readonly kind: string;
+          readonly modelId: string;
+          readonly label: string;
+          readonly serverModel: string | null;
+          readonly tokensIn: number | null;
+          readonly tokensOut: number | null;
+          readonly firstTokenMs: number | null;
+          readonly totalMs: number;
+          readonly turns: number;
+          readonly failedTurns: number;
+        } | null;
       };
       readonly model2: {
         readonly name: string;
         readonly stance: number;
         readonly rhetoricStyle: string;
+        readonly writtenBy: {
+          readonly kind: string;
+          readonly modelId: string;
+          readonly label: string;
+          readonly serverModel: string | null;
+          readonly tokensIn: number | null;
+          readonly tokensOut: number | null;
+          readonly firstTokenMs: number | null;
+          readonly totalMs: number;
+          readonly turns: number;
+          readonly failedTurns: number;
+        } | null;
       };
     }>;
   };
@@ -327,17 +437,53 @@ export type MyDebateQuery = {
       readonly name: string;
       readonly stance: number;
       readonly rhetoricStyle: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
     };
     readonly model2: {
       readonly name: string;
       readonly stance: number;
       readonly rhetoricStyle: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
     };
     readonly rounds: ReadonlyArray<{
       readonly speaker: string;
       readonly round: number;
       readonly text: string;
       readonly summary: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
     }>;
   };
 };
@@ -364,9 +510,14 @@ export type CatalogQuery = {
     readonly categories: ReadonlyArray<string>;
     readonly rhetoricStyles: ReadonlyArray<string>;
     readonly debateFormats: ReadonlyArray<string>;
-    readonly models: ReadonlyArray<string>;
     readonly roundTitles: ReadonlyArray<string>;
     readonly topics: ReadonlyArray<string>;
+    readonly models: ReadonlyArray<{
+      readonly id: string;
+      readonly label: string;
+      readonly kind: string;
+      readonly status: string;
+    }>;
   };
 };
 
@@ -384,7 +535,6 @@ export type DebateRunSubscription = {
   readonly debateRun: {
     readonly type: string;
     readonly seq: number;
-    readonly speakerKind: string | null;
     readonly turn: number | null;
     readonly speaker: string | null;
     readonly round: number | null;
@@ -393,6 +543,29 @@ export type DebateRunSubscription = {
     readonly summary: string | null;
     readonly failed: boolean | null;
     readonly message: string | null;
+    readonly firstModel: {
+      readonly id: string;
+      readonly label: string;
+      readonly kind: string;
+    } | null;
+    readonly secondModel: {
+      readonly id: string;
+      readonly label: string;
+      readonly kind: string;
+    } | null;
+    readonly model: { readonly id: string; readonly label: string; readonly kind: string } | null;
+    readonly writtenBy: {
+      readonly kind: string;
+      readonly modelId: string;
+      readonly label: string;
+      readonly serverModel: string | null;
+      readonly tokensIn: number | null;
+      readonly tokensOut: number | null;
+      readonly firstTokenMs: number | null;
+      readonly totalMs: number;
+      readonly turns: number;
+      readonly failedTurns: number;
+    } | null;
   };
 };
 
@@ -438,6 +611,18 @@ export const DebateSpeakerFieldsFragmentDoc = new TypedDocumentString(
   name
   stance
   rhetoricStyle
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }
     `,
   { fragmentName: 'DebateSpeakerFields' },
@@ -449,6 +634,18 @@ export const DebateRoundFieldsFragmentDoc = new TypedDocumentString(
   round
   text
   summary
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }
     `,
   { fragmentName: 'DebateRoundFields' },
@@ -460,6 +657,8 @@ export const UsageDocument = new TypedDocumentString(`
     lastDebateStarted
     totalDebates
     memberSince
+    tokensIn
+    tokensOut
   }
 }
     `) as unknown as TypedDocumentString<UsageQuery, UsageQueryVariables>;
@@ -601,6 +800,18 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
   name
   stance
   rhetoricStyle
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }`) as unknown as TypedDocumentString<CommunityDebatesQuery, CommunityDebatesQueryVariables>;
 export const CommunityDebateDocument = new TypedDocumentString(`
     query CommunityDebate($id: String!) {
@@ -629,12 +840,36 @@ export const CommunityDebateDocument = new TypedDocumentString(`
   name
   stance
   rhetoricStyle
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }
 fragment DebateRoundFields on DebateRound {
   speaker
   round
   text
   summary
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }`) as unknown as TypedDocumentString<CommunityDebateQuery, CommunityDebateQueryVariables>;
 export const VoteDocument = new TypedDocumentString(`
     mutation Vote($debateId: String!, $kind: VoteKind) {
@@ -696,6 +931,18 @@ export const MyDebatesDocument = new TypedDocumentString(`
   name
   stance
   rhetoricStyle
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }`) as unknown as TypedDocumentString<MyDebatesQuery, MyDebatesQueryVariables>;
 export const MyDebateDocument = new TypedDocumentString(`
     query MyDebate($id: String!) {
@@ -722,12 +969,36 @@ export const MyDebateDocument = new TypedDocumentString(`
   name
   stance
   rhetoricStyle
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }
 fragment DebateRoundFields on DebateRound {
   speaker
   round
   text
   summary
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
 }`) as unknown as TypedDocumentString<MyDebateQuery, MyDebateQueryVariables>;
 export const SaveDebateDocument = new TypedDocumentString(`
     mutation SaveDebate($runId: String!, $categories: [String!]!) {
@@ -750,7 +1021,12 @@ export const CatalogDocument = new TypedDocumentString(`
     categories
     rhetoricStyles
     debateFormats
-    models
+    models {
+      id
+      label
+      kind
+      status
+    }
     roundTitles
     topics
   }
@@ -766,7 +1042,33 @@ export const DebateRunDocument = new TypedDocumentString(`
   debateRun(id: $id) {
     type
     seq
-    speakerKind
+    firstModel {
+      id
+      label
+      kind
+    }
+    secondModel {
+      id
+      label
+      kind
+    }
+    model {
+      id
+      label
+      kind
+    }
+    writtenBy {
+      kind
+      modelId
+      label
+      serverModel
+      tokensIn
+      tokensOut
+      firstTokenMs
+      totalMs
+      turns
+      failedTurns
+    }
     turn
     speaker
     round

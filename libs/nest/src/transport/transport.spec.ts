@@ -35,7 +35,7 @@ const countdown = defineStream(
 const catalog: GenerationCatalog = {
   rhetoricStyles: ['standard'],
   debateFormats: ['structured'],
-  models: ['gpt-4'],
+  models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
   roundTitles: ['Constructive Arguments'],
   topics: ['Should cities ban cars?'],
 };

@@ -17,7 +17,29 @@ export interface PublicDebateDocument extends Omit<PublicDebate, 'id' | 'timesta
   controversy: number;
 }
 
-const speakerInfo = { name: String, stance: Number, rhetoricStyle: String };
+/** What wrote a speaker's rounds or one round (the contract's WrittenBy); absent on older debates. */
+const writtenBySchema = new Schema(
+  {
+    kind: { type: String, required: true },
+    modelId: { type: String, required: true },
+    label: { type: String, required: true },
+    serverModel: { type: String, default: null },
+    tokensIn: { type: Number, default: null },
+    tokensOut: { type: Number, default: null },
+    firstTokenMs: { type: Number, default: null },
+    totalMs: { type: Number, required: true },
+    turns: { type: Number, required: true },
+    failedTurns: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
+const speakerInfo = {
+  name: String,
+  stance: Number,
+  rhetoricStyle: String,
+  writtenBy: { type: writtenBySchema, default: null },
+};
 
 const publicDebateSchema = new Schema<PublicDebateDocument>(
   {
@@ -40,7 +62,16 @@ const publicDebateSchema = new Schema<PublicDebateDocument>(
     isPro: { type: Boolean, default: false },
     model1: speakerInfo,
     model2: speakerInfo,
-    rounds: [{ _id: false, speaker: String, round: Number, text: String, summary: String }],
+    rounds: [
+      {
+        _id: false,
+        speaker: String,
+        round: Number,
+        text: String,
+        summary: String,
+        writtenBy: { type: writtenBySchema, default: null },
+      },
+    ],
   },
   { versionKey: false, minimize: false },
 );

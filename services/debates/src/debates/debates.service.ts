@@ -5,6 +5,7 @@ import {
   type ResponseOf,
   runInstanceKey,
   runLookupContract,
+  speakerWrittenBy,
 } from '@debate/contracts';
 import { ServiceClient, ServiceUnavailableError } from '@debate/nest';
 import { Injectable } from '@nestjs/common';
@@ -27,6 +28,19 @@ function privateSince(now: Date): PrivateChange {
  * Saving, listing, sharing and deleting debates. Every operation names the user and finds only
  * that user's debates: the owner check is here, in the service that owns the data.
  */
+/** A speaker of a finished run as saved: its settings and what really wrote its rounds. */
+function speakerOf(run: FinishedRun, speaker: 'First Speaker' | 'Second Speaker') {
+  const settings = speaker === 'First Speaker' ? run.first : run.second;
+  return {
+    name: settings.model,
+    stance: settings.stance,
+    rhetoricStyle: settings.rhetoricStyle,
+    writtenBy: speakerWrittenBy(
+      run.turns.flatMap((turn) => (turn.speaker === speaker ? [turn.writtenBy] : [])),
+    ),
+  };
+}
+
 @Injectable()
 export class DebatesService {
   constructor(
@@ -58,20 +72,20 @@ export class DebatesService {
       downvotes: 0,
       isPublic: false,
       isPro: request.isPro,
-      model1: {
-        name: run.first.model,
-        stance: run.first.stance,
-        rhetoricStyle: run.first.rhetoricStyle,
-      },
-      model2: {
-        name: run.second.model,
-        stance: run.second.stance,
-        rhetoricStyle: run.second.rhetoricStyle,
-      },
+      model1: speakerOf(run, 'First Speaker'),
+      model2: speakerOf(run, 'Second Speaker'),
       rounds: run.turns.flatMap((turn) =>
         turn.speaker === 'Moderator' || turn.round < 1 || turn.round > 3
           ? []
-          : [{ speaker: turn.speaker, round: turn.round, text: turn.text, summary: turn.summary }],
+          : [
+              {
+                speaker: turn.speaker,
+                round: turn.round,
+                text: turn.text,
+                summary: turn.summary,
+                writtenBy: turn.writtenBy,
+              },
+            ],
       ),
     };
     if (!(await this.debates.insert(document))) {

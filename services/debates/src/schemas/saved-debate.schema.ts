@@ -12,10 +12,28 @@ export interface SavedDebateDocument extends Omit<Debate, 'id' | 'timestamp' | '
   deletedAt?: Date | null;
 }
 
+/** What wrote a speaker's rounds or one round (the contract's WrittenBy); absent on older debates. */
+const writtenBySchema = new Schema(
+  {
+    kind: { type: String, required: true },
+    modelId: { type: String, required: true },
+    label: { type: String, required: true },
+    serverModel: { type: String, default: null },
+    tokensIn: { type: Number, default: null },
+    tokensOut: { type: Number, default: null },
+    firstTokenMs: { type: Number, default: null },
+    totalMs: { type: Number, required: true },
+    turns: { type: Number, required: true },
+    failedTurns: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
 const speakerInfo = {
   name: { type: String, required: true },
   stance: { type: Number, required: true },
   rhetoricStyle: { type: String, required: true },
+  writtenBy: { type: writtenBySchema, default: null },
 };
 
 const savedDebateSchema = new Schema<SavedDebateDocument>(
@@ -41,6 +59,7 @@ const savedDebateSchema = new Schema<SavedDebateDocument>(
         round: { type: Number, required: true },
         text: { type: String, required: true },
         summary: { type: String, required: true },
+        writtenBy: { type: writtenBySchema, default: null },
       },
     ],
     pendingEvent: { type: pendingEventSchema, default: null },

@@ -1,10 +1,32 @@
 import { catalogContracts, debateCategories } from '@debate/contracts';
 import { describe, expect, it } from '@jest/globals';
+import { Models } from '../models/models.js';
 import { CatalogController } from './catalog.controller.js';
 import { builtInTopics } from './catalog.data.js';
 
 describe(CatalogController.name, () => {
-  const sut = new CatalogController();
+  const models = new Models(
+    [
+      {
+        id: 'local-llama',
+        label: 'Llama 3.1 8B (local)',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        apiKey: undefined,
+        providerModel: 'llama3.1:8b',
+        structuredOutput: 'json_schema',
+        maxTokens: 800,
+        maxConcurrentTurns: 2,
+      },
+    ],
+    {
+      timeoutMs: 1_000,
+      maxRetries: 0,
+      idleTimeoutMs: 1_000,
+      offline: { tokensPerSecond: 0, firstTokenDelayMs: 0 },
+    },
+    { log: () => undefined, warn: () => undefined },
+  );
+  const sut = new CatalogController(models);
 
   it('offers what the engine page needs, in the shape of its contract', () => {
     const catalog = catalogContracts.generationCatalog.response.parse(sut.get());
@@ -23,7 +45,11 @@ describe(CatalogController.name, () => {
       'parliamentary',
       'comment_section',
     ]);
-    expect(catalog.models).toEqual(['gpt-4', 'gpt-3.5-turbo']);
+    // The operator's models, then the offline speaker, labelled as what it is; no key, no URL.
+    expect(catalog.models).toEqual([
+      { id: 'local-llama', label: 'Llama 3.1 8B (local)', kind: 'model', status: 'ok' },
+      { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+    ]);
     expect(catalog.roundTitles).toEqual(['Constructive Arguments', 'Rebuttal', 'Summary']);
   });
 

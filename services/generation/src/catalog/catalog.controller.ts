@@ -1,22 +1,19 @@
 import { catalogContracts, type GenerationCatalog } from '@debate/contracts';
 import { HandleRequest } from '@debate/nest';
 import { Controller } from '@nestjs/common';
-import {
-  debateFormats,
-  rhetoricStyles,
-  roundTitles,
-  speakerModels,
-  topics,
-} from './catalog.data.js';
+import { Models } from '../models/models.js';
+import { debateFormats, rhetoricStyles, roundTitles, topics } from './catalog.data.js';
 
 @Controller()
 export class CatalogController {
+  constructor(private readonly models: Models) {}
+
   @HandleRequest(catalogContracts.generationCatalog)
   get(): GenerationCatalog {
     return {
       rhetoricStyles: [...rhetoricStyles],
       debateFormats: [...debateFormats],
-      models: [...speakerModels],
+      models: this.models.catalog(),
       roundTitles: [...roundTitles],
       topics: [...topics],
     };

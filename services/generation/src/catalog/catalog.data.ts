@@ -1,6 +1,6 @@
 import type { DebateCategory } from '@debate/contracts';
 /** The settings a debate is generated with (spec §3): declared in the contracts, which check them. */
-export { debateFormats, rhetoricStyles, roundTitles, speakerModels } from '@debate/contracts';
+export { debateFormats, rhetoricStyles, roundTitles } from '@debate/contracts';
 
 /**
  * The built-in topics the random-topic button draws from: eight for each of the ten

@@ -1,19 +1,48 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { firstValueFrom, toArray } from 'rxjs';
 import type { DebateSettings, RunEvent } from '@debate/contracts';
-import { OfflineSpeaker } from '../speakers/offline.speaker.js';
-import type { Speaker, SpeakerChunk } from '../speakers/speaker.js';
+import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
+import type { ConfiguredModel } from '../models/model-catalog.js';
+import { Models, type ModelsOptions } from '../models/models.js';
 import { DebateRun, generateDebate } from './debate-run.js';
 
 const settings: DebateSettings = {
   topic: 'Should homework be banned in primary schools?',
   debateFormat: 'structured',
   moderatorEnabled: false,
-  first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
-  second: { model: 'gpt-4', stance: -0.6, rhetoricStyle: 'casual', personality: 'a teacher' },
+  first: { model: 'offline', stance: 0.6, rhetoricStyle: 'formal', personality: '' },
+  second: { model: 'offline', stance: -0.6, rhetoricStyle: 'casual', personality: 'a teacher' },
 };
 
-const instant = new OfflineSpeaker({ tokensPerSecond: 0, firstTokenDelayMs: 0 });
+const quiet = { log: () => undefined, warn: () => undefined };
+
+function modelsWith(
+  configured: readonly ConfiguredModel[],
+  offline: ModelsOptions['offline'] = { tokensPerSecond: 0, firstTokenDelayMs: 0 },
+): Models {
+  return new Models(
+    configured,
+    { timeoutMs: 2_000, maxRetries: 0, idleTimeoutMs: 1_000, offline },
+    quiet,
+  );
+}
+
+/** The offline speaker alone, writing each turn at once. */
+const instant = modelsWith([]);
+
+/** A catalogue entry for a model on the fake server. */
+function entryOn(fake: FakeOpenAi, id: string): ConfiguredModel {
+  return {
+    id,
+    label: id.toUpperCase(),
+    baseUrl: fake.baseUrl,
+    apiKey: 'sk-test',
+    providerModel: `provider-${id}`,
+    structuredOutput: 'tool_call',
+    maxTokens: 500,
+    maxConcurrentTurns: 4,
+  };
+}
 
 function completed(events: readonly RunEvent[]) {
   return events.flatMap((event) => (event.type === 'turnCompleted' ? [event] : []));
@@ -71,41 +100,105 @@ describe('generating a debate', () => {
     expect([turns[7]?.speaker, turns[7]?.roundTitle]).toEqual(['Moderator', 'Closing']);
   });
 
-  it("gives a failed turn the spec's texts and goes on; fails the run when nothing could be written", async () => {
-    let calls = 0;
-    const flaky: Speaker = {
-      kind: 'openai',
-      async *speak(request, signal): AsyncIterable<SpeakerChunk> {
-        calls += 1;
-        if (calls === 2) throw new Error('provider down');
-        yield* instant.speak(request, signal);
-      },
-    };
-    const run = new DebateRun('run-4', 'user-1');
-    expect(await generateDebate(run, settings, flaky, { pauseMs: 0 })).toBe('completed');
-    expect(completed(run.history)[1]).toMatchObject({
-      failed: true,
-      text: 'An error occurred while generating the argument.',
-      summary: 'Error generating response.',
+  describe('with a model on an OpenAI-compatible server', () => {
+    let fake: FakeOpenAi;
+    beforeAll(async () => {
+      fake = await startFakeOpenAi({ family: 'openai' });
+    });
+    afterAll(async () => {
+      await fake?.close();
     });
 
-    const broken: Speaker = {
-      kind: 'openai',
-      // eslint-disable-next-line require-yield
-      async *speak(): AsyncIterable<SpeakerChunk> {
-        throw new Error('provider down');
-      },
-    };
-    const failed = new DebateRun('run-5', 'user-1');
-    expect(await generateDebate(failed, settings, broken, { pauseMs: 0 })).toBe('failed');
-    expect(failed.history.at(-1)).toMatchObject({
-      type: 'runFailed',
-      message: 'An error occurred during the debate. Please try again.',
+    it('has each speaker written by its own model, every turn with what wrote it', async () => {
+      fake.mode = { kind: 'stream' };
+      const models = modelsWith([entryOn(fake, 'hosted')]);
+      const run = new DebateRun('run-7', 'user-1');
+      const mixed = {
+        ...settings,
+        moderatorEnabled: true,
+        first: { ...settings.first, model: 'hosted' },
+      };
+      expect(await generateDebate(run, mixed, models, { pauseMs: 0 })).toBe('completed');
+      expect(run.history[0]).toMatchObject({
+        type: 'runStarted',
+        firstModel: { id: 'hosted', label: 'HOSTED', kind: 'model' },
+        secondModel: { id: 'offline', label: 'Offline speaker', kind: 'offline' },
+      });
+      const turns = completed(run.history);
+      // The moderator speaks with the first speaker's model.
+      expect(turns.map((turn) => [turn.speaker, turn.writtenBy.modelId])).toEqual([
+        ['Moderator', 'hosted'],
+        ['First Speaker', 'hosted'],
+        ['Second Speaker', 'offline'],
+        ['First Speaker', 'hosted'],
+        ['Second Speaker', 'offline'],
+        ['First Speaker', 'hosted'],
+        ['Second Speaker', 'offline'],
+        ['Moderator', 'hosted'],
+      ]);
+      const hosted = turns[1]?.writtenBy;
+      expect(hosted).toMatchObject({
+        kind: 'model',
+        label: 'HOSTED',
+        serverModel: 'provider-hosted-2024-08-06',
+        tokensIn: expect.any(Number),
+        tokensOut: expect.any(Number),
+        firstTokenMs: expect.any(Number),
+        turns: 1,
+        failedTurns: 0,
+      });
+      expect(turns[2]?.writtenBy).toMatchObject({
+        kind: 'offline',
+        label: 'Offline speaker',
+        serverModel: null,
+        tokensIn: null,
+        tokensOut: null,
+      });
+      // The run's tokens are its models' (the usage service is given them at the end).
+      const sum = (key: 'tokensIn' | 'tokensOut') =>
+        turns.reduce((total, turn) => total + (turn.writtenBy[key] ?? 0), 0);
+      expect(run.tokens()).toEqual({ tokensIn: sum('tokensIn'), tokensOut: sum('tokensOut') });
+      expect(run.tokens().tokensIn).toBeGreaterThan(0);
+    });
+
+    it("gives a failed turn the spec's texts and goes on; fails the run when nothing could be written", async () => {
+      fake.mode = { kind: 'status', status: 500 };
+      const models = modelsWith([entryOn(fake, 'down')]);
+      const run = new DebateRun('run-4', 'user-1');
+      const half = { ...settings, first: { ...settings.first, model: 'down' } };
+      expect(await generateDebate(run, half, models, { pauseMs: 0 })).toBe('completed');
+      const [failed, written] = completed(run.history);
+      expect(failed).toMatchObject({
+        failed: true,
+        text: 'An error occurred while generating the argument.',
+        summary: 'Error generating response.',
+        writtenBy: { modelId: 'down', turns: 1, failedTurns: 1, tokensIn: null },
+      });
+      expect(written).toMatchObject({ failed: false, writtenBy: { modelId: 'offline' } });
+
+      const broken = new DebateRun('run-5', 'user-1');
+      const both = { ...half, second: { ...settings.second, model: 'down' } };
+      expect(await generateDebate(broken, both, models, { pauseMs: 0 })).toBe('failed');
+      expect(broken.history.at(-1)).toMatchObject({
+        type: 'runFailed',
+        message: 'An error occurred during the debate. Please try again.',
+      });
+      // Three failed turns in a row: the model is reported degraded, and still offered.
+      expect(models.catalog()).toContainEqual({
+        id: 'down',
+        label: 'DOWN',
+        kind: 'model',
+        status: 'degraded',
+      });
+      fake.mode = { kind: 'stream' };
+      const again = new DebateRun('run-8', 'user-1');
+      expect(await generateDebate(again, half, models, { pauseMs: 0 })).toBe('completed');
+      expect(models.catalog().find((model) => model.id === 'down')?.status).toBe('ok');
     });
   });
 
   it('replays everything to a watcher who arrives mid-run, then the rest live', async () => {
-    const slow = new OfflineSpeaker({ tokensPerSecond: 2000, firstTokenDelayMs: 0 });
+    const slow = modelsWith([], { tokensPerSecond: 2000, firstTokenDelayMs: 0 });
     const run = new DebateRun('run-6', 'user-1');
     const generating = generateDebate(run, settings, slow, { pauseMs: 0 });
     await new Promise((resolve) => setTimeout(resolve, 30));

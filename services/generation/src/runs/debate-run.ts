@@ -8,7 +8,8 @@ import {
 } from '@debate/contracts';
 import { Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Speaker, SpokenTurn, TurnRequest } from '../speakers/speaker.js';
+import type { Models } from '../models/models.js';
+import type { SpokenTurn, TurnRequest } from '../speakers/speaker.js';
 
 type Unsequenced<E> = E extends RunEvent ? Omit<E, 'seq' | 'at'> : never;
 
@@ -18,12 +19,15 @@ interface PlannedTurn {
   readonly roundTitle: string;
 }
 
-const MODERATOR: SpeakerSettings = {
-  model: 'gpt-4',
-  stance: 0,
-  rhetoricStyle: 'formal',
-  personality: 'a neutral moderator',
-};
+/** The moderator's settings: neutral, with the first speaker's model. */
+function moderator(first: SpeakerSettings): SpeakerSettings {
+  return {
+    model: first.model,
+    stance: 0,
+    rhetoricStyle: 'formal',
+    personality: 'a neutral moderator',
+  };
+}
 
 /** The turns of a debate in order: both speakers for rounds 1 to 3, framed by a moderator. */
 export function planTurns(moderatorEnabled: boolean): PlannedTurn[] {
@@ -63,6 +67,18 @@ export class DebateRun {
 
   get history(): readonly RunEvent[] {
     return this.events;
+  }
+
+  /** The tokens its models counted so far, over every completed turn. */
+  tokens(): { tokensIn: number; tokensOut: number } {
+    let tokensIn = 0;
+    let tokensOut = 0;
+    for (const event of this.events) {
+      if (event.type !== 'turnCompleted') continue;
+      tokensIn += event.writtenBy.tokensIn ?? 0;
+      tokensOut += event.writtenBy.tokensOut ?? 0;
+    }
+    return { tokensIn, tokensOut };
   }
 
   emit(event: Unsequenced<RunEvent>): void {
@@ -105,22 +121,30 @@ export interface RunOptions {
 }
 
 /**
- * Generates the debate: each turn sees every earlier one; a turn whose speaker fails gets the
+ * Generates the debate: each turn sees every earlier one and is written by its speaker's model
+ * of the catalogue (the moderator's by the first speaker's); a turn whose model fails gets the
  * spec's error texts and the debate goes on. Resolves 'completed', or 'failed' when no turn
- * could be written at all (or the run broke), after reporting it.
+ * could be written at all (or the run broke), after reporting it. The models must be in the
+ * catalogue (the start checks them).
  */
 export async function generateDebate(
   run: DebateRun,
   settings: DebateSettings,
-  speaker: Speaker,
+  models: Models,
   options: RunOptions,
 ): Promise<'completed' | 'failed'> {
   const { signal } = run.abort;
+  const refOf = (modelId: string) => {
+    const ref = models.ref(modelId);
+    if (!ref) throw new Error(`No model ${modelId} in the catalogue`);
+    return ref;
+  };
   run.emit({
     type: 'runStarted',
     runId: run.runId,
     topic: settings.topic,
-    speakerKind: speaker.kind,
+    firstModel: refOf(settings.first.model),
+    secondModel: refOf(settings.second.model),
     firstStance: settings.first.stance,
     secondStance: settings.second.stance,
   });
@@ -139,30 +163,33 @@ export async function generateDebate(
             ? settings.first
             : planned.speaker === 'Second Speaker'
               ? settings.second
-              : MODERATOR,
+              : moderator(settings.first),
         round: planned.round,
         roundTitle: planned.roundTitle,
         earlier: [...earlier],
       };
-      run.emit({ type: 'turnStarted', turn, ...planned });
-      let result: { text: string; summary: string } | undefined;
-      try {
-        for await (const chunk of speaker.speak(request, signal)) {
-          if (chunk.type === 'delta') run.emit({ type: 'textDelta', turn, text: chunk.text });
-          else result = { text: chunk.text, summary: chunk.summary };
+      run.emit({ type: 'turnStarted', turn, ...planned, model: refOf(request.settings.model) });
+      for await (const outcome of models.write(request.settings.model, request, signal)) {
+        if (outcome.type === 'delta') {
+          run.emit({ type: 'textDelta', turn, text: outcome.text });
+          continue;
         }
-      } catch (error) {
-        if (signal.aborted) throw error;
-        result = undefined;
+        const failed = outcome.turn === undefined;
+        if (!failed) written += 1;
+        const spoken = outcome.turn ?? {
+          text: generationTexts.turnFailedText,
+          summary: generationTexts.turnFailedSummary,
+        };
+        earlier.push({ ...planned, ...spoken });
+        run.emit({
+          type: 'turnCompleted',
+          turn,
+          ...planned,
+          ...spoken,
+          failed,
+          writtenBy: outcome.writtenBy,
+        });
       }
-      const failed = result === undefined;
-      if (!failed) written += 1;
-      const spoken = result ?? {
-        text: generationTexts.turnFailedText,
-        summary: generationTexts.turnFailedSummary,
-      };
-      earlier.push({ ...planned, ...spoken });
-      run.emit({ type: 'turnCompleted', turn, ...planned, ...spoken, failed });
     }
   } catch {
     run.emit({ type: 'runFailed', message: generationTexts.runFailed });

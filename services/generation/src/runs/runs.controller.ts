@@ -12,11 +12,10 @@ import { Controller, Inject } from '@nestjs/common';
 import { RpcException } from '@nestjs/microservices';
 import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
-import type { Speaker } from '../speakers/speaker.js';
+import { Models } from '../models/models.js';
 import { generateDebate, type RunOptions } from './debate-run.js';
 import { RunRegistry } from './run-registry.js';
 
-export const SPEAKER = Symbol('SPEAKER');
 export const RUN_OPTIONS = Symbol('RUN_OPTIONS');
 
 type Contracts = typeof generationContracts;
@@ -30,7 +29,7 @@ export class RunsController {
   constructor(
     private readonly registry: RunRegistry,
     private readonly services: ServiceClient,
-    @Inject(SPEAKER) private readonly speaker: Speaker,
+    private readonly models: Models,
     @Inject(RUN_OPTIONS) private readonly options: RunOptions,
     private readonly logger: PinoLoggerService,
   ) {}
@@ -41,7 +40,19 @@ export class RunsController {
   ): Promise<ResponseOf<Contracts['start']>> {
     // The id says which instance has the run (runInstanceKey): watching and saving it ask there.
     const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
-    const { userId, email } = request;
+    const { userId, email, settings } = request;
+    // A model the catalogue does not have is refused before anything is taken.
+    for (const speaker of ['first', 'second'] as const) {
+      const model = settings[speaker].model;
+      if (!this.models.ref(model)) {
+        return {
+          started: false,
+          reason: 'unknown_model',
+          speaker,
+          message: generationTexts.unknownModel(model),
+        };
+      }
+    }
     const taken = await this.services.request(usageContracts.consume, { userId, email, runId });
     if (!taken.granted) {
       const message =
@@ -50,11 +61,11 @@ export class RunsController {
           : generationTexts.noFreeDebates;
       return { started: false, reason: taken.reason, message };
     }
-    const run = this.registry.create(runId, userId, request.settings);
-    void generateDebate(run, request.settings, this.speaker, this.options)
+    const run = this.registry.create(runId, userId, settings);
+    void generateDebate(run, settings, this.models, this.options)
       .then(async (outcome) => {
         const contract = outcome === 'completed' ? usageContracts.settle : usageContracts.refund;
-        await this.services.request(contract, { userId, runId });
+        await this.services.request(contract, { userId, runId, ...run.tokens() });
         if (outcome === 'failed')
           this.logger.warn(`Run ${runId} failed; its debate was given back`);
       })
@@ -74,7 +85,15 @@ export class RunsController {
     if (!run?.completed || !run.settings) return { run: null };
     const turns = run.history.flatMap((event) =>
       event.type === 'turnCompleted'
-        ? [{ speaker: event.speaker, round: event.round, text: event.text, summary: event.summary }]
+        ? [
+            {
+              speaker: event.speaker,
+              round: event.round,
+              text: event.text,
+              summary: event.summary,
+              writtenBy: event.writtenBy,
+            },
+          ]
         : [],
     );
     const { topic, first, second } = run.settings;

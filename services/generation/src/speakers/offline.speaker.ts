@@ -118,12 +118,10 @@ function write(request: TurnRequest): { text: string; summary: string } {
 /**
  * A speaker that needs no network: deterministic, topic- and stance-aware arguments, rebuttals
  * that answer the other side's previous turn, and summaries of at most three sentences, streamed
- * word by word at a set pace. The default without an OpenAI key, and what tests, demos and load
- * tests use (they must never spend provider money).
+ * word by word at a set pace. Always in the catalogue (the only model without MODEL_CATALOG or
+ * an OpenAI key), and what tests, demos and load tests use (they must never spend provider money).
  */
 export class OfflineSpeaker implements Speaker {
-  readonly kind = 'offline' as const;
-
   constructor(private readonly options: OfflineSpeakerOptions) {}
 
   async *speak(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
@@ -143,6 +141,6 @@ export class OfflineSpeaker implements Speaker {
       signal.throwIfAborted();
       yield { type: 'delta', text: word };
     }
-    yield { type: 'done', text, summary };
+    yield { type: 'done', text, summary, serverModel: null, tokensIn: null, tokensOut: null };
   }
 }

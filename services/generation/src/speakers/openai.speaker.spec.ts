@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import OpenAI from 'openai';
-import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
+import { type FakeOpenAi, type FakeOpenAiOptions, startFakeOpenAi } from '@debate/testing';
+import type { StructuredOutputMode } from '@debate/contracts';
 import { OpenAiSpeaker, parseArgument, threeSentences } from './openai.speaker.js';
 import type { SpeakerChunk, TurnRequest } from './speaker.js';
 
@@ -9,7 +10,7 @@ const request: TurnRequest = {
   debateFormat: 'oxford',
   moderatorEnabled: false,
   speaker: 'Second Speaker',
-  settings: { model: 'gpt-4', stance: -0.6, rhetoricStyle: 'factual', personality: 'a cyclist' },
+  settings: { model: 'large', stance: -0.6, rhetoricStyle: 'factual', personality: 'a cyclist' },
   round: 2,
   roundTitle: 'Rebuttal',
   earlier: [
@@ -44,8 +45,13 @@ describe('the OpenAI speaker', () => {
     });
     speaker = new OpenAiSpeaker(
       client,
-      { 'gpt-4': 'provider-large', 'gpt-3.5-turbo': 'provider-small' },
-      1_000,
+      {
+        id: 'large',
+        providerModel: 'provider-large',
+        structuredOutput: 'tool_call',
+        maxTokens: 1000,
+      },
+      { idleTimeoutMs: 1_000 },
     );
   });
 
@@ -95,6 +101,10 @@ describe('the OpenAI speaker', () => {
       type: 'done',
       text: streamed,
       summary: 'The Second Speaker made a case. It had reasons. It had evidence.',
+      // What the server said of itself: its dated snapshot, and the stream's usage.
+      serverModel: 'provider-large-2024-08-06',
+      tokensIn: expect.any(Number),
+      tokensOut: expect.any(Number),
     });
   });
 
@@ -129,6 +139,82 @@ describe('the OpenAI speaker', () => {
   );
 });
 
+// Each server family as its documentation says it treats structured output: the mode the
+// model is configured with, what the server answers, and the mode the speaker settles on.
+describe('the structured-output modes, per server family', () => {
+  const servers: FakeOpenAi[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+  });
+
+  async function speakerOn(options: FakeOpenAiOptions, mode: StructuredOutputMode) {
+    const server = await startFakeOpenAi(options);
+    servers.push(server);
+    const refusals: string[] = [];
+    const client = new OpenAI({ apiKey: 'none', baseURL: server.baseUrl, maxRetries: 0 });
+    const speaker = new OpenAiSpeaker(
+      client,
+      { id: 'm', providerModel: 'served-model', structuredOutput: mode, maxTokens: 300 },
+      {
+        idleTimeoutMs: 1_000,
+        onModeRefused: (refused, next) => refusals.push(`${refused} -> ${next}`),
+      },
+    );
+    return { server, speaker, refusals };
+  }
+
+  it.each([
+    // [family, flags, configured mode, what each request was answered as, the mode kept]
+    ['openai', {}, 'tool_call', ['tool_call'], 'tool_call'],
+    ['openai', {}, 'json_object', ['content'], 'json_object'],
+    ['ollama', {}, 'tool_call', ['prose', 'content'], 'json_schema'],
+    ['ollama', {}, 'json_schema', ['content'], 'json_schema'],
+    ['vllm', {}, 'tool_call', ['tool_call'], 'tool_call'],
+    ['vllm', { autoToolChoice: true }, 'tool_call', ['tool_call'], 'tool_call'],
+    ['llamacpp', {}, 'tool_call', [500, 'content'], 'json_schema'],
+    ['llamacpp', { jinja: true }, 'tool_call', ['tool_call'], 'tool_call'],
+    ['lmstudio', {}, 'json_object', [400, 'tool_call'], 'tool_call'],
+    ['lmstudio', {}, 'json_schema', ['content'], 'json_schema'],
+  ] as const)(
+    '%s %j configured %s: answered as %j, then asked in %s',
+    async (family, flags, configured, answers, kept) => {
+      const { server, speaker, refusals } = await speakerOn({ family, ...flags }, configured);
+      const chunks = await collect(speaker.speak(request, new AbortController().signal));
+      expect(chunks.at(-1)).toMatchObject({
+        type: 'done',
+        text: 'As the Second Speaker, on "Should cities ban cars?": here is a full argument, with reasons and evidence.',
+      });
+      // The text came out as it was written, in every mode.
+      expect(chunks.filter((chunk) => chunk.type === 'delta').length).toBeGreaterThan(1);
+      expect(server.requests.map((sent) => sent.answeredAs)).toEqual(answers);
+      expect(refusals).toEqual(kept === configured ? [] : [`${configured} -> ${kept}`]);
+      // Remembered: the next turn is asked in the kept mode at once.
+      await collect(speaker.speak(request, new AbortController().signal));
+      expect(server.requests.length).toBe(answers.length + 1);
+      expect(speaker.structuredOutput).toBe(kept);
+    },
+  );
+
+  it('asks vLLM for a named function, never `auto` (which it refuses without its flag)', async () => {
+    const { server, speaker } = await speakerOn({ family: 'vllm' }, 'tool_call');
+    await collect(speaker.speak(request, new AbortController().signal));
+    expect(server.requests[0]?.body.tool_choice).toEqual({
+      type: 'function',
+      function: { name: 'submit_argument' },
+    });
+  });
+
+  it('does not fall back on an error that names no mode', async () => {
+    const { server, speaker, refusals } = await speakerOn({ family: 'ollama' }, 'json_schema');
+    server.mode = { kind: 'status', status: 500 };
+    await expect(collect(speaker.speak(request, new AbortController().signal))).rejects.toThrow(
+      /server had an error/,
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(refusals).toEqual([]);
+  });
+});
+
 describe('parsing the function arguments', () => {
   it('keeps at most three sentences of the summary', () => {
     expect(threeSentences('One. Two! Three? Four.')).toBe('One. Two! Three?');
@@ -138,5 +224,12 @@ describe('parsing the function arguments', () => {
   it('tries a lenient parse when the strict one fails', () => {
     expect(parseArgument('{"text": "A", "summary": "B.",')).toEqual({ text: 'A', summary: 'B.' });
     expect(() => parseArgument('{"summary": "no text"}')).toThrow();
+  });
+
+  it('reads a JSON answer fenced as Markdown', () => {
+    expect(parseArgument('```json\n{"text": "A", "summary": "B."}\n```')).toEqual({
+      text: 'A',
+      summary: 'B.',
+    });
   });
 });

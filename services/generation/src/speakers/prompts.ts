@@ -1,4 +1,5 @@
 import { generatorStanceLabel, type DebateFormat, type RhetoricStyle } from '@debate/contracts';
+import type { StructuredOutputMode } from '@debate/contracts';
 import type { TurnRequest } from './speaker.js';
 
 const roundInstructions: Record<number, string> = {
@@ -26,8 +27,15 @@ const formatHints: Record<DebateFormat, string> = {
   comment_section: 'The debate reads like an online comment section: short, pointed and informal.',
 };
 
+const answerHints: Record<StructuredOutputMode, string> = {
+  tool_call: 'Answer only by calling the function submit_argument with { text, summary }.',
+  json_schema: 'Answer only with a JSON object { "text": ..., "summary": ... }.',
+  json_object:
+    'Answer only with a JSON object with two string fields, "text" (the full argument) and "summary", and nothing else.',
+};
+
 /** The system message: the round's instruction, asking for a full argument and a short summary. */
-export function systemMessage(request: TurnRequest): string {
+export function systemMessage(request: TurnRequest, mode: StructuredOutputMode): string {
   const moderator = request.speaker === 'Moderator';
   return [
     moderator
@@ -37,7 +45,7 @@ export function systemMessage(request: TurnRequest): string {
     formatHints[request.debateFormat],
     moderator ? '' : styleHints[request.settings.rhetoricStyle],
     'Write a full argument, and a summary of it in at most 3 sentences.',
-    'Answer only by calling the function submit_argument with { text, summary }.',
+    answerHints[mode],
   ]
     .filter(Boolean)
     .join('\n');

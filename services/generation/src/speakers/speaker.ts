@@ -24,14 +24,24 @@ export interface TurnRequest {
   readonly earlier: readonly SpokenTurn[];
 }
 
-/** What a speaker yields: pieces of the argument as they are written, then the whole turn. */
+/**
+ * What a speaker yields: pieces of the argument as they are written, then the whole turn with
+ * what the server said of itself (the model it reported, the tokens its usage counted; null
+ * when it said nothing, and always for the offline speaker).
+ */
 export type SpeakerChunk =
   | { readonly type: 'delta'; readonly text: string }
-  | { readonly type: 'done'; readonly text: string; readonly summary: string };
+  | {
+      readonly type: 'done';
+      readonly text: string;
+      readonly summary: string;
+      readonly serverModel: string | null;
+      readonly tokensIn: number | null;
+      readonly tokensOut: number | null;
+    };
 
-/** The port every speaker implements: the OpenAI one and the offline one. */
+/** The port every speaker implements: the OpenAI-compatible one and the offline one. */
 export interface Speaker {
-  readonly kind: 'openai' | 'offline';
   /** Writes one turn; throws (or the iterator does) when it cannot. */
   speak(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk>;
 }

@@ -26,13 +26,15 @@ export class AllowanceController {
   async refund(
     request: ParsedRequestOf<Contracts['refund']>,
   ): Promise<ResponseOf<Contracts['refund']>> {
-    return { refunded: await this.ledger.refund(request.userId, request.runId) };
+    const { userId, runId, tokensIn, tokensOut } = request;
+    return { refunded: await this.ledger.refund(userId, runId, { tokensIn, tokensOut }) };
   }
 
   @HandleRequest(usageContracts.settle)
   async settle(
     request: ParsedRequestOf<Contracts['settle']>,
   ): Promise<ResponseOf<Contracts['settle']>> {
-    return { settled: await this.ledger.settle(request.userId, request.runId) };
+    const { userId, runId, tokensIn, tokensOut } = request;
+    return { settled: await this.ledger.settle(userId, runId, { tokensIn, tokensOut }) };
   }
 }

@@ -11,6 +11,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const TEST_ACCOUNT = 'tester@example.org';
 
 // The rules of spec §4 'Free-debate usage', against the store, with a clock the test moves.
+const NONE = { tokensIn: 0, tokensOut: 0 };
+
 describe('the free-debate allowance', () => {
   let dataDir: string;
   let store: Awaited<ReturnType<typeof start>>;
@@ -52,6 +54,8 @@ describe('the free-debate allowance', () => {
       lastDebateStarted: null,
       totalDebates: 0,
       createdAt: '2026-03-02T10:00:00.000Z',
+      tokensIn: 0,
+      tokensOut: 0,
     });
     expect(await ledger.consume(user, 'a@example.org', 'r1')).toEqual({
       granted: true,
@@ -80,8 +84,8 @@ describe('the free-debate allowance', () => {
     await ledger.consume(user, 'b@example.org', 'r1');
     await ledger.consume(user, 'b@example.org', 'r2');
     // Both runs complete (an open one would be given back after an hour: below).
-    await ledger.settle(user, 'r1');
-    await ledger.settle(user, 'r2');
+    await ledger.settle(user, 'r1', NONE);
+    await ledger.settle(user, 'r2', NONE);
     now = new Date(now.getTime() + 6 * DAY);
     expect((await ledger.stats(user, 'b@example.org')).freeDebatesRemaining).toBe(0);
     expect((await ledger.consume(user, 'b@example.org', 'r3')).granted).toBe(false);
@@ -125,13 +129,29 @@ describe('the free-debate allowance', () => {
     const user = newUser();
     await ledger.consume(user, 'd@example.org', 'failed');
     await ledger.consume(user, 'd@example.org', 'finished');
-    expect(await ledger.refund(user, 'failed')).toBe(true);
-    expect(await ledger.refund(user, 'failed')).toBe(false);
-    expect(await ledger.settle(user, 'finished')).toBe(true);
-    expect(await ledger.refund(user, 'finished')).toBe(false);
+    expect(await ledger.refund(user, 'failed', NONE)).toBe(true);
+    expect(await ledger.refund(user, 'failed', NONE)).toBe(false);
+    expect(await ledger.settle(user, 'finished', NONE)).toBe(true);
+    expect(await ledger.refund(user, 'finished', NONE)).toBe(false);
     expect(await ledger.stats(user, 'd@example.org')).toMatchObject({
       freeDebatesRemaining: 1,
       totalDebates: 1,
+    });
+  });
+
+  it("adds a run's tokens to the user's once, whether it settled or was given back", async () => {
+    now = new Date('2026-06-02T08:00:00Z');
+    const user = newUser();
+    await ledger.consume(user, 'e@example.org', 'spoke');
+    await ledger.consume(user, 'e@example.org', 'broke');
+    expect(await ledger.settle(user, 'spoke', { tokensIn: 1200, tokensOut: 300 })).toBe(true);
+    // A late second settlement of the same run (a retry) adds nothing.
+    expect(await ledger.settle(user, 'spoke', { tokensIn: 1200, tokensOut: 300 })).toBe(false);
+    // A run that failed as a whole still used what its failed turns were counted.
+    expect(await ledger.refund(user, 'broke', { tokensIn: 40, tokensOut: 0 })).toBe(true);
+    expect(await ledger.stats(user, 'e@example.org')).toMatchObject({
+      tokensIn: 1240,
+      tokensOut: 300,
     });
   });
 
@@ -153,11 +173,11 @@ describe('the free-debate allowance', () => {
       totalDebates: 1,
     });
     // Given back once: reading again, or the run's late refund or settlement, changes nothing.
-    expect(await ledger.refund(user, 'crashed')).toBe(false);
-    expect(await ledger.settle(user, 'crashed')).toBe(false);
+    expect(await ledger.refund(user, 'crashed', NONE)).toBe(false);
+    expect(await ledger.settle(user, 'crashed', NONE)).toBe(false);
     expect((await ledger.stats(user, 'f@example.org')).freeDebatesRemaining).toBe(1);
     // The other run settles normally and stays counted.
-    expect(await ledger.settle(user, 'running')).toBe(true);
+    expect(await ledger.settle(user, 'running', NONE)).toBe(true);
     now = new Date('2026-06-04T08:00:00Z');
     expect(await ledger.stats(user, 'f@example.org')).toMatchObject({
       freeDebatesRemaining: 1,

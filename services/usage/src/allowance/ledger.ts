@@ -52,8 +52,18 @@ function toStats(document: UsageDocument): UsageStats {
     lastDebateStarted: document.lastDebateStarted?.toISOString() ?? null,
     totalDebates: document.totalDebates,
     createdAt: document.createdAt.toISOString(),
+    tokensIn: document.tokensIn ?? 0,
+    tokensOut: document.tokensOut ?? 0,
   };
 }
+
+/** The tokens a run's models counted, added to the user's once, when the run is closed. */
+export interface RunTokens {
+  readonly tokensIn: number;
+  readonly tokensOut: number;
+}
+
+const NO_TOKENS: RunTokens = { tokensIn: 0, tokensOut: 0 };
 
 /**
  * The free-debate allowance. Every change is one conditional update whose guard is in the
@@ -258,18 +268,23 @@ export class UsageLedger {
   }
 
   /** Gives back the debate taken for `runId`, if it is still open (once). */
-  async refund(userId: string, runId: string): Promise<boolean> {
+  async refund(userId: string, runId: string, tokens: RunTokens): Promise<boolean> {
     const now = this.clock();
-    return this.step('refund', () => this.giveBack(userId, runId, now));
+    return this.step('refund', () => this.giveBack(userId, runId, now, tokens));
   }
 
-  private async giveBack(userId: string, runId: string, now: Date): Promise<boolean> {
+  private async giveBack(
+    userId: string,
+    runId: string,
+    now: Date,
+    tokens: RunTokens = NO_TOKENS,
+  ): Promise<boolean> {
     const result = await this.usage
       .updateOne(
         { _id: userId, openRuns: runId },
         {
           $pull: { openRuns: runId },
-          $inc: { freeDebatesRemaining: 1, totalDebates: -1 },
+          $inc: { freeDebatesRemaining: 1, totalDebates: -1, ...tokens },
           $set: { updatedAt: now },
           $unset: { [`openRunsTakenAt.${runId}`]: 1 },
         },
@@ -278,13 +293,17 @@ export class UsageLedger {
     return result.modifiedCount === 1;
   }
 
-  /** Closes `runId`: it ended normally, and its debate stays counted. */
-  async settle(userId: string, runId: string): Promise<boolean> {
+  /** Closes `runId`: it ended normally, and its debate stays counted, with its tokens. */
+  async settle(userId: string, runId: string, tokens: RunTokens): Promise<boolean> {
     return this.step('settlement', async () => {
       const result = await this.usage
         .updateOne(
           { _id: userId, openRuns: runId },
-          { $pull: { openRuns: runId }, $unset: { [`openRunsTakenAt.${runId}`]: 1 } },
+          {
+            $pull: { openRuns: runId },
+            $inc: { ...tokens },
+            $unset: { [`openRunsTakenAt.${runId}`]: 1 },
+          },
         )
         .exec();
       return result.modifiedCount === 1;

@@ -24,6 +24,9 @@ export interface UsageDocument {
    * (absent on records from before it was kept).
    */
   recentStarts?: Date[];
+  /** The tokens the models counted for the user's runs, in and out (absent on older records). */
+  tokensIn?: number;
+  tokensOut?: number;
 }
 
 const usageSchema = new Schema<UsageDocument>(
@@ -40,6 +43,8 @@ const usageSchema = new Schema<UsageDocument>(
     openRuns: { type: [String], default: [] },
     openRunsTakenAt: { type: Schema.Types.Mixed, default: {} },
     recentStarts: { type: [Date], default: [] },
+    tokensIn: { type: Number, default: 0 },
+    tokensOut: { type: Number, default: 0 },
   },
   { versionKey: false },
 );

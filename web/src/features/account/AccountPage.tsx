@@ -3,11 +3,19 @@ import { Link, useNavigate } from 'react-router';
 import { Dialog } from '../../components/Dialog';
 import { useAuth } from '../auth/AuthProvider';
 import { RequireAuth } from '../auth/RequireAuth';
+import { formatTokens } from '../debates/provenance';
 import { useUsageQuery } from './usage.api';
 
 /** The plan names of the Account Type row. */
 export const FREE_PLAN = 'Free Plan';
 export const PRO_PLAN = 'PRO';
+
+export const TOKENS_USED = 'Tokens used by your debates';
+
+/** '12,480 in / 3,210 out': what the models read (prompts) and wrote for the user's debates. */
+export function tokensUsed(usage: { tokensIn: number; tokensOut: number }): string {
+  return `${formatTokens(usage.tokensIn)} in / ${formatTokens(usage.tokensOut)} out`;
+}
 
 function formatDate(iso: string | null): string {
   if (!iso) return '—';
@@ -34,7 +42,10 @@ function UpgradeDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** Member Since, Free Debates Remaining (with its tooltip and refresh note), Last Debate, Total. */
+/**
+ * Member Since, Free Debates Remaining (with its tooltip and refresh note), Last Debate, Total,
+ * and the tokens the models read and wrote for the user's debates.
+ */
 function UsageStatistics({ memberSince }: { memberSince: string | null }) {
   const { data: usage, error } = useUsageQuery(undefined);
   return (
@@ -77,6 +88,8 @@ function UsageStatistics({ memberSince }: { memberSince: string | null }) {
           <dd>
             <Link to="/community/history">{usage ? usage.totalDebates : '…'}</Link>
           </dd>
+          <dt>{TOKENS_USED}</dt>
+          <dd>{usage ? tokensUsed(usage) : '…'}</dd>
         </dl>
       )}
     </section>

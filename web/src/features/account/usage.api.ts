@@ -9,6 +9,8 @@ const UsageDocument = graphql(`
       lastDebateStarted
       totalDebates
       memberSince
+      tokensIn
+      tokensOut
     }
   }
 `);

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { VoteKind } from '../../gql/graphql';
 import { CategoryChips } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
+import { speakerModel } from '../debates/provenance';
 import { communityStanceLabel } from '../debates/stance';
 import { type CommunityDebate, useCommunityDebateQuery, type VoteCounts } from './community.api';
 
@@ -21,6 +22,16 @@ const KINDS: ReadonlyArray<{ kind: VoteKind; label: string; count: keyof VoteCou
   { kind: 'INTERESTING', label: 'Interesting', count: 'interesting' },
   { kind: 'AGAINST', label: 'Against', count: 'downvotes' },
 ];
+
+/**
+ * 'Offline speaker (For) vs GPT-4o (Against)': what wrote each speaker's rounds and its
+ * position; a debate saved before that was kept shows its catalogue ids.
+ */
+export function speakersLine(debate: Pick<CommunityDebate, 'model1' | 'model2'>): string {
+  const side = (speaker: CommunityDebate['model1']) =>
+    `${speakerModel(speaker)} (${communityStanceLabel(speaker.stance)})`;
+  return `${side(debate.model1)} vs ${side(debate.model2)}`;
+}
 
 export function sharedDate(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, {
@@ -99,10 +110,7 @@ export function DebateCard({
         </button>
       </div>
       <CategoryChips categories={debate.categories} />
-      <p className="hint">
-        {debate.model1.name} ({communityStanceLabel(debate.model1.stance)}) vs {debate.model2.name}{' '}
-        ({communityStanceLabel(debate.model2.stance)})
-      </p>
+      <p className="hint speakers-line">{speakersLine(debate)}</p>
       <div className="vote-buttons" role="group" aria-label="Vote">
         {KINDS.map(({ kind, label, count }) => (
           <button

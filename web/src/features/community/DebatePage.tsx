@@ -45,7 +45,7 @@ export function DebatePage() {
         Shared {shared} by {data.userDisplayName} · For {data.upvotes} · Interesting{' '}
         {data.interesting} · Against {data.downvotes} · {data.views} views
       </p>
-      <SpeakerFacts model1={data.model1} model2={data.model2} />
+      <SpeakerFacts model1={data.model1} model2={data.model2} detailed />
       <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
         Export as Markdown
       </button>

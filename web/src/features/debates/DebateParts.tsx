@@ -1,4 +1,5 @@
 import type { DebateSpeakerFieldsFragment } from '../../gql/graphql';
+import { speakerModel, speakerModelDetails } from './provenance';
 import { communityStanceLabel } from './stance';
 
 /** A debate's categories, as chips. */
@@ -14,13 +15,19 @@ export function CategoryChips({ categories }: { categories: readonly string[] })
   );
 }
 
-/** Each speaker's model, position (the community stance label) and style (spec §2 history). */
+/**
+ * Each speaker's model, position (the community stance label) and style (spec §2 history). The
+ * model is what really wrote the speaker's rounds ('Offline speaker' for the offline speaker);
+ * `detailed` adds the server's model, the tokens and the failed turns (the debate's page).
+ */
 export function SpeakerFacts({
   model1,
   model2,
+  detailed = false,
 }: {
   model1: DebateSpeakerFieldsFragment;
   model2: DebateSpeakerFieldsFragment;
+  detailed?: boolean;
 }) {
   return (
     <dl className="facts speakers-facts">
@@ -33,8 +40,8 @@ export function SpeakerFacts({
         <div key={label}>
           <dt>{label}</dt>
           <dd>
-            Model: {model.name} · Position: {communityStanceLabel(model.stance)} · Style:{' '}
-            {model.rhetoricStyle}
+            Model: {detailed ? speakerModelDetails(model) : speakerModel(model)} · Position:{' '}
+            {communityStanceLabel(model.stance)} · Style: {model.rhetoricStyle}
           </dd>
         </div>
       ))}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { DebateRoundFieldsFragment } from '../../gql/graphql';
+import { roundProvenance } from './provenance';
 
 function RoundView({ round }: { round: DebateRoundFieldsFragment }) {
   const [full, setFull] = useState(false);
@@ -8,6 +9,7 @@ function RoundView({ round }: { round: DebateRoundFieldsFragment }) {
     <article className="turn" aria-label={title}>
       <h4>{title}</h4>
       <p className="turn-text">{full ? round.text : round.summary}</p>
+      {round.writtenBy && <p className="hint provenance">{roundProvenance(round.writtenBy)}</p>}
       <button type="button" className="link-button" onClick={() => setFull(!full)}>
         {full ? 'Show Less' : 'Show More'}
       </button>

@@ -4,12 +4,28 @@ import { graphql } from '../../gql/gql';
 // every document that spreads it (src/gql/graphql.ts), so nothing imports this file at run
 // time: it is here for codegen to read, and its types (DebateSpeakerFieldsFragment,
 // DebateRoundFieldsFragment) are what the components take.
+//
+// `writtenBy` is written out in each, not spread from a fragment of its own: the gateway's depth
+// limit (8) counts a spread as two levels, and myDebates { debates { model1 { ...{ writtenBy {
+// ...{ kind } } } } } } would be 9.
 
 graphql(`
   fragment DebateSpeakerFields on DebateSpeaker {
     name
     stance
     rhetoricStyle
+    writtenBy {
+      kind
+      modelId
+      label
+      serverModel
+      tokensIn
+      tokensOut
+      firstTokenMs
+      totalMs
+      turns
+      failedTurns
+    }
   }
 `);
 
@@ -19,5 +35,17 @@ graphql(`
     round
     text
     summary
+    writtenBy {
+      kind
+      modelId
+      label
+      serverModel
+      tokensIn
+      tokensOut
+      firstTokenMs
+      totalMs
+      turns
+      failedTurns
+    }
   }
 `);

@@ -1,20 +1,68 @@
 import { describe, expect, it } from '@jest/globals';
-import { debateToMarkdown, markdownFileName } from './markdown';
+import { debateToMarkdown, type ExportedDebate, markdownFileName } from './markdown';
+import type { WrittenBy } from './provenance';
 
-const debate = {
-  id: 'd1',
+/** A debate saved before provenance was kept: its speakers' catalogue ids are all it has. */
+const debate: ExportedDebate = {
   topic: 'Is *C++* better than Rust?',
   categories: ['Technology'],
-  userDisplayName: 'Ada',
   sharedAt: '2026-11-20T10:00:00.000Z',
-  upvotes: 1,
-  downvotes: 0,
-  model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal' },
-  model2: { name: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual' },
+  model1: { name: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', writtenBy: null },
+  model2: { name: 'gpt-3.5-turbo', stance: -0.6, rhetoricStyle: 'casual', writtenBy: null },
   rounds: [
-    { speaker: 'First Speaker', round: 1, text: 'Speed # matters.', summary: 'Fast.' },
-    { speaker: 'Second Speaker', round: 1, text: 'Safety first.', summary: 'Safe.' },
+    {
+      speaker: 'First Speaker',
+      round: 1,
+      text: 'Speed # matters.',
+      summary: 'Fast.',
+      writtenBy: null,
+    },
+    {
+      speaker: 'Second Speaker',
+      round: 1,
+      text: 'Safety first.',
+      summary: 'Safe.',
+      writtenBy: null,
+    },
   ],
+};
+
+const offlineTurn: WrittenBy = {
+  kind: 'offline',
+  modelId: 'offline',
+  label: 'Offline speaker',
+  serverModel: null,
+  tokensIn: null,
+  tokensOut: null,
+  firstTokenMs: 100,
+  totalMs: 5_160,
+  turns: 1,
+  failedTurns: 0,
+};
+const offlineSpeaker: WrittenBy = { ...offlineTurn, totalMs: 15_480, turns: 3 };
+
+/**
+ * The same debate as the offline speaker wrote it, its speakers still carrying the 'gpt-4' they
+ * asked for (as debates did before the catalogue): what wrote them must win.
+ */
+const offlineDebate: ExportedDebate = {
+  ...debate,
+  model1: { ...debate.model1, writtenBy: offlineSpeaker },
+  model2: { ...debate.model2, name: 'gpt-4', writtenBy: offlineSpeaker },
+  rounds: debate.rounds.map((round) => ({ ...round, writtenBy: offlineTurn })),
+};
+
+const modelTurn: WrittenBy = {
+  kind: 'model',
+  modelId: 'gpt-4o',
+  label: 'GPT-4o',
+  serverModel: 'gpt-4o-2024-08-06',
+  tokensIn: 812,
+  tokensOut: 230,
+  firstTokenMs: 800,
+  totalMs: 5_200,
+  turns: 1,
+  failedTurns: 0,
 };
 
 describe(debateToMarkdown.name, () => {
@@ -27,6 +75,41 @@ describe(debateToMarkdown.name, () => {
       '## Round 1 - First Speaker (Constructive Arguments)\n\nSpeed \\# matters.\n\n> Fast.',
     );
     expect(markdown).toContain('Shared 2026-11-20');
+  });
+
+  it('says a debate written offline was written by the offline speaker, and names no model', () => {
+    const markdown = debateToMarkdown(offlineDebate);
+    expect(markdown).toContain('- **First Speaker**: Offline speaker, Strongly For (0.6), formal');
+    expect(markdown).toContain('- **Second Speaker**: Offline speaker, Against (-0.6), casual');
+    expect(markdown).toContain(
+      '## Round 1 - First Speaker (Constructive Arguments)\n\nWritten by the offline speaker · 5.2 s\n\nSpeed',
+    );
+    expect(markdown.match(/Written by the offline speaker/g)).toHaveLength(2);
+    expect(markdown).not.toMatch(/gpt/i);
+  });
+
+  it('gives a model’s label, its server’s model and its tokens, per speaker and per round', () => {
+    const markdown = debateToMarkdown({
+      ...debate,
+      model1: {
+        ...debate.model1,
+        name: 'gpt-4o',
+        writtenBy: { ...modelTurn, tokensIn: 2_436, tokensOut: 690, turns: 3 },
+      },
+      model2: { ...offlineDebate.model2, name: 'offline' },
+      rounds: debate.rounds.map((round, index) => ({
+        ...round,
+        writtenBy: index === 0 ? modelTurn : offlineTurn,
+      })),
+    });
+    expect(markdown).toContain(
+      '- **First Speaker**: GPT-4o (gpt-4o-2024-08-06), 2,436 in / 690 out tokens, Strongly For',
+    );
+    expect(markdown).toContain('- **Second Speaker**: Offline speaker, Against');
+    expect(markdown).toContain(
+      'Written by GPT-4o (gpt-4o-2024-08-06) · 812 in / 230 out tokens · first words 0.8 s · 5.2 s\n\nSpeed',
+    );
+    expect(markdown).toContain('Written by the offline speaker · 5.2 s\n\nSafety first.');
   });
 
   it('names the file after the topic', () => {

@@ -1,4 +1,5 @@
 import type { DebateSpeakerFieldsFragment, MyDebateQuery } from '../../gql/graphql';
+import { speakerModelDetails, turnProvenance } from './provenance';
 import { communityStanceLabel } from './stance';
 
 /** What the export writes: a saved debate (myDebate) has it, and so has a shared one. */
@@ -20,8 +21,10 @@ function escape(text: string): string {
 
 /** The debate as a Markdown document: topic, speakers, and every round's full text and summary. */
 export function debateToMarkdown(debate: ExportedDebate): string {
+  // What really wrote each speaker's rounds ('Offline speaker'), with the server's model and the
+  // tokens; the catalogue id only for a debate saved before that was kept.
   const speaker = (label: string, model: DebateSpeakerFieldsFragment) =>
-    `- **${label}**: ${escape(model.name)}, ${communityStanceLabel(model.stance)} (${model.stance}), ${escape(model.rhetoricStyle)} style`;
+    `- **${label}**: ${escape(speakerModelDetails(model, ', '))}, ${communityStanceLabel(model.stance)} (${model.stance}), ${escape(model.rhetoricStyle)} style`;
   const lines = [
     `# ${escape(debate.topic)}`,
     '',
@@ -36,6 +39,7 @@ export function debateToMarkdown(debate: ExportedDebate): string {
       '',
       `## Round ${round.round} - ${round.speaker}${ROUND_TITLES[round.round] ? ` (${ROUND_TITLES[round.round]})` : ''}`,
       '',
+      ...(round.writtenBy ? [escape(turnProvenance(round.writtenBy)), ''] : []),
       escape(round.text),
       '',
       `> ${escape(round.summary).replace(/\n/g, '\n> ')}`,

@@ -3,12 +3,14 @@ import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { DebateSettingsInput, SpeakerSettingsInput } from '../../gql/graphql';
+import { OFFLINE_KIND } from '../debates/provenance';
 import { useCatalogQuery } from './catalog.api';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
 import { VerifyEmailNotice } from './components/VerifyEmailNotice';
 import { runDebate } from './engine.slice';
+import { chosenModel, whoWrites } from './models';
 import { initialStances } from './stance';
 
 /** Draws a topic other than `current` when there is one. */
@@ -18,8 +20,9 @@ export function drawTopic(topics: readonly string[], current: string, random: nu
   return pool[Math.floor(random * pool.length)] ?? current;
 }
 
+// No model chosen yet: each speaker is given the catalogue's first (chosenModel).
 const speaker = (stance: number): SpeakerSettingsInput => ({
-  model: 'gpt-4',
+  model: '',
   stance,
   rhetoricStyle: 'standard',
   personality: '',
@@ -60,7 +63,19 @@ export function EnginePage() {
       setAskSignIn(true);
       return;
     }
-    const settings: DebateSettingsInput = { topic, debateFormat, moderatorEnabled, ...speakers };
+    if (!data) return;
+    // A choice the catalogue no longer offers is sent as its first model, as the select shows it.
+    const given = (settings: SpeakerSettingsInput) => ({
+      ...settings,
+      model: chosenModel(data.models, settings.model),
+    });
+    const settings: DebateSettingsInput = {
+      topic,
+      debateFormat,
+      moderatorEnabled,
+      first: given(speakers.first),
+      second: given(speakers.second),
+    };
     void dispatch(runDebate(settings)).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
   };
 
@@ -147,7 +162,7 @@ export function EnginePage() {
             key={key}
             name={key === 'first' ? 'First Speaker' : 'Second Speaker'}
             settings={speakers[key]}
-            models={data?.models ?? ['gpt-4']}
+            models={data?.models ?? []}
             rhetoricStyles={data?.rhetoricStyles ?? ['standard']}
             disabled={running}
             onChange={(settings) => setSpeakers({ ...speakers, [key]: settings })}
@@ -160,7 +175,7 @@ export function EnginePage() {
       <button
         type="button"
         className="button begin"
-        disabled={running || topic.trim() === ''}
+        disabled={running || topic.trim() === '' || !data}
         onClick={begin}
       >
         {running ? 'discussion in progress...' : 'Begin discussion'}
@@ -176,9 +191,15 @@ export function EnginePage() {
           <p>{engine.error}</p>
         </div>
       )}
-      {engine.speakerKind === 'offline' && (
-        <p className="hint offline-note">
-          Written by the offline speaker: no AI model was called for this debate.
+      {engine.models && (
+        <p
+          className={`hint writers-note${
+            engine.models.first.kind === OFFLINE_KIND || engine.models.second.kind === OFFLINE_KIND
+              ? ' offline-note'
+              : ''
+          }`}
+        >
+          {whoWrites(engine.models.first, engine.models.second, engine.moderator).join(' ')}
         </p>
       )}
       {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}

@@ -8,7 +8,12 @@ const CatalogDocument = graphql(`
       categories
       rhetoricStyles
       debateFormats
-      models
+      models {
+        id
+        label
+        kind
+        status
+      }
       roundTitles
       topics
     }

@@ -6,6 +6,8 @@ import type {
   DebateRunSubscriptionVariables,
   DebateSettingsInput,
 } from '../../gql/graphql';
+import type { WrittenBy } from '../debates/provenance';
+import type { RunModel } from './models';
 
 /** One event of a run, as the gateway's debateRun subscription sends it. */
 export type RunEvent = DebateRunSubscription['debateRun'];
@@ -19,6 +21,10 @@ export interface Turn {
   readonly summary: string;
   readonly complete: boolean;
   readonly failed: boolean;
+  /** The model about to write it (turnStarted). */
+  readonly model: RunModel | null;
+  /** What wrote it, once complete (turnCompleted); null when the gateway did not say. */
+  readonly writtenBy: WrittenBy | null;
 }
 
 export interface EngineState {
@@ -27,8 +33,10 @@ export interface EngineState {
   /** idle, running (the button disabled, a loading indicator), then done or failed (spec §4). */
   readonly status: 'idle' | 'running' | 'done' | 'failed';
   readonly topic: string | null;
-  /** Who writes the debate, from the run's first event: 'openai' or 'offline'. */
-  readonly speakerKind: RunEvent['speakerKind'];
+  /** Who writes each speaker's turns, from the run's first event (runStarted). */
+  readonly models: { readonly first: RunModel; readonly second: RunModel } | null;
+  /** Whether the run has a moderator (the first speaker's model writes its turns). */
+  readonly moderator: boolean;
   readonly turns: readonly Turn[];
   /** The turn being written. */
   readonly current: { speaker: string; round: number; roundTitle: string } | null;
@@ -44,7 +52,8 @@ const initialState: EngineState = {
   runId: null,
   status: 'idle',
   topic: null,
-  speakerKind: null,
+  models: null,
+  moderator: false,
   turns: [],
   current: null,
   error: null,
@@ -62,7 +71,33 @@ const DebateRunDocument = graphql(`
     debateRun(id: $id) {
       type
       seq
-      speakerKind
+      firstModel {
+        id
+        label
+        kind
+      }
+      secondModel {
+        id
+        label
+        kind
+      }
+      model {
+        id
+        label
+        kind
+      }
+      writtenBy {
+        kind
+        modelId
+        label
+        serverModel
+        tokensIn
+        tokensOut
+        firstTokenMs
+        totalMs
+        turns
+        failedTurns
+      }
       turn
       speaker
       round
@@ -144,7 +179,13 @@ export const engineSlice = createSlice({
       const next = { ...state, seq: event.seq };
       switch (event.type) {
         case 'runStarted':
-          return { ...next, speakerKind: event.speakerKind };
+          return {
+            ...next,
+            models:
+              event.firstModel && event.secondModel
+                ? { first: event.firstModel, second: event.secondModel }
+                : null,
+          };
         case 'turnStarted': {
           const position = {
             speaker: event.speaker ?? '',
@@ -158,6 +199,8 @@ export const engineSlice = createSlice({
             summary: '',
             complete: false,
             failed: false,
+            model: event.model,
+            writtenBy: null,
           };
           return { ...next, current: position, turns: [...state.turns, turn] };
         }
@@ -178,6 +221,7 @@ export const engineSlice = createSlice({
               summary: event.summary ?? '',
               complete: true,
               failed: event.failed ?? false,
+              writtenBy: event.writtenBy,
             })),
           };
         case 'runCompleted':
@@ -194,6 +238,7 @@ export const engineSlice = createSlice({
         ...initialState,
         status: 'running',
         topic: action.meta.arg.topic.trim(),
+        moderator: action.meta.arg.moderatorEnabled,
       }))
       .addCase(runDebate.fulfilled, (state) =>
         // The subscription ended without the run's last event: the run is lost to us.

@@ -1,9 +1,20 @@
 import { useState } from 'react';
+import { failedTurnText, turnProvenance } from '../../debates/provenance';
 import type { Turn } from '../engine.slice';
+
+/** What wrote a completed turn, or that its model failed it; null while nothing is known. */
+export function turnLine(turn: Turn): string | null {
+  if (turn.writtenBy) {
+    return turn.failed ? failedTurnText(turn.writtenBy) : turnProvenance(turn.writtenBy);
+  }
+  if (turn.failed && turn.model) return failedTurnText(turn.model);
+  return null;
+}
 
 /** One speaker's turn: the summary, or with Show More the full text; the text as it streams. */
 function TurnView({ turn }: { turn: Turn }) {
   const [full, setFull] = useState(false);
+  const line = turn.complete ? turnLine(turn) : null;
   return (
     <article
       className={`turn${turn.failed ? ' turn-failed' : ''}`}
@@ -17,6 +28,7 @@ function TurnView({ turn }: { turn: Turn }) {
       ) : (
         <>
           <p className="turn-text">{full ? turn.text : turn.summary}</p>
+          {line && <p className="hint provenance">{line}</p>}
           <button type="button" className="link-button" onClick={() => setFull(!full)}>
             {full ? 'Show Less' : 'Show More'}
           </button>

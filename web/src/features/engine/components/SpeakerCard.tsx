@@ -1,11 +1,13 @@
 import { useId, useState } from 'react';
 import type { SpeakerSettingsInput } from '../../../gql/graphql';
+import { type CatalogModel, chosenModel, modelOptionText } from '../models';
 import { stanceBand, stanceLabel } from '../stance';
 
 interface SpeakerCardProps {
   readonly name: 'First Speaker' | 'Second Speaker';
   readonly settings: SpeakerSettingsInput;
-  readonly models: readonly string[];
+  /** The catalogue's models; the first is the default. */
+  readonly models: readonly CatalogModel[];
   readonly rhetoricStyles: readonly string[];
   readonly disabled: boolean;
   onChange(settings: SpeakerSettingsInput): void;
@@ -59,12 +61,14 @@ export function SpeakerCard({
           <label htmlFor={`${id}-model`}>Model</label>
           <select
             id={`${id}-model`}
-            value={settings.model}
+            value={chosenModel(models, settings.model)}
             disabled={disabled}
             onChange={(event) => onChange({ ...settings, model: event.target.value })}
           >
             {models.map((model) => (
-              <option key={model}>{model}</option>
+              <option key={model.id} value={model.id}>
+                {modelOptionText(model)}
+              </option>
             ))}
           </select>
           <label htmlFor={`${id}-style`}>Rhetoric style</label>

@@ -1,5 +1,0 @@
-import { Module } from '@nestjs/common';
-import { CatalogController } from './catalog.controller.js';
-
-@Module({ controllers: [CatalogController] })
-export class CatalogModule {}

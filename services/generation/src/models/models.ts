@@ -1,0 +1,175 @@
+import {
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_LABEL,
+  type GenerationCatalog,
+  type SpeakerModelRef,
+  type WrittenBy,
+} from '@debate/contracts';
+import type { PinoLoggerService } from '@debate/nest';
+import OpenAI from 'openai';
+import { OfflineSpeaker, type OfflineSpeakerOptions } from '../speakers/offline.speaker.js';
+import { OpenAiSpeaker } from '../speakers/openai.speaker.js';
+import type { Speaker, SpeakerChunk, TurnRequest } from '../speakers/speaker.js';
+import type { ConfiguredModel } from './model-catalog.js';
+import { modelMetrics } from './model-metrics.js';
+import { TurnSlots } from './turn-slots.js';
+
+/** After this many failed turns in a row a model is reported degraded, until one succeeds. */
+export const DEGRADED_AFTER_FAILURES = 3;
+
+/** What a model's turn came to: the turn (undefined: the model failed it) and its provenance. */
+export type TurnOutcome =
+  | { readonly type: 'delta'; readonly text: string }
+  | {
+      readonly type: 'finished';
+      readonly turn: { readonly text: string; readonly summary: string } | undefined;
+      readonly writtenBy: WrittenBy;
+    };
+
+interface Model {
+  readonly ref: SpeakerModelRef;
+  readonly speaker: Speaker;
+  readonly slots: TurnSlots | undefined;
+  failuresInARow: number;
+}
+
+export interface ModelsOptions {
+  /** How long one completion may take, and how often a 429/5xx is retried (the SDK's). */
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly idleTimeoutMs: number;
+  readonly offline: OfflineSpeakerOptions;
+}
+
+/**
+ * The catalogue: the operator's models, then the offline speaker. Every turn is written through
+ * it, so each is timed, counted per model (/metrics), held to its model's concurrency, and given
+ * its provenance; a model whose last turns all failed is reported degraded (not removed).
+ */
+export class Models {
+  private readonly models = new Map<string, Model>();
+
+  constructor(
+    configured: readonly ConfiguredModel[],
+    options: ModelsOptions,
+    private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'>,
+  ) {
+    const metrics = modelMetrics();
+    for (const entry of configured) {
+      const client = new OpenAI({
+        apiKey: entry.apiKey ?? 'no-key',
+        ...(entry.baseUrl ? { baseURL: entry.baseUrl } : {}),
+        timeout: options.timeoutMs,
+        maxRetries: options.maxRetries,
+        fetch: (input, init) => {
+          // The SDK numbers its attempts: any after the first is a retry of a 429/5xx.
+          const attempt = new Headers(init?.headers).get('x-stainless-retry-count');
+          if (attempt && attempt !== '0')
+            metrics.turnsRetried.inc({ model: entry.id, reason: 'http' });
+          return fetch(input, init);
+        },
+      });
+      const speaker = new OpenAiSpeaker(client, entry, {
+        idleTimeoutMs: options.idleTimeoutMs,
+        onModeRefused: (refused, next, reason) => {
+          metrics.turnsRetried.inc({ model: entry.id, reason: 'mode' });
+          this.logger.warn(
+            `Model ${entry.id}: the server refused ${refused} (${reason}); asking in ${next} from now on`,
+          );
+        },
+      });
+      this.add(
+        { id: entry.id, label: entry.label, kind: 'model' },
+        speaker,
+        new TurnSlots(entry.maxConcurrentTurns),
+      );
+      this.logger.log(
+        `Model ${entry.id} (${entry.providerModel}) through ${entry.baseUrl ?? 'the OpenAI API'}, ${entry.structuredOutput}`,
+      );
+    }
+    this.add(
+      { id: OFFLINE_MODEL_ID, label: OFFLINE_MODEL_LABEL, kind: 'offline' },
+      new OfflineSpeaker(options.offline),
+      undefined,
+    );
+  }
+
+  private add(ref: SpeakerModelRef, speaker: Speaker, slots: TurnSlots | undefined): void {
+    this.models.set(ref.id, { ref, speaker, slots, failuresInARow: 0 });
+    modelMetrics().degraded.set({ model: ref.id }, 0);
+  }
+
+  /** The model of this id, if the catalogue has it. */
+  ref(modelId: string): SpeakerModelRef | undefined {
+    return this.models.get(modelId)?.ref;
+  }
+
+  /** What the engine page lists, in the catalogue's order. */
+  catalog(): GenerationCatalog['models'] {
+    return [...this.models.values()].map((model) => ({
+      ...model.ref,
+      status: model.failuresInARow >= DEGRADED_AFTER_FAILURES ? 'degraded' : 'ok',
+    }));
+  }
+
+  /**
+   * Writes one turn with the model: its words as they come, then the outcome with what wrote it.
+   * A model's failure is an outcome (turn undefined), not an error; only an abort throws.
+   */
+  async *write(
+    modelId: string,
+    request: TurnRequest,
+    signal: AbortSignal,
+  ): AsyncIterable<TurnOutcome> {
+    const model = this.models.get(modelId);
+    if (!model) throw new Error(`No model ${modelId} in the catalogue`);
+    const metrics = modelMetrics();
+    const labels = { model: modelId };
+    const release = await model.slots?.acquire(signal);
+    const started = performance.now();
+    let firstTokenMs: number | null = null;
+    let done: Extract<SpeakerChunk, { type: 'done' }> | undefined;
+    metrics.turnsStarted.inc(labels);
+    try {
+      for await (const chunk of model.speaker.speak(request, signal)) {
+        if (chunk.type === 'delta') {
+          if (firstTokenMs === null) {
+            firstTokenMs = performance.now() - started;
+            metrics.firstToken.observe(labels, firstTokenMs / 1000);
+          }
+          yield chunk;
+        } else done = chunk;
+      }
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.logger.warn(`Model ${modelId} failed a turn: ${String(error)}`);
+      done = undefined;
+    } finally {
+      release?.();
+    }
+    const failed = done === undefined;
+    if (failed) {
+      metrics.turnsFailed.inc(labels);
+      model.failuresInARow += 1;
+    } else model.failuresInARow = 0;
+    metrics.degraded.set(labels, model.failuresInARow >= DEGRADED_AFTER_FAILURES ? 1 : 0);
+    if (done?.tokensIn) metrics.tokens.inc({ ...labels, direction: 'in' }, done.tokensIn);
+    if (done?.tokensOut) metrics.tokens.inc({ ...labels, direction: 'out' }, done.tokensOut);
+    yield {
+      type: 'finished',
+      turn: done && { text: done.text, summary: done.summary },
+      writtenBy: {
+        kind: model.ref.kind,
+        modelId: model.ref.id,
+        label: model.ref.label,
+        serverModel: done?.serverModel ?? null,
+        tokensIn: done?.tokensIn ?? null,
+        tokensOut: done?.tokensOut ?? null,
+        firstTokenMs: firstTokenMs === null ? null : Math.round(firstTokenMs),
+        totalMs: Math.round(performance.now() - started),
+        turns: 1,
+        failedTurns: failed ? 1 : 0,
+      },
+    };
+  }
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from '@jest/globals';
+import { screen } from '@testing-library/react';
+import { renderWithProviders } from '../../test/render';
+import type { WrittenBy } from '../debates/provenance';
+import type { CommunityDebate } from './community.api';
+import { DebateCard, speakersLine, voteShares } from './DebateCard';
+
+const offline: WrittenBy = {
+  kind: 'offline',
+  modelId: 'offline',
+  label: 'Offline speaker',
+  serverModel: null,
+  tokensIn: null,
+  tokensOut: null,
+  firstTokenMs: 100,
+  totalMs: 15_480,
+  turns: 3,
+  failedTurns: 0,
+};
+
+const model: WrittenBy = {
+  ...offline,
+  kind: 'model',
+  modelId: 'gpt-4o',
+  label: 'GPT-4o',
+  serverModel: 'gpt-4o-2024-08-06',
+  tokensIn: 2_436,
+  tokensOut: 690,
+};
+
+/** A shared debate the offline speaker wrote, its speakers given the catalogue's 'offline'. */
+const offlineDebate: CommunityDebate = {
+  id: 'd1',
+  topic: 'Should voting be compulsory?',
+  categories: ['Politics'],
+  userDisplayName: 'Ada',
+  sharedAt: '2026-11-20T10:00:00.000Z',
+  upvotes: 1,
+  downvotes: 0,
+  interesting: 0,
+  views: 3,
+  myVote: 'FOR',
+  starred: false,
+  model1: { name: 'offline', stance: 0.6, rhetoricStyle: 'standard', writtenBy: offline },
+  model2: { name: 'offline', stance: -0.6, rhetoricStyle: 'standard', writtenBy: offline },
+};
+
+describe(speakersLine.name, () => {
+  it('names what wrote each speaker, with its position: "name (stance) vs name (stance)"', () => {
+    expect(speakersLine(offlineDebate)).toBe(
+      'Offline speaker (Strongly For) vs Offline speaker (Against)',
+    );
+    expect(
+      speakersLine({
+        model1: { ...offlineDebate.model1, name: 'gpt-4o', writtenBy: model },
+        model2: offlineDebate.model2,
+      }),
+    ).toBe('GPT-4o (Strongly For) vs Offline speaker (Against)');
+  });
+
+  it('never names a model for the offline speaker, whatever the speaker was given', () => {
+    const line = speakersLine({
+      model1: { ...offlineDebate.model1, name: 'gpt-4' },
+      model2: { ...offlineDebate.model2, name: 'gpt-4' },
+    });
+    expect(line).toBe('Offline speaker (Strongly For) vs Offline speaker (Against)');
+    expect(line).not.toMatch(/gpt/i);
+  });
+
+  it('shows the catalogue ids of a debate saved before provenance was kept', () => {
+    expect(
+      speakersLine({
+        model1: { ...offlineDebate.model1, name: 'gpt-4', writtenBy: null },
+        model2: { ...offlineDebate.model2, name: 'gpt-3.5-turbo', writtenBy: null },
+      }),
+    ).toBe('gpt-4 (Strongly For) vs gpt-3.5-turbo (Against)');
+  });
+});
+
+describe(DebateCard.name, () => {
+  it('shows the offline speaker on the card of a debate written offline', () => {
+    const noop = () => undefined;
+    const { container } = renderWithProviders(
+      <DebateCard
+        debate={offlineDebate}
+        counts={offlineDebate}
+        myVote="FOR"
+        starred={false}
+        expanded={false}
+        busy={false}
+        onToggleExpanded={noop}
+        onVote={noop}
+        onToggleStar={noop}
+      />,
+      { route: '/community/ranking' },
+    );
+    expect(
+      screen.getByText('Offline speaker (Strongly For) vs Offline speaker (Against)'),
+    ).toBeTruthy();
+    expect(container.textContent).not.toMatch(/gpt/i);
+  });
+});
+
+describe(voteShares.name, () => {
+  it('gives each vote kind its rounded share of all votes', () => {
+    expect(voteShares({ upvotes: 1, downvotes: 1, interesting: 1 })).toEqual({
+      FOR: 33,
+      INTERESTING: 33,
+      AGAINST: 33,
+    });
+    expect(voteShares({ upvotes: 2, downvotes: 1, interesting: 0 })).toEqual({
+      FOR: 67,
+      INTERESTING: 0,
+      AGAINST: 33,
+    });
+  });
+
+  it('shows nothing but zeros before anyone votes', () => {
+    expect(voteShares({ upvotes: 0, downvotes: 0, interesting: 0 })).toEqual({
+      FOR: 0,
+      INTERESTING: 0,
+      AGAINST: 0,
+    });
+  });
+});

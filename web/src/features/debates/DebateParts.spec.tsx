@@ -1,0 +1,89 @@
+import { describe, expect, it } from '@jest/globals';
+import { render, screen } from '@testing-library/react';
+import type { DebateSpeakerFieldsFragment } from '../../gql/graphql';
+import { SpeakerFacts } from './DebateParts';
+import { DebateRounds } from './DebateRounds';
+import type { WrittenBy } from './provenance';
+
+const offline: WrittenBy = {
+  kind: 'offline',
+  modelId: 'offline',
+  label: 'Offline speaker',
+  serverModel: null,
+  tokensIn: null,
+  tokensOut: null,
+  firstTokenMs: 100,
+  totalMs: 15_480,
+  turns: 3,
+  failedTurns: 0,
+};
+const gpt4o: WrittenBy = {
+  ...offline,
+  kind: 'model',
+  modelId: 'gpt-4o',
+  label: 'GPT-4o',
+  serverModel: 'gpt-4o-2024-08-06',
+  tokensIn: 2_436,
+  tokensOut: 690,
+};
+
+const first: DebateSpeakerFieldsFragment = {
+  name: 'gpt-4o',
+  stance: 0.6,
+  rhetoricStyle: 'formal',
+  writtenBy: gpt4o,
+};
+const second: DebateSpeakerFieldsFragment = {
+  name: 'offline',
+  stance: -0.6,
+  rhetoricStyle: 'casual',
+  writtenBy: offline,
+};
+
+describe(SpeakerFacts.name, () => {
+  it('gives each speaker’s model by what wrote it (the history)', () => {
+    const { container } = render(<SpeakerFacts model1={first} model2={second} />);
+    const facts = [...container.querySelectorAll('dd')].map((dd) => dd.textContent);
+    expect(facts).toEqual([
+      'Model: GPT-4o · Position: Strongly For · Style: formal',
+      'Model: Offline speaker · Position: Against · Style: casual',
+    ]);
+  });
+
+  it('adds the server’s model and the tokens where there is room (the debate’s page)', () => {
+    const { container } = render(<SpeakerFacts model1={first} model2={second} detailed />);
+    const facts = [...container.querySelectorAll('dd')].map((dd) => dd.textContent);
+    expect(facts).toEqual([
+      'Model: GPT-4o (gpt-4o-2024-08-06) · 2,436 in / 690 out tokens · Position: Strongly For · Style: formal',
+      'Model: Offline speaker · Position: Against · Style: casual',
+    ]);
+  });
+
+  it('shows the catalogue id of a debate saved before provenance was kept', () => {
+    render(
+      <SpeakerFacts
+        model1={{ ...first, name: 'gpt-4', writtenBy: null }}
+        model2={{ ...second, name: 'gpt-4', writtenBy: null }}
+      />,
+    );
+    expect(screen.getAllByText(/^Model: gpt-4 · /)).toHaveLength(2);
+  });
+});
+
+describe(DebateRounds.name, () => {
+  it('says briefly what wrote each round, and nothing for a round saved without it', () => {
+    const { container } = render(
+      <DebateRounds
+        rounds={[
+          { speaker: 'First Speaker', round: 1, text: 'A.', summary: 'A.', writtenBy: gpt4o },
+          { speaker: 'Second Speaker', round: 1, text: 'B.', summary: 'B.', writtenBy: offline },
+          { speaker: 'First Speaker', round: 2, text: 'C.', summary: 'C.', writtenBy: null },
+        ]}
+      />,
+    );
+    expect([...container.querySelectorAll('.provenance')].map((p) => p.textContent)).toEqual([
+      'Written by GPT-4o · 15.5 s',
+      'Written by the offline speaker · 15.5 s',
+    ]);
+  });
+});

@@ -1,0 +1,255 @@
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { CatalogQuery, DebateSettingsInput } from '../../gql/graphql';
+import { renderWithProviders } from '../../test/render';
+import { initialAuthState } from '../auth/auth.slice';
+import type { WrittenBy } from '../debates/provenance';
+import { EnginePage } from './EnginePage';
+import { eventReceived, type RunEvent } from './engine.slice';
+
+const catalog: CatalogQuery['catalog'] = {
+  categories: ['Politics'],
+  rhetoricStyles: ['standard'],
+  debateFormats: ['structured'],
+  roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
+  topics: ['Is open-source software a public good?'],
+  models: [
+    { id: 'gpt-4o', label: 'GPT-4o', kind: 'model', status: 'ok' },
+    { id: 'llama', label: 'Llama 3.1 (Ollama)', kind: 'model', status: 'degraded' },
+    { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+  ],
+};
+
+const signedIn = {
+  auth: {
+    ...initialAuthState(),
+    status: 'signedIn' as const,
+    user: {
+      uid: 'u1',
+      email: 'ada@example.org',
+      displayName: null,
+      photoURL: null,
+      isPro: false,
+      creationTime: null,
+      mustVerifyEmail: false,
+    },
+  },
+};
+
+const NO_FREE = 'No free debates left.';
+const realFetch = globalThis.fetch;
+
+/** The gateway: the catalogue above, and a start refused (nothing to subscribe to). */
+function fakeGateway() {
+  const started: DebateSettingsInput[] = [];
+  globalThis.fetch = jest.fn(async (_url: unknown, init?: RequestInit) => {
+    const request = JSON.parse(String(init?.body)) as {
+      query: string;
+      variables?: { settings: DebateSettingsInput };
+    };
+    const answer = (body: object) => ({ ok: true, status: 200, json: async () => body });
+    if (request.query.includes('query Catalog')) return answer({ data: { catalog } });
+    if (request.query.includes('mutation StartDebate') && request.variables) {
+      started.push(request.variables.settings);
+      return answer({ errors: [{ message: NO_FREE }] });
+    }
+    return new Promise<never>(() => undefined);
+  }) as unknown as typeof fetch;
+  return started;
+}
+
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
+  type: 'textDelta',
+  seq,
+  turn: null,
+  speaker: null,
+  round: null,
+  roundTitle: null,
+  text: null,
+  summary: null,
+  failed: null,
+  message: null,
+  firstModel: null,
+  secondModel: null,
+  model: null,
+  writtenBy: null,
+  ...fields,
+});
+
+const offlineRef = { id: 'offline', label: 'Offline speaker', kind: 'offline' };
+const gpt4oRef = { id: 'gpt-4o', label: 'GPT-4o', kind: 'model' };
+const offlineTurn: WrittenBy = {
+  kind: 'offline',
+  modelId: 'offline',
+  label: 'Offline speaker',
+  serverModel: null,
+  tokensIn: null,
+  tokensOut: null,
+  firstTokenMs: 100,
+  totalMs: 5_160,
+  turns: 1,
+  failedTurns: 0,
+};
+const gpt4oTurn: WrittenBy = {
+  ...offlineTurn,
+  kind: 'model',
+  modelId: 'gpt-4o',
+  label: 'GPT-4o',
+  serverModel: 'gpt-4o-2024-08-06',
+  tokensIn: 812,
+  tokensOut: 230,
+  firstTokenMs: 812,
+  totalMs: 5_210,
+};
+
+describe(EnginePage.name, () => {
+  it('offers each speaker the catalogue, the first by default, and sends each its own pick', async () => {
+    const started = fakeGateway();
+    renderWithProviders(<EnginePage />, { preloadedState: signedIn, route: '/engine' });
+    // The catalogue has arrived once Random topic is enabled.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Random topic' }).hasAttribute('disabled')).toBe(
+        false,
+      ),
+    );
+    for (const button of screen.getAllByRole('button', { name: 'Settings' })) {
+      fireEvent.click(button);
+    }
+    const selects = screen.getAllByLabelText<HTMLSelectElement>('Model');
+    expect(selects).toHaveLength(2);
+    for (const select of selects) {
+      expect([...select.options].map((option) => option.textContent)).toEqual([
+        'GPT-4o',
+        'Llama 3.1 (Ollama) (failing lately)',
+        'Offline speaker',
+      ]);
+      expect(select.value).toBe('gpt-4o');
+    }
+    fireEvent.change(selects[1] as HTMLSelectElement, { target: { value: 'offline' } });
+    fireEvent.change(screen.getByLabelText('Debate topic'), {
+      target: { value: 'Is open-source software a public good?' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Begin discussion' }));
+    await screen.findByText(NO_FREE);
+    expect(started).toHaveLength(1);
+    expect(started[0]?.first.model).toBe('gpt-4o');
+    expect(started[0]?.second.model).toBe('offline');
+  });
+
+  it('says who writes each speaker, and what wrote each completed turn', async () => {
+    const { store } = renderWithProviders(<EnginePage />, {
+      preloadedState: signedIn,
+      route: '/engine',
+    });
+    act(() => {
+      store.dispatch(
+        eventReceived(
+          event(0, { type: 'runStarted', firstModel: gpt4oRef, secondModel: offlineRef }),
+        ),
+      );
+      const position = { round: 1, roundTitle: 'Constructive Arguments' };
+      store.dispatch(
+        eventReceived(
+          event(1, {
+            type: 'turnStarted',
+            turn: 0,
+            speaker: 'First Speaker',
+            ...position,
+            model: gpt4oRef,
+          }),
+        ),
+      );
+      store.dispatch(
+        eventReceived(
+          event(2, {
+            type: 'turnCompleted',
+            turn: 0,
+            text: 'Cars.',
+            summary: 'Cars.',
+            writtenBy: gpt4oTurn,
+          }),
+        ),
+      );
+      store.dispatch(
+        eventReceived(
+          event(3, {
+            type: 'turnStarted',
+            turn: 1,
+            speaker: 'Second Speaker',
+            ...position,
+            model: offlineRef,
+          }),
+        ),
+      );
+      store.dispatch(
+        eventReceived(
+          event(4, {
+            type: 'turnCompleted',
+            turn: 1,
+            text: 'No.',
+            summary: 'No.',
+            writtenBy: offlineTurn,
+          }),
+        ),
+      );
+    });
+    expect(
+      screen.getByText(
+        'First Speaker is written by GPT-4o. Second Speaker is written by the offline speaker: no AI model is called for it.',
+      ),
+    ).toBeTruthy();
+    const first = screen.getByRole('article', { name: 'First Speaker, Constructive Arguments' });
+    expect(
+      within(first).getByText(
+        'Written by GPT-4o (gpt-4o-2024-08-06) · 812 in / 230 out tokens · first words 0.8 s · 5.2 s',
+      ),
+    ).toBeTruthy();
+    const second = screen.getByRole('article', { name: 'Second Speaker, Constructive Arguments' });
+    expect(within(second).getByText('Written by the offline speaker · 5.2 s')).toBeTruthy();
+    expect(second.textContent).not.toMatch(/gpt/i);
+  });
+
+  it('says the model failed a failed turn', () => {
+    const { store } = renderWithProviders(<EnginePage />, {
+      preloadedState: signedIn,
+      route: '/engine',
+    });
+    act(() => {
+      store.dispatch(
+        eventReceived(
+          event(0, { type: 'runStarted', firstModel: gpt4oRef, secondModel: gpt4oRef }),
+        ),
+      );
+      store.dispatch(
+        eventReceived(
+          event(1, {
+            type: 'turnStarted',
+            turn: 0,
+            speaker: 'First Speaker',
+            round: 1,
+            roundTitle: 'Constructive Arguments',
+            model: gpt4oRef,
+          }),
+        ),
+      );
+      store.dispatch(
+        eventReceived(
+          event(2, {
+            type: 'turnCompleted',
+            turn: 0,
+            text: 'An error occurred while generating the argument.',
+            summary: 'An error occurred while generating the argument.',
+            failed: true,
+            writtenBy: { ...gpt4oTurn, failedTurns: 1 },
+          }),
+        ),
+      );
+    });
+    expect(screen.getByText('Both speakers are written by GPT-4o.')).toBeTruthy();
+    expect(screen.getByText('GPT-4o failed to write this turn')).toBeTruthy();
+  });
+});

@@ -1,0 +1,44 @@
+import type { CatalogQuery, DebateRunSubscription } from '../../gql/graphql';
+import { OFFLINE_KIND } from '../debates/provenance';
+
+/** A model of the catalogue, as the speaker cards offer it. */
+export type CatalogModel = CatalogQuery['catalog']['models'][number];
+
+/** A model as the run names it (runStarted's firstModel and secondModel). */
+export type RunModel = NonNullable<DebateRunSubscription['debateRun']['firstModel']>;
+
+/** What the model select shows of a model: its label, and whether it has been failing. */
+export function modelOptionText(model: Pick<CatalogModel, 'label' | 'status'>): string {
+  return model.status === 'degraded' ? `${model.label} (failing lately)` : model.label;
+}
+
+/**
+ * The model a speaker is given: the one chosen when the catalogue offers it, else the
+ * catalogue's first (its default), e.g. for a stale 'gpt-4' or before anything was chosen.
+ */
+export function chosenModel(models: readonly Pick<CatalogModel, 'id'>[], chosen: string): string {
+  if (models.some((model) => model.id === chosen)) return chosen;
+  return models[0]?.id ?? chosen;
+}
+
+/**
+ * Who writes the debate being run, truthfully, from its runStarted event: each speaker's model,
+ * and for the offline speaker that no AI model is called. The first speaker's model writes the
+ * moderator's turns too.
+ */
+export function whoWrites(first: RunModel, second: RunModel, moderator: boolean): string[] {
+  const sentence = (subject: string, plural: boolean, model: RunModel, scope: string) =>
+    model.kind === OFFLINE_KIND
+      ? `${subject} ${plural ? 'are' : 'is'} written by the offline speaker: no AI model is called for ${scope}.`
+      : `${subject} ${plural ? 'are' : 'is'} written by ${model.label}.`;
+  if (first.id === second.id) {
+    const subject = moderator ? 'Both speakers and the moderator' : 'Both speakers';
+    return [sentence(subject, true, first, 'this debate')];
+  }
+  return [
+    moderator
+      ? sentence('First Speaker and the moderator', true, first, 'them')
+      : sentence('First Speaker', false, first, 'it'),
+    sentence('Second Speaker', false, second, 'it'),
+  ];
+}
