@@ -1,6 +1,7 @@
 import {
   ModelCatalog,
   ModelEntry,
+  RESERVED_KEY_VARIABLE,
   rateLimitsSchema,
   type ServiceName,
   serviceNames,
@@ -269,13 +270,6 @@ function readModelCatalog(config: pulumi.Config): StackModelCatalog | undefined 
 }
 
 /**
- * Variables a model key may not be given as: the generation service's own settings (OPENAI_*
- * among them: OpenAI's key is debate:openaiApiKey), and what Node and OpenTelemetry read.
- */
-const RESERVED_KEY_VARIABLE =
-  /^(?:OPENAI_|MONGO_|NATS_|JETSTREAM_|OTEL_|NODE_|OPS_|OFFLINE_|DRAIN_|TURN_|LOG_)|^(?:MODEL_CATALOG|PATH|HOME)$/;
-
-/**
  * `debate:modelApiKeys`, a secret object `{ VARIABLE: key }`. Its names are read here, at
  * preview, to check them against the catalogue; each key is kept a secret Output from here on,
  * and no message below ever shows one.
@@ -297,12 +291,12 @@ function readModelApiKeys(config: pulumi.Config): Record<string, pulumi.Output<s
   }
   const problems = Object.entries(keys).flatMap(([name, key]) => {
     const at = `debate:modelApiKeys.${name}`;
-    if (!ModelEntry.shape.apiKeyEnv.safeParse(name).success) {
-      return [`${at}: not the name of an environment variable (A-Z, 0-9 and _)`];
-    }
     if (name === 'OPENAI_API_KEY') return [`${at}: OpenAI's key is the secret debate:openaiApiKey`];
     if (RESERVED_KEY_VARIABLE.test(name)) {
       return [`${at}: a variable the generation service, Node or OpenTelemetry reads as a setting`];
+    }
+    if (!ModelEntry.shape.apiKeyEnv.safeParse(name).success) {
+      return [`${at}: not the name of an environment variable (A-Z, 0-9 and _)`];
     }
     if (typeof key !== 'string' || key.trim() === '') return [`${at}: not a key (empty)`];
     return [];

@@ -25,13 +25,20 @@ export const DebateCategory = z.enum([
 export type DebateCategory = z.output<typeof DebateCategory>;
 export const debateCategories: readonly DebateCategory[] = DebateCategory.options;
 
+/** A model a speaker can be given, and whether it is failing (GraphQL's SpeakerModel). */
+export const SpeakerModel = SpeakerModelRef.extend({
+  /** 'degraded' while its last turns all failed; it is still offered. */
+  status: z.enum(['ok', 'degraded']),
+}).strict();
+export type SpeakerModel = z.output<typeof SpeakerModel>;
+
 /** What the generation service offers: the settings of a debate and the built-in topics. */
 export const GenerationCatalog = z
   .object({
     rhetoricStyles: nonEmptyList,
     debateFormats: nonEmptyList,
-    /** The operator's models, then the offline speaker; each with whether it is failing. */
-    models: z.array(SpeakerModelRef.extend({ status: z.enum(['ok', 'degraded']) }).strict()).min(1),
+    /** The operator's models, then the offline speaker. */
+    models: z.array(SpeakerModel).min(1),
     roundTitles: nonEmptyList,
     topics: nonEmptyList,
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRequest, defineStream } from './contract.js';
+import { modelKinds } from './constants/index.js';
 import { subjects } from './subjects.js';
 import { ConsumeRefusal } from './usage.contract.js';
 
@@ -24,9 +25,6 @@ export const debateFormats = [
  * operator's catalogue (MODEL_CATALOG) may offer any others.
  */
 export const defaultModelIds = ['gpt-4', 'gpt-3.5-turbo'] as const;
-/** The speaker that needs no network: always in the catalogue, under this id. */
-export const OFFLINE_MODEL_ID = 'offline';
-export const OFFLINE_MODEL_LABEL = 'Offline speaker';
 /** Round 1, 2 and 3, in order. */
 export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as const;
 export const speakerNames = ['First Speaker', 'Second Speaker'] as const;
@@ -93,7 +91,7 @@ const tokens = z.number().int().nonnegative();
  */
 export const WrittenBy = z
   .object({
-    kind: z.enum(['model', 'offline']),
+    kind: z.enum(modelKinds),
     modelId: ModelId,
     label: z.string().min(1).max(80),
     serverModel: z.string().max(200).nullable(),

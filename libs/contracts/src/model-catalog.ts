@@ -1,14 +1,22 @@
 import { z } from 'zod';
-import { ModelId, OFFLINE_MODEL_ID } from './generation.contract.js';
+import { OFFLINE_MODEL_ID } from './constants/index.js';
+import { ModelId } from './generation.contract.js';
 
 /**
  * How a model is asked for its turn as { text, summary }: a forced function call (OpenAI and
  * servers with tool calling on), a `response_format` JSON schema (vLLM, llama.cpp, LM Studio,
- * Ollama), or JSON mode. A refused mode falls back to the next in this order (and round again).
+ * Ollama), or JSON mode, the last resort. A refused mode falls back to the others in this order.
  */
 export const structuredOutputModes = ['tool_call', 'json_schema', 'json_object'] as const;
 export const StructuredOutputMode = z.enum(structuredOutputModes);
 export type StructuredOutputMode = z.output<typeof StructuredOutputMode>;
+
+/**
+ * Variables a model's key may not be read from: the generation service's own settings
+ * (OPENAI_API_KEY excepted: it is a key), and what Node and OpenTelemetry read.
+ */
+export const RESERVED_KEY_VARIABLE =
+  /^(?:OPENAI_(?!API_KEY$)|MONGO_|NATS_|JETSTREAM_|OTEL_|NODE_|OPS_|OFFLINE_|DRAIN_|TURN_|LOG_)|^(?:MODEL_CATALOG|PATH|HOME)$/;
 
 /** One model of the operator's catalogue (MODEL_CATALOG): no key in it, only where to read one. */
 export const ModelEntry = z
@@ -18,11 +26,19 @@ export const ModelEntry = z
     }),
     label: z.string().trim().min(1).max(60),
     /** The server's OpenAI-compatible base URL, e.g. http://ollama:11434/v1; unset, OpenAI's. */
-    baseUrl: z.url().optional(),
+    baseUrl: z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .refine((url) => !/^https?:\/\/[^/]*@/.test(url), {
+        message: "may not hold credentials: name the key's variable in apiKeyEnv",
+      })
+      .optional(),
     /** The environment variable holding the server's key; unset, the server needs none. */
     apiKeyEnv: z
       .string()
       .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be the name of an environment variable')
+      .refine((name) => !RESERVED_KEY_VARIABLE.test(name), {
+        message: 'is a variable the generation service, Node or OpenTelemetry reads as a setting',
+      })
       .optional(),
     /** The model as the server names it (`model` in the request). */
     providerModel: z.string().trim().min(1).max(200),

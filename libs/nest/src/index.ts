@@ -18,5 +18,6 @@ export * from './mongo/mongo.js';
 export * from './client/service-client.provider.js';
 export * from './http/listening-url.js';
 export * from './operations/metrics.js';
+export * from './operations/degradations.js';
 export * from './operations/operations-server.js';
 export * from './tracing/tracing.js';

@@ -40,6 +40,7 @@ export interface RecordedCompletion {
   readonly body: {
     model: string;
     max_tokens?: number;
+    max_completion_tokens?: number;
     stream?: boolean;
     stream_options?: { include_usage?: boolean };
     messages: Array<{ role: string; content: string }>;
@@ -61,6 +62,11 @@ export interface FakeOpenAi {
   mode: FakeOpenAiMode;
   /** The model's time to first token, in milliseconds. */
   firstTokenMs: number;
+  /**
+   * Its models are OpenAI's reasoning models, which refuse `max_tokens` (400) and take
+   * `max_completion_tokens`.
+   */
+  reasoningModels: boolean;
   readonly requests: RecordedCompletion[];
   close(): Promise<void>;
 }
@@ -141,9 +147,15 @@ function refuse(reply: FastifyReply, status: number, message: string) {
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
   const family = options.family ?? 'openai';
   const http = Fastify({ bodyLimit: 10 * 1024 * 1024 });
-  const fake: { mode: FakeOpenAiMode; firstTokenMs: number; requests: RecordedCompletion[] } = {
+  const fake: {
+    mode: FakeOpenAiMode;
+    firstTokenMs: number;
+    reasoningModels: boolean;
+    requests: RecordedCompletion[];
+  } = {
     mode: { kind: 'stream' },
     firstTokenMs: options.firstTokenMs ?? 0,
+    reasoningModels: false,
     requests: [],
   };
 
@@ -164,7 +176,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         mode.status === 429 ? 'Rate limit reached' : 'The server had an error',
       );
     }
-    const refused = refusal(family, body, options);
+    const refused =
+      fake.reasoningModels && body.max_tokens !== undefined
+        ? {
+            status: 400,
+            message:
+              "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          }
+        : refusal(family, body, options);
     if (refused) {
       recorded.answeredAs = refused.status;
       return refuse(reply, refused.status, refused.message);
@@ -261,6 +280,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     },
     set firstTokenMs(ms: number) {
       fake.firstTokenMs = ms;
+    },
+    get reasoningModels() {
+      return fake.reasoningModels;
+    },
+    set reasoningModels(on: boolean) {
+      fake.reasoningModels = on;
     },
     requests: fake.requests,
     close: async () => {

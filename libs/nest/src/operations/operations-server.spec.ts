@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { type OperationsServer, startOperationsServer } from './operations-server.js';
+import { reportDegradations } from './degradations.js';
 
 describe(startOperationsServer.name, () => {
   let sut: OperationsServer | undefined;
@@ -36,6 +37,28 @@ describe(startOperationsServer.name, () => {
       200,
       { status: 'ok', checks: { nats: 'ok', store: 'ok' } },
     ]);
+  });
+
+  it('stays ready while something is degraded, and names it', async () => {
+    sut = await startOperationsServer({
+      port: 0,
+      host: '127.0.0.1',
+      checks: { nats: async () => true },
+    });
+    let failing: string[] = ['local-llama'];
+    const stop = reportDegradations('models', () => failing);
+    try {
+      const degraded = await fetch(`${sut.url}/health/ready`);
+      expect([degraded.status, await degraded.json()]).toEqual([
+        200,
+        { status: 'degraded', checks: { nats: 'ok' }, degraded: { models: ['local-llama'] } },
+      ]);
+      failing = [];
+      const recovered = await fetch(`${sut.url}/health/ready`);
+      expect(await recovered.json()).toEqual({ status: 'ok', checks: { nats: 'ok' } });
+    } finally {
+      stop();
+    }
   });
 
   it('fails a check that throws or does not answer in time', async () => {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { listeningUrl } from '../http/listening-url.js';
+import { currentDegradations } from './degradations.js';
 import { processRegistry } from './metrics.js';
 
 /** One dependency's readiness: true, or why not. */
@@ -38,7 +39,8 @@ async function withTimeout(check: ReadinessCheck, ms: number): Promise<true | st
 /**
  * The operations port of a deployable, for probes and scrapers only (never exposed to
  * browsers): GET /health/live (the process answers), GET /health/ready (every dependency
- * answers, else 503 naming the ones that do not) and GET /metrics (Prometheus text).
+ * answers, else 503 naming the ones that do not; 200 and `degraded` naming what works badly, see
+ * reportDegradations) and GET /metrics (Prometheus text).
  */
 export async function startOperationsServer(
   options: OperationsServerOptions,
@@ -62,7 +64,13 @@ export async function startOperationsServer(
           names.map((name, i) => [name, results[i] === true ? 'ok' : results[i]]),
         );
         const ready = results.every((result) => result === true);
-        send(ready ? 200 : 503, JSON.stringify({ status: ready ? 'ok' : 'unavailable', checks }));
+        if (!ready) return send(503, JSON.stringify({ status: 'unavailable', checks }));
+        // Degraded is still ready: it takes traffic, and says what works badly.
+        const degraded = currentDegradations();
+        if (Object.keys(degraded).length === 0) {
+          return send(200, JSON.stringify({ status: 'ok', checks }));
+        }
+        return send(200, JSON.stringify({ status: 'degraded', checks, degraded }));
       })();
       return undefined;
     }

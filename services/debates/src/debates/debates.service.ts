@@ -24,10 +24,6 @@ function privateSince(now: Date): PrivateChange {
   return { isPublic: false, sharedAt: null, pendingEvent: { kind: 'unshared', at: now } };
 }
 
-/**
- * Saving, listing, sharing and deleting debates. Every operation names the user and finds only
- * that user's debates: the owner check is here, in the service that owns the data.
- */
 /** A speaker of a finished run as saved: its settings and what really wrote its rounds. */
 function speakerOf(run: FinishedRun, speaker: 'First Speaker' | 'Second Speaker') {
   const settings = speaker === 'First Speaker' ? run.first : run.second;
@@ -41,6 +37,10 @@ function speakerOf(run: FinishedRun, speaker: 'First Speaker' | 'Second Speaker'
   };
 }
 
+/**
+ * Saving, listing, sharing and deleting debates. Every operation names the user and finds only
+ * that user's debates: the owner check is here, in the service that owns the data.
+ */
 @Injectable()
 export class DebatesService {
   constructor(

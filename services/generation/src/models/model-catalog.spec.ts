@@ -97,6 +97,30 @@ describe(configuredModels.name, () => {
       JSON.stringify([{ id: 'a', label: 'A', providerModel: 'a', structuredOutput: 'grammar' }]),
       /MODEL_CATALOG\.0\.structuredOutput/,
     ],
+    [
+      'a key read from a setting of the service',
+      JSON.stringify([{ id: 'a', label: 'A', providerModel: 'a', apiKeyEnv: 'MONGO_PASSWORD' }]),
+      /apiKeyEnv: is a variable the generation service, Node or OpenTelemetry reads as a setting/,
+    ],
+    [
+      'credentials in the URL',
+      JSON.stringify([
+        {
+          id: 'a',
+          label: 'A',
+          providerModel: 'a',
+          baseUrl: 'https://user:secret@llm.example.org/v1',
+        },
+      ]),
+      /baseUrl: may not hold credentials/,
+    ],
+    [
+      'a URL that is not http(s)',
+      JSON.stringify([
+        { id: 'a', label: 'A', providerModel: 'a', baseUrl: 'ftp://llm.example.org/' },
+      ]),
+      /baseUrl: must be an http:\/\/ or https:\/\/ URL/,
+    ],
   ])('refuses %s', (_name, value, message) => {
     expect(() => loadConfig('generation', speakerEnvSchema, { MODEL_CATALOG: value })).toThrow(
       message,

@@ -5,7 +5,7 @@ import { Counter, Gauge, Histogram } from 'prom-client';
 export interface ModelMetrics {
   readonly turnsStarted: Counter<'model'>;
   readonly turnsFailed: Counter<'model'>;
-  /** A turn asked again: `mode` (the server refused the structured-output mode), `http` (the SDK's retry of a 429/5xx). */
+  /** A turn asked again: `mode` (structured output refused), `token_limit`, `http` (the SDK's retry). */
   readonly turnsRetried: Counter<'model' | 'reason'>;
   readonly tokens: Counter<'model' | 'direction'>;
   readonly firstToken: Histogram<'model'>;
@@ -32,7 +32,7 @@ export function modelMetrics(): ModelMetrics {
     }),
     turnsRetried: new Counter({
       name: 'debate_model_turns_retried_total',
-      help: 'Requests of a turn asked again: reason mode (structured-output mode refused) or http (429/5xx, retried by the SDK).',
+      help: 'Requests of a turn asked again: reason mode (structured-output mode refused), token_limit (max_completion_tokens wanted) or http (429/5xx, retried by the SDK).',
       labelNames: ['model', 'reason'],
       registers,
     }),

@@ -1,14 +1,15 @@
 import {
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
-  type GenerationCatalog,
+  type SpeakerModel,
   type SpeakerModelRef,
   type WrittenBy,
 } from '@debate/contracts';
-import type { PinoLoggerService } from '@debate/nest';
+import { type PinoLoggerService, reportDegradations } from '@debate/nest';
+import type { OnApplicationShutdown } from '@nestjs/common';
 import OpenAI from 'openai';
 import { OfflineSpeaker, type OfflineSpeakerOptions } from '../speakers/offline.speaker.js';
-import { OpenAiSpeaker } from '../speakers/openai.speaker.js';
+import { OpenAiSpeaker, SpeakerError } from '../speakers/openai.speaker.js';
 import type { Speaker, SpeakerChunk, TurnRequest } from '../speakers/speaker.js';
 import type { ConfiguredModel } from './model-catalog.js';
 import { modelMetrics } from './model-metrics.js';
@@ -46,8 +47,10 @@ export interface ModelsOptions {
  * it, so each is timed, counted per model (/metrics), held to its model's concurrency, and given
  * its provenance; a model whose last turns all failed is reported degraded (not removed).
  */
-export class Models {
+export class Models implements OnApplicationShutdown {
   private readonly models = new Map<string, Model>();
+  /** Stops reporting this catalogue's degraded models on /health/ready. */
+  private readonly stopReporting: () => void;
 
   constructor(
     configured: readonly ConfiguredModel[],
@@ -77,6 +80,12 @@ export class Models {
             `Model ${entry.id}: the server refused ${refused} (${reason}); asking in ${next} from now on`,
           );
         },
+        onTokenLimitRefused: (reason) => {
+          metrics.turnsRetried.inc({ model: entry.id, reason: 'token_limit' });
+          this.logger.warn(
+            `Model ${entry.id}: the server wants max_completion_tokens (${reason}); sending it from now on`,
+          );
+        },
       });
       this.add(
         { id: entry.id, label: entry.label, kind: 'model' },
@@ -92,6 +101,13 @@ export class Models {
       new OfflineSpeaker(options.offline),
       undefined,
     );
+    this.stopReporting = reportDegradations('models', () =>
+      this.catalog().flatMap((model) => (model.status === 'degraded' ? [model.id] : [])),
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.stopReporting();
   }
 
   private add(ref: SpeakerModelRef, speaker: Speaker, slots: TurnSlots | undefined): void {
@@ -105,7 +121,7 @@ export class Models {
   }
 
   /** What the engine page lists, in the catalogue's order. */
-  catalog(): GenerationCatalog['models'] {
+  catalog(): SpeakerModel[] {
     return [...this.models.values()].map((model) => ({
       ...model.ref,
       status: model.failuresInARow >= DEGRADED_AFTER_FAILURES ? 'degraded' : 'ok',
@@ -129,6 +145,7 @@ export class Models {
     const started = performance.now();
     let firstTokenMs: number | null = null;
     let done: Extract<SpeakerChunk, { type: 'done' }> | undefined;
+    let spent: { tokensIn: number | null; tokensOut: number | null } | undefined;
     metrics.turnsStarted.inc(labels);
     try {
       for await (const chunk of model.speaker.speak(request, signal)) {
@@ -143,6 +160,8 @@ export class Models {
     } catch (error) {
       if (signal.aborted) throw error;
       this.logger.warn(`Model ${modelId} failed a turn: ${String(error)}`);
+      // What the server still counted for the turn's attempts is the user's all the same.
+      if (error instanceof SpeakerError) spent = error;
       done = undefined;
     } finally {
       release?.();
@@ -153,8 +172,10 @@ export class Models {
       model.failuresInARow += 1;
     } else model.failuresInARow = 0;
     metrics.degraded.set(labels, model.failuresInARow >= DEGRADED_AFTER_FAILURES ? 1 : 0);
-    if (done?.tokensIn) metrics.tokens.inc({ ...labels, direction: 'in' }, done.tokensIn);
-    if (done?.tokensOut) metrics.tokens.inc({ ...labels, direction: 'out' }, done.tokensOut);
+    const tokensIn = done?.tokensIn ?? spent?.tokensIn ?? null;
+    const tokensOut = done?.tokensOut ?? spent?.tokensOut ?? null;
+    if (tokensIn) metrics.tokens.inc({ ...labels, direction: 'in' }, tokensIn);
+    if (tokensOut) metrics.tokens.inc({ ...labels, direction: 'out' }, tokensOut);
     yield {
       type: 'finished',
       turn: done && { text: done.text, summary: done.summary },
@@ -163,8 +184,8 @@ export class Models {
         modelId: model.ref.id,
         label: model.ref.label,
         serverModel: done?.serverModel ?? null,
-        tokensIn: done?.tokensIn ?? null,
-        tokensOut: done?.tokensOut ?? null,
+        tokensIn,
+        tokensOut,
         firstTokenMs: firstTokenMs === null ? null : Math.round(firstTokenMs),
         totalMs: Math.round(performance.now() - started),
         turns: 1,

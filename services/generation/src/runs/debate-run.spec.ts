@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { firstValueFrom, toArray } from 'rxjs';
 import type { DebateSettings, RunEvent } from '@debate/contracts';
+import { currentDegradations } from '@debate/nest';
 import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
 import type { ConfiguredModel } from '../models/model-catalog.js';
 import { Models, type ModelsOptions } from '../models/models.js';
@@ -190,10 +191,14 @@ describe('generating a debate', () => {
         kind: 'model',
         status: 'degraded',
       });
+      // ... and on /health/ready, which stays ready.
+      expect(currentDegradations()).toEqual({ models: ['down'] });
       fake.mode = { kind: 'stream' };
       const again = new DebateRun('run-8', 'user-1');
       expect(await generateDebate(again, half, models, { pauseMs: 0 })).toBe('completed');
       expect(models.catalog().find((model) => model.id === 'down')?.status).toBe('ok');
+      expect(currentDegradations()).toEqual({});
+      models.onApplicationShutdown();
     });
   });
 

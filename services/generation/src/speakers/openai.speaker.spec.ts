@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import OpenAI from 'openai';
 import { type FakeOpenAi, type FakeOpenAiOptions, startFakeOpenAi } from '@debate/testing';
 import type { StructuredOutputMode } from '@debate/contracts';
-import { OpenAiSpeaker, parseArgument, threeSentences } from './openai.speaker.js';
+import { OpenAiSpeaker, parseArgument, refusesMode, threeSentences } from './openai.speaker.js';
 import type { SpeakerChunk, TurnRequest } from './speaker.js';
 
 const request: TurnRequest = {
@@ -191,7 +191,10 @@ describe('the structured-output modes, per server family', () => {
       // Remembered: the next turn is asked in the kept mode at once.
       await collect(speaker.speak(request, new AbortController().signal));
       expect(server.requests.length).toBe(answers.length + 1);
-      expect(speaker.structuredOutput).toBe(kept);
+      const next = server.requests.at(-1)?.body;
+      expect(next?.tool_choice === undefined ? next?.response_format?.type : 'tool_call').toBe(
+        kept,
+      );
     },
   );
 
@@ -204,6 +207,28 @@ describe('the structured-output modes, per server family', () => {
     });
   });
 
+  it("counts the tokens of an attempt the server answered in prose (Ollama's ignored function call)", async () => {
+    const { speaker } = await speakerOn({ family: 'ollama' }, 'tool_call');
+    const done = (await collect(speaker.speak(request, new AbortController().signal))).at(-1);
+    const once = (await collect(speaker.speak(request, new AbortController().signal))).at(-1);
+    // Two attempts' usage in the first turn, one in the second.
+    const tokensOf = (chunk: SpeakerChunk | undefined) =>
+      chunk?.type === 'done' ? (chunk.tokensOut ?? 0) : 0;
+    expect(tokensOf(done)).toBeGreaterThan(tokensOf(once));
+  });
+
+  it('sends max_completion_tokens to a model that refuses max_tokens, and keeps to it', async () => {
+    const { server, speaker, refusals } = await speakerOn({ family: 'openai' }, 'tool_call');
+    server.reasoningModels = true;
+    await collect(speaker.speak(request, new AbortController().signal));
+    await collect(speaker.speak(request, new AbortController().signal));
+    expect(server.requests.map((sent) => sent.answeredAs)).toEqual([400, 'tool_call', 'tool_call']);
+    expect(server.requests.at(-1)?.body).toMatchObject({ max_completion_tokens: 300 });
+    expect(server.requests.at(-1)?.body.max_tokens).toBeUndefined();
+    // Not a refusal of the mode.
+    expect(refusals).toEqual([]);
+  });
+
   it('does not fall back on an error that names no mode', async () => {
     const { server, speaker, refusals } = await speakerOn({ family: 'ollama' }, 'json_schema');
     server.mode = { kind: 'status', status: 500 };
@@ -212,6 +237,34 @@ describe('the structured-output modes, per server family', () => {
     );
     expect(server.requests).toHaveLength(1);
     expect(refusals).toEqual([]);
+  });
+});
+
+describe(refusesMode.name, () => {
+  const error = (status: number, message: string) =>
+    OpenAI.APIError.generate(status, { error: { message } }, undefined, new Headers());
+
+  it.each([
+    [
+      400,
+      '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+      'tool_call',
+      true,
+    ],
+    [500, 'tools param requires --jinja flag', 'tool_call', true],
+    [400, "'response_format.type' must be 'json_schema' or 'text'", 'json_object', true],
+    [400, 'response_format json_schema is not supported by this model', 'json_schema', true],
+    // A request too long names the functions too; it is not a refusal of them.
+    [
+      400,
+      "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens (8800 in the messages, 200 in the functions). Please reduce the length of the messages or functions.",
+      'tool_call',
+      false,
+    ],
+    [500, 'The server had an error while processing your function call', 'tool_call', false],
+    [429, 'Rate limit reached for tools', 'tool_call', false],
+  ] as const)('%d %s (%s): %s', (status, message, mode, refused) => {
+    expect(refusesMode(error(status, message), mode)).toBe(refused);
   });
 });
 

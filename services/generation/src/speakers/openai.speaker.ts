@@ -68,23 +68,60 @@ function partialText(raw: string): string | undefined {
 /** The server answered, but not in the mode asked (a forced function call it did not make). */
 class ModeIgnoredError extends Error {}
 
-/** What in a server's refusal (an HTTP 400) names each mode. */
-const refusalPatterns: Record<StructuredOutputMode, RegExp> = {
-  tool_call: /tool|function/i,
-  json_schema: /response_format|json_schema|schema/i,
+/**
+ * A turn the speaker could not write, with the tokens the server still counted for it (its
+ * attempts' usage; null when it reported none).
+ */
+export class SpeakerError extends Error {
+  constructor(
+    cause: unknown,
+    readonly tokensIn: number | null,
+    readonly tokensOut: number | null,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = 'SpeakerError';
+  }
+}
+
+/** What in a server's error names each mode. */
+const modeTerms: Record<StructuredOutputMode, RegExp> = {
+  tool_call: /\btools?\b|tool_choice|function call/i,
+  json_schema: /response_format|json_schema/i,
   json_object: /response_format|json_object|json mode/i,
 };
+/** What says it is a refusal of a feature, not a complaint about this request's content. */
+const refusalTerms =
+  /not supported|unsupported|does not support|requires|must be|not allowed|not available|only .+ (is|are) supported/i;
+/** A request too long for the model names the functions too: it is not a refusal of them. */
+const tooLong = /context length|context_length|too long|too many tokens/i;
 
-/** Whether the error is the server refusing `mode`: an error naming it, or the mode ignored. */
+/**
+ * Whether the error is the server refusing `mode`: the mode ignored, or an error (400 or 422 as
+ * a rule; llama-server words its refusal of tools as a 500 naming its --jinja flag) that names
+ * the mode and says it is not supported, required or must be otherwise.
+ */
 export function refusesMode(error: unknown, mode: StructuredOutputMode): boolean {
   if (error instanceof ModeIgnoredError) return true;
-  // A 400 as a rule; llama-server words its refusal of tools as a 500 naming its --jinja flag.
+  if (!(error instanceof OpenAI.APIError)) return false;
+  if (error.status !== 400 && error.status !== 422 && error.status !== 500) return false;
   return (
-    error instanceof OpenAI.APIError &&
-    (error.status === 400 || error.status === 422 || error.status === 500) &&
-    refusalPatterns[mode].test(error.message)
+    modeTerms[mode].test(error.message) &&
+    refusalTerms.test(error.message) &&
+    !tooLong.test(error.message)
   );
 }
+
+/** A server that wants `max_completion_tokens` (OpenAI's reasoning models refuse `max_tokens`). */
+function refusesMaxTokens(error: unknown): boolean {
+  return (
+    error instanceof OpenAI.APIError &&
+    error.status === 400 &&
+    /max_completion_tokens/.test(error.message)
+  );
+}
+
+/** The longest model id kept from a server's answer (the contracts' WrittenBy.serverModel). */
+const MAX_SERVER_MODEL_LENGTH = 200;
 
 /** The model as the speaker asks for it. */
 export interface OpenAiModel {
@@ -106,17 +143,27 @@ export interface OpenAiSpeakerOptions {
     next: StructuredOutputMode,
     reason: string,
   ) => void;
+  /** Told when the server wants max_completion_tokens, used from now on. */
+  readonly onTokenLimitRefused?: (reason: string) => void;
+}
+
+/** The tokens a turn's attempts were counted, as the servers' usage reported them. */
+interface Spent {
+  tokensIn: number | null;
+  tokensOut: number | null;
 }
 
 /**
  * A speaker backed by one model of an OpenAI-compatible chat completion API: the round's
  * instruction and the debate so far, answered as { text, summary } in the model's structured
  * output mode, the `text` streamed out while the model is still writing it. A server that
- * refuses the mode is asked once in the next one (tool_call, json_schema, json_object, and
- * round again), which is then remembered for this model.
+ * refuses the mode is asked once in the next one (the others in the order tool_call,
+ * json_schema, json_object), which is then remembered for this model; one that wants max_completion_tokens
+ * instead of max_tokens gets it, remembered too.
  */
 export class OpenAiSpeaker implements Speaker {
   private mode: StructuredOutputMode;
+  private tokenLimit: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
   constructor(
     private readonly client: OpenAI,
@@ -126,33 +173,39 @@ export class OpenAiSpeaker implements Speaker {
     this.mode = model.structuredOutput;
   }
 
-  /** The mode the next turn is asked in. */
-  get structuredOutput(): StructuredOutputMode {
-    return this.mode;
-  }
-
   async *speak(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
-    // The mode in use first, then each other once, in the order after it.
-    const start = structuredOutputModes.indexOf(this.mode);
-    const order = structuredOutputModes.map(
-      (_, index) => structuredOutputModes[(start + index) % structuredOutputModes.length],
-    ) as StructuredOutputMode[];
-    for (const [index, mode] of order.entries()) {
+    // The mode in use first, then each other once, in order of preference (JSON mode last).
+    const order = [this.mode, ...structuredOutputModes.filter((mode) => mode !== this.mode)];
+    const spent: Spent = { tokensIn: null, tokensOut: null };
+    let tokenLimitTried = false;
+    for (let index = 0; index < order.length;) {
+      const mode = order[index] as StructuredOutputMode;
       let spoke = false;
       try {
-        for await (const chunk of this.speakIn(mode, request, signal)) {
+        for await (const chunk of this.speakIn(mode, request, signal, spent)) {
           spoke = true;
           yield chunk;
         }
         return;
       } catch (error) {
+        if (spoke || signal.aborted) throw new SpeakerError(error, spent.tokensIn, spent.tokensOut);
+        if (!tokenLimitTried && this.tokenLimit === 'max_tokens' && refusesMaxTokens(error)) {
+          // The same mode again, with the limit the server wants.
+          tokenLimitTried = true;
+          this.tokenLimit = 'max_completion_tokens';
+          this.options.onTokenLimitRefused?.((error as Error).message);
+          continue;
+        }
         const next = order[index + 1];
-        if (spoke || signal.aborted || !next || !refusesMode(error, mode)) throw error;
+        if (!next || !refusesMode(error, mode)) {
+          throw new SpeakerError(error, spent.tokensIn, spent.tokensOut);
+        }
         // Another turn of this model may have moved on already: move only from where it was.
         if (this.mode === mode) {
           this.mode = next;
           this.options.onModeRefused?.(mode, next, (error as Error).message);
         }
+        index += 1;
       }
     }
   }
@@ -160,7 +213,7 @@ export class OpenAiSpeaker implements Speaker {
   private request(mode: StructuredOutputMode, request: TurnRequest) {
     const body: ChatCompletionCreateParamsStreaming = {
       model: this.model.providerModel,
-      max_tokens: this.model.maxTokens,
+      [this.tokenLimit]: this.model.maxTokens,
       stream: true,
       stream_options: { include_usage: true },
       messages: [
@@ -196,10 +249,12 @@ export class OpenAiSpeaker implements Speaker {
     return { ...body, response_format: { type: 'json_object' as const } };
   }
 
+  /** One attempt in `mode`; the server's usage is added to `spent`, whatever the outcome. */
   private async *speakIn(
     mode: StructuredOutputMode,
     request: TurnRequest,
     signal: AbortSignal,
+    spent: Spent,
   ): AsyncIterable<SpeakerChunk> {
     const stream = await this.client.chat.completions.create(this.request(mode, request), {
       signal,
@@ -224,15 +279,17 @@ export class OpenAiSpeaker implements Speaker {
     let raw = '';
     let shown = '';
     let serverModel: string | null = null;
-    let usage: { prompt_tokens: number; completion_tokens: number } | null = null;
     try {
       for (;;) {
         const next = await Promise.race([chunks.next(), stalled]);
         if (next.done) break;
         rearm();
         const chunk = next.value;
-        if (chunk.model) serverModel = chunk.model;
-        if (chunk.usage) usage = chunk.usage;
+        if (chunk.model) serverModel = chunk.model.slice(0, MAX_SERVER_MODEL_LENGTH);
+        if (chunk.usage) {
+          spent.tokensIn = (spent.tokensIn ?? 0) + chunk.usage.prompt_tokens;
+          spent.tokensOut = (spent.tokensOut ?? 0) + chunk.usage.completion_tokens;
+        }
         const delta = chunk.choices[0]?.delta;
         const piece =
           mode === 'tool_call' ? delta?.tool_calls?.[0]?.function?.arguments : delta?.content;
@@ -263,8 +320,8 @@ export class OpenAiSpeaker implements Speaker {
       text: argument.text,
       summary: argument.summary,
       serverModel,
-      tokensIn: usage?.prompt_tokens ?? null,
-      tokensOut: usage?.completion_tokens ?? null,
+      tokensIn: spent.tokensIn,
+      tokensOut: spent.tokensOut,
     };
   }
 }

@@ -73,7 +73,7 @@ describe(speakersLine.name, () => {
         model1: { ...offlineDebate.model1, name: 'gpt-4', writtenBy: null },
         model2: { ...offlineDebate.model2, name: 'gpt-3.5-turbo', writtenBy: null },
       }),
-    ).toBe('gpt-4 (Strongly For) vs gpt-3.5-turbo (Against)');
+    ).toBe('gpt-4 (asked for) (Strongly For) vs gpt-3.5-turbo (asked for) (Against)');
   });
 });
 

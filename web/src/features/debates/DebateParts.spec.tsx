@@ -66,7 +66,7 @@ describe(SpeakerFacts.name, () => {
         model2={{ ...second, name: 'gpt-4', writtenBy: null }}
       />,
     );
-    expect(screen.getAllByText(/^Model: gpt-4 · /)).toHaveLength(2);
+    expect(screen.getAllByText(/^Model: gpt-4 \(asked for\) · /)).toHaveLength(2);
   });
 });
 

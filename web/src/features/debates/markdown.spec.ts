@@ -69,8 +69,12 @@ describe(debateToMarkdown.name, () => {
   it('writes the topic, the speakers and each round with its summary, escaping Markdown', () => {
     const markdown = debateToMarkdown(debate);
     expect(markdown).toContain('# Is \\*C++\\* better than Rust?\n');
-    expect(markdown).toContain('- **First Speaker**: gpt-4, Strongly For (0.6), formal style');
-    expect(markdown).toContain('- **Second Speaker**: gpt-3.5-turbo, Against (-0.6), casual style');
+    expect(markdown).toContain(
+      '- **First Speaker**: gpt-4 (asked for), Strongly For (0.6), formal style',
+    );
+    expect(markdown).toContain(
+      '- **Second Speaker**: gpt-3.5-turbo (asked for), Against (-0.6), casual style',
+    );
     expect(markdown).toContain(
       '## Round 1 - First Speaker (Constructive Arguments)\n\nSpeed \\# matters.\n\n> Fast.',
     );

@@ -85,8 +85,8 @@ describe(speakerModel.name, () => {
     expect(speakerModel({ name: 'gpt-4o', writtenBy: model })).toBe('GPT-4o');
   });
 
-  it('shows the catalogue id of a debate saved before provenance was kept', () => {
-    expect(speakerModel({ name: 'gpt-4', writtenBy: null })).toBe('gpt-4');
+  it('shows the model a debate saved before provenance was kept asked for, as asked for', () => {
+    expect(speakerModel({ name: 'gpt-4', writtenBy: null })).toBe('gpt-4 (asked for)');
   });
 });
 

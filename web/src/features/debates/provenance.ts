@@ -1,3 +1,4 @@
+import type { modelKinds } from '@debate/contracts/constants';
 import type { DebateRoundFieldsFragment, DebateSpeakerFieldsFragment } from '../../gql/graphql';
 
 /**
@@ -10,7 +11,7 @@ import type { DebateRoundFieldsFragment, DebateSpeakerFieldsFragment } from '../
 export type WrittenBy = NonNullable<DebateRoundFieldsFragment['writtenBy']>;
 
 /** The kind of the offline speaker, in WrittenBy, SpeakerModel and SpeakerModelRef. */
-export const OFFLINE_KIND = 'offline';
+export const OFFLINE_KIND: (typeof modelKinds)[number] = 'offline';
 
 /** A duration in seconds, one decimal: '5.2 s'. */
 export function formatSeconds(ms: number): string {
@@ -82,7 +83,15 @@ export function roundProvenance(writtenBy: WrittenBy): string {
  * speaker', 'GPT-4o'); the catalogue id only for a debate saved before that was kept.
  */
 export function speakerModel(speaker: Pick<DebateSpeakerFieldsFragment, 'name' | 'writtenBy'>) {
-  return speaker.writtenBy?.label ?? speaker.name;
+  return speaker.writtenBy?.label ?? notRecorded(speaker.name);
+}
+
+/**
+ * A speaker saved before what wrote it was kept: only the model it was given is known, and it
+ * may not be what wrote it (the offline speaker wrote for every model without a key).
+ */
+function notRecorded(name: string): string {
+  return `${name} (asked for)`;
 }
 
 /**
@@ -94,7 +103,7 @@ export function speakerModelDetails(
   separator = ' · ',
 ): string {
   const writtenBy = speaker.writtenBy;
-  if (!writtenBy) return speaker.name;
+  if (!writtenBy) return notRecorded(speaker.name);
   const parts = [`${writtenBy.label}${writtenBy.serverModel ? ` (${writtenBy.serverModel})` : ''}`];
   if (writtenBy.kind !== OFFLINE_KIND) {
     const tokens = tokensText(writtenBy);

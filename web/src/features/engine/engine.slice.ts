@@ -110,6 +110,21 @@ const DebateRunDocument = graphql(`
   }
 `);
 
+/** A graphql-ws client to the gateway, connecting at once (the access token in connection_init). */
+async function openSubscriptionClient() {
+  const { createClient } = await import('graphql-ws');
+  const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return createClient({
+    url: `${protocol}//${window.location.host}/graphql`,
+    connectionParams: () => {
+      const token = currentAccessToken();
+      return token ? { authorization: `Bearer ${token}` } : {};
+    },
+    lazy: false,
+    retryAttempts: 5,
+  });
+}
+
 /**
  * Starts a debate and follows it to its end: the mutation takes a free debate, then the
  * subscription (graphql-ws, the access token in connection_init) brings every event, from the
@@ -118,21 +133,18 @@ const DebateRunDocument = graphql(`
 export const runDebate = createAsyncThunk<undefined, DebateSettingsInput, { rejectValue: string }>(
   'engine/runDebate',
   async (settings, { dispatch, rejectWithValue }) => {
+    // The connection is opened while the debate is being started (only the engine subscribes:
+    // the client loads with the first debate, not with every page), so that the run's first
+    // words, which the model may write at once, find the subscription ready.
+    const connecting = openSubscriptionClient();
     const started = await graphqlRequest(StartDebateDocument, { settings });
-    if ('error' in started) return rejectWithValue(started.error.message);
+    if ('error' in started) {
+      void connecting.then((client) => client.dispose()).catch(() => undefined);
+      return rejectWithValue(started.error.message);
+    }
     const runId = started.data.startDebate;
     dispatch(engineSlice.actions.runAccepted(runId));
-    // Only the engine subscribes: the client loads with the first debate, not with every page.
-    const { createClient } = await import('graphql-ws');
-    const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const client = createClient({
-      url: `${protocol}//${window.location.host}/graphql`,
-      connectionParams: () => {
-        const token = currentAccessToken();
-        return token ? { authorization: `Bearer ${token}` } : {};
-      },
-      retryAttempts: 5,
-    });
+    const client = await connecting;
     const variables: DebateRunSubscriptionVariables = { id: runId };
     try {
       await new Promise<void>((resolve, reject) => {
