@@ -144,6 +144,34 @@ describe("a stack's settings", () => {
     expect(readSettings().modelCatalog).toBe('[]');
   });
 
+  it("passes the judges on as JUDGE_MODELS' list, and refuses one the catalogue does not have", () => {
+    configureCatalog(CATALOG, { VLLM_KEY });
+    expect(readSettings().judgeModels).toBeUndefined();
+    configure(
+      {
+        'debate:modelCatalog': JSON.stringify(CATALOG),
+        'debate:openaiApiKey': 'sk-openai-0123456789',
+        'debate:modelApiKeys': JSON.stringify({ VLLM_KEY }),
+        'debate:judgeModels': JSON.stringify(['qwen-72b', 'gpt-4o']),
+      },
+      ['debate:openaiApiKey', 'debate:modelApiKeys'],
+    );
+    expect(readSettings().judgeModels).toBe('qwen-72b,gpt-4o');
+    configure(
+      {
+        'debate:modelCatalog': JSON.stringify(CATALOG),
+        'debate:openaiApiKey': 'sk-openai-0123456789',
+        'debate:modelApiKeys': JSON.stringify({ VLLM_KEY }),
+        'debate:judgeModels': JSON.stringify(['claude']),
+      },
+      ['debate:openaiApiKey', 'debate:modelApiKeys'],
+    );
+    expect(() => readSettings()).toThrow('debate:judgeModels: claude not in the model catalogue');
+    // Without a catalogue, the spec's two are the catalogue.
+    configure({ 'debate:judgeModels': JSON.stringify(['gpt-4']) });
+    expect(readSettings().judgeModels).toBe('gpt-4');
+  });
+
   it('refuses a catalogue the generation service would refuse, naming the entry and the field', () => {
     const entry = CATALOG[1] ?? {};
     for (const [catalog, message] of [

@@ -1,5 +1,7 @@
 import {
+  defaultModelIds,
   ModelCatalog,
+  ModelId,
   ModelEntry,
   RESERVED_KEY_VARIABLE,
   rateLimitsSchema,
@@ -60,6 +62,11 @@ export interface StackSettings {
    * stack; unset, the service's defaults (the spec's two models with debate:openaiApiKey).
    */
   readonly modelCatalog: string | undefined;
+  /**
+   * The generation service's JUDGE_MODELS: debate:judgeModels (catalogue ids, in order of
+   * preference), each checked against debate:modelCatalog; unset, the offline judge.
+   */
+  readonly judgeModels: string | undefined;
   /** The OAuth apps Keycloak signs users in through; a provider without one has no broker. */
   readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
   /** The realm's SMTP server, which sends the address-verification mail. */
@@ -115,6 +122,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
   const modelApiKeys = readModelApiKeys(config);
   const modelCatalog = readModelCatalog(config);
   if (modelCatalog) checkModelKeys(modelCatalog, modelApiKeys, openaiApiKey !== undefined);
+  const judgeModels = readJudgeModels(config, modelCatalog);
   return {
     namespace: config.get('namespace') ?? 'debate',
     imageRegistry: config.require('imageRegistry'),
@@ -132,6 +140,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     usageEnv: readUsageEnv(config),
     rateLimits: readRateLimits(config),
     modelCatalog: modelCatalog && JSON.stringify(modelCatalog.value),
+    judgeModels,
     oauthApps: Object.fromEntries(
       oauthProviders.flatMap((provider) => {
         const app = readOAuthApp(config, provider);
@@ -407,4 +416,32 @@ function readSmtpServer(config: pulumi.Config): SmtpServer {
     ssl: settings.smtpSsl,
     auth: username && password ? { username, password } : undefined,
   };
+}
+
+/**
+ * `debate:judgeModels`, a list of catalogue ids (the models that may judge, in order of
+ * preference), refused at preview when one is not in debate:modelCatalog (the service would
+ * refuse to start). Without debate:modelCatalog the catalogue is the spec's gpt-4 and
+ * gpt-3.5-turbo (with debate:openaiApiKey).
+ */
+function readJudgeModels(
+  config: pulumi.Config,
+  catalog: StackModelCatalog | undefined,
+): string | undefined {
+  const ids = config.getObject<unknown>('judgeModels');
+  if (ids === undefined) return undefined;
+  if (
+    !Array.isArray(ids) ||
+    ids.some((id) => typeof id !== 'string' || !ModelId.safeParse(id).success)
+  ) {
+    throw new Error('debate:judgeModels is not a list of model ids of the catalogue');
+  }
+  const known = catalog ? catalog.entries.map((entry) => entry.id) : [...defaultModelIds];
+  const unknown = (ids as string[]).filter((id) => !known.includes(id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `debate:judgeModels: ${unknown.join(', ')} not in the model catalogue (${known.join(', ')})`,
+    );
+  }
+  return (ids as string[]).join(',');
 }

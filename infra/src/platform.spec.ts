@@ -195,6 +195,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     usageEnv: { USAGE_TEST_ACCOUNT_EMAIL: 'tester@example.org', USAGE_STARTS_PER_MINUTE: '12' },
     rateLimits: RATE_LIMITS,
     modelCatalog: JSON.stringify(MODEL_CATALOG),
+    judgeModels: 'qwen-72b',
     // Google has an OAuth app in these settings, GitHub none.
     oauthApps: {
       google: { clientId: 'google-client', clientSecret: pulumi.secret('google-secret-000000') },
@@ -342,6 +343,13 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
         name,
         name === 'gateway' ? RATE_LIMITS : undefined,
       ]);
+    }
+  });
+
+  it("gives the generation service the stack's judges as JUDGE_MODELS, and nobody else", () => {
+    for (const name of DEPLOYABLES) {
+      const value = valueOf(named(DEPLOYMENT, name), 'JUDGE_MODELS');
+      expect([name, value]).toEqual([name, name === 'generation' ? 'qwen-72b' : undefined]);
     }
   });
 

@@ -84,6 +84,7 @@ export function createPlatform(settings: StackSettings) {
       DRAIN_TIMEOUT_MS: String(GENERATION_DRAIN_MS),
       // The operator's models (no key in it: each entry names the variable holding its key).
       ...(settings.modelCatalog !== undefined ? { MODEL_CATALOG: settings.modelCatalog } : {}),
+      ...(settings.judgeModels !== undefined ? { JUDGE_MODELS: settings.judgeModels } : {}),
     },
     usage: settings.usageEnv,
     identity: {

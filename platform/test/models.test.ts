@@ -11,7 +11,8 @@ const WATCH = `subscription ($id: String!) { debateRun(id: $id) {
   type speaker firstModel { id label kind } secondModel { id label kind } model { id }
   ${WRITTEN_BY} } }`;
 const SPEAKERS = `model1 { name ${WRITTEN_BY} } model2 { name ${WRITTEN_BY} }
-  rounds { speaker round ${WRITTEN_BY} }`;
+  rounds { speaker round ${WRITTEN_BY} }
+  verdict { winner tie firstTotal secondTotal judgedBy { kind modelId label } }`;
 
 interface WrittenBy {
   kind: string;
@@ -37,6 +38,13 @@ interface ShownDebate {
   model1: { name: string; writtenBy: WrittenBy | null };
   model2: { name: string; writtenBy: WrittenBy | null };
   rounds: Array<{ speaker: string; round: number; writtenBy: WrittenBy | null }>;
+  verdict: {
+    winner: string | null;
+    tie: boolean;
+    firstTotal: number;
+    secondTotal: number;
+    judgedBy: { kind: string; modelId: string; label: string };
+  } | null;
 }
 
 // The operator's catalogue through the whole platform over real NATS: two models on two kinds
@@ -74,6 +82,8 @@ describe('models of the catalogue, per speaker', () => {
             maxConcurrentTurns: 2,
           },
         ],
+        // Both spoke in the debate below: the first judges it.
+        JUDGE_MODELS: ['qwen-vllm', 'mistral-lmstudio'],
         OPENAI_MAX_RETRIES: 0,
         TURN_PAUSE_MS: 0,
       },
@@ -145,9 +155,10 @@ describe('models of the catalogue, per speaker', () => {
         failedTurns: 0,
       });
     }
-    // vLLM was asked for the named function each time; LM Studio refused JSON mode once.
+    // vLLM was asked for the named function each time (5 turns, then the judge's two
+    // readings); LM Studio refused JSON mode once.
     expect(vllm.requests.map((request) => request.answeredAs)).toEqual(
-      Array.from({ length: 5 }, () => 'tool_call'),
+      Array.from({ length: 7 }, () => 'tool_call'),
     );
     expect(lmStudio.requests.map((request) => request.answeredAs)).toEqual([
       400,
@@ -181,6 +192,15 @@ describe('models of the catalogue, per speaker', () => {
       },
     });
     expect(debate?.model2.writtenBy).toMatchObject({ label: 'Mistral 7B (LM Studio)', turns: 3 });
+    // Judged by the catalogue's judge; the fake's fair judge prefers whoever wrote more, and
+    // "As the Second Speaker" is longer than "As the First Speaker", in both readings.
+    expect(debate?.verdict).toEqual({
+      winner: 'Second Speaker',
+      tie: false,
+      firstTotal: 48,
+      secondTotal: 56,
+      judgedBy: { kind: 'model', modelId: 'qwen-vllm', label: 'Qwen 2.5 72B (vLLM)' },
+    });
     expect(debate?.rounds.map((round) => [round.speaker, round.writtenBy?.modelId])).toEqual([
       ['First Speaker', 'qwen-vllm'],
       ['Second Speaker', 'mistral-lmstudio'],
@@ -219,6 +239,7 @@ describe('models of the catalogue, per speaker', () => {
       model1: debate?.model1,
       model2: debate?.model2,
       rounds: debate?.rounds,
+      verdict: debate?.verdict,
     });
 
     // The account adds up what the user's debates used, the moderator's turns included.

@@ -25,7 +25,26 @@ async function exportMarkdown(page: Page, scope: Page | Locator): Promise<string
   return readFileSync(await download.path(), 'utf8');
 }
 
+/** The judges' scorecard where a debate is shown: the offline judge's, a winner or a tie. */
+async function expectOfflineScorecard(scope: Page | Locator) {
+  const scorecard = scope.getByRole('region', { name: 'The judges’ scorecard' });
+  await scorecard.waitFor();
+  expect(await scorecard.locator('.verdict-headline').textContent()).toMatch(VERDICT);
+  expect(await scorecard.locator('.judged-by').textContent()).toMatch(
+    /^Judge: Offline judge \(fixed rules, no AI model\) · \d+\.\d s$/,
+  );
+  // The four criteria and the totals.
+  expect(await scorecard.getByRole('row').count()).toBe(6);
+}
+
+/** The offline judge's verdict in a sentence: a winner and its total first, or a tie. */
+const VERDICT = /^((First|Second) Speaker wins, \d+(\.\d+)? to \d+(\.\d+)?|A tie: .+)$/;
+/** Its line on a card. */
+const VERDICT_LINE = /^Judges: ((First|Second) Speaker|a tie,) \d+(\.\d+)? – \d+(\.\d+)?$/;
+
 function expectOfflineExport(markdown: string) {
+  expect(markdown).toContain("## Judges' scorecard");
+  expect(markdown).toMatch(/\nJudged by Offline judge \(fixed rules, no AI model\), \d+\.\d s\n$/);
   expect(markdown).toMatch(/^- \*\*First Speaker\*\*: Offline speaker, /m);
   expect(markdown).toMatch(/^- \*\*Second Speaker\*\*: Offline speaker, /m);
   const rounds = markdown.split('\n').filter((line) => line.startsWith('Written by'));
@@ -44,7 +63,7 @@ describe('who wrote a debate, on npm start’s defaults', () => {
     }),
   });
 
-  it('says "Offline speaker" on the engine, the history, the card, the page and the export', async () => {
+  it('says "Offline speaker" and shows the offline judge\'s scorecard on the engine, the history, the card, the page and the export', async () => {
     const { page } = session;
     await signUp(page, 'provenance@example.org');
 
@@ -69,6 +88,8 @@ describe('who wrote a debate, on npm start’s defaults', () => {
     const turns = await page.locator('.turn .provenance').allTextContents();
     expect(turns).toHaveLength(6);
     for (const line of turns) expect(line).toMatch(OFFLINE_TURN);
+    // The judges' scorecard, after the Summary round.
+    await expectOfflineScorecard(page);
     expect(await shownText(page.locator('main'))).not.toMatch(MODEL_NAME);
 
     await panel.getByRole('button', { name: 'Politics', exact: true }).click();
@@ -84,11 +105,13 @@ describe('who wrote a debate, on npm start’s defaults', () => {
     const facts = await saved.locator('.speakers-facts dd').allTextContents();
     expect(facts).toHaveLength(2);
     for (const fact of facts) expect(fact).toMatch(/^Model: Offline speaker · Position: /);
+    expect(await saved.locator('.verdict-line').textContent()).toMatch(VERDICT_LINE);
     await saved.getByRole('button', { name: 'View Debate' }).click();
     await saved.getByRole('article', { name: 'Round 1 - First Speaker' }).waitFor();
     const rounds = await saved.locator('.rounds .provenance').allTextContents();
     expect(rounds).toHaveLength(6);
     for (const line of rounds) expect(line).toMatch(OFFLINE_TURN);
+    await expectOfflineScorecard(saved);
     expect(await shownText(saved)).not.toMatch(MODEL_NAME);
     expectOfflineExport(await exportMarkdown(page, saved));
 
@@ -114,6 +137,7 @@ describe('who wrote a debate, on npm start’s defaults', () => {
     expect(await card.locator('.speakers-line').textContent()).toMatch(
       /^Offline speaker \((Strongly For|Against)\) vs Offline speaker \((Strongly For|Against)\)$/,
     );
+    expect(await card.locator('.verdict-line').textContent()).toMatch(VERDICT_LINE);
     expect(await shownText(card)).not.toMatch(MODEL_NAME);
 
     // The debate's page, and its export.
@@ -125,6 +149,7 @@ describe('who wrote a debate, on npm start’s defaults', () => {
     const pageRounds = await page.locator('.rounds .provenance').allTextContents();
     expect(pageRounds).toHaveLength(6);
     for (const line of pageRounds) expect(line).toMatch(OFFLINE_TURN);
+    await expectOfflineScorecard(page);
     expect(await shownText(page.locator('main'))).not.toMatch(MODEL_NAME);
     expectOfflineExport(await exportMarkdown(page, page));
   }, 120_000);

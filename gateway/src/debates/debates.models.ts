@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType } from '@nestjs/graphql';
-import { WrittenByModel } from '../generation/generation.models.js';
+import { DebateVerdictModel, WrittenByModel } from '../generation/generation.models.js';
 
 @ObjectType('DebateSpeaker')
 export class DebateSpeakerModel {
@@ -72,6 +72,12 @@ export abstract class DebateFieldsModel {
 
   @Field(() => DebateSpeakerModel)
   model2!: DebateSpeakerModel;
+
+  @Field(() => DebateVerdictModel, {
+    nullable: true,
+    description: "The judges' scorecard; null when it was not judged.",
+  })
+  verdict!: DebateVerdictModel | null;
 }
 
 @ObjectType('Debate', { description: 'A saved debate (private until shared).' })

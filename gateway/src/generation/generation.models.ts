@@ -58,6 +58,73 @@ export class WrittenByModel {
   failedTurns!: number;
 }
 
+@ObjectType('VerdictScore', { description: "One speaker's score on one criterion." })
+export class VerdictScoreModel {
+  @Field(() => String, { description: "'First Speaker' or 'Second Speaker'" })
+  speaker!: string;
+
+  @Field(() => String, {
+    description: 'argument (weight 3), evidence (2), rebuttal (2) or clarity (1).',
+  })
+  criterion!: string;
+
+  @Field(() => Float, { description: '1 to 10: the mean of the two readings.' })
+  score!: number;
+
+  @Field(() => String, { description: "The judge's one-sentence reason (its first reading)." })
+  reason!: string;
+}
+
+@ObjectType('VerdictReading', {
+  description: 'One reading of the debate: as given, or with the speakers swapped.',
+})
+export class VerdictReadingModel {
+  @Field(() => String, { description: "'as_given' or 'swapped'" })
+  order!: string;
+
+  @Field(() => String, { nullable: true, description: 'The winner it named; null: a tie.' })
+  winner!: string | null;
+
+  @Field(() => Float)
+  firstTotal!: number;
+
+  @Field(() => Float)
+  secondTotal!: number;
+}
+
+@ObjectType('DebateVerdict', {
+  description:
+    "The judges' scorecard: read twice, the second time with the speakers' order and labels swapped; a tie when the readings disagree.",
+})
+export class DebateVerdictModel {
+  @Field(() => String, { nullable: true, description: 'The winning speaker; null: a tie.' })
+  winner!: string | null;
+
+  @Field(() => Boolean)
+  tie!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "Why a tie: 'readings_disagree' or 'judged_even'.",
+  })
+  tieReason!: string | null;
+
+  @Field(() => Float, { description: "The First Speaker's weighted total, at most 80." })
+  firstTotal!: number;
+
+  @Field(() => Float, { description: "The Second Speaker's weighted total, at most 80." })
+  secondTotal!: number;
+
+  @Field(() => [VerdictScoreModel])
+  scores!: VerdictScoreModel[];
+
+  @Field(() => [VerdictReadingModel])
+  readings!: VerdictReadingModel[];
+
+  @Field(() => WrittenByModel, { description: 'The judge, its tokens and its time.' })
+  judgedBy!: WrittenByModel;
+}
+
 @InputType('SpeakerSettingsInput')
 export class SpeakerSettingsInput {
   @Field(() => String, { description: "The id of one of the catalog's models." })
@@ -158,6 +225,18 @@ export class DebateRunEventModel {
 
   @Field(() => WrittenByModel, { nullable: true, description: 'turnCompleted: what wrote it.' })
   writtenBy!: WrittenByModel | null;
+
+  @Field(() => SpeakerModelRefModel, {
+    nullable: true,
+    description: 'judgingStarted: the judge about to read the debate.',
+  })
+  judge!: SpeakerModelRefModel | null;
+
+  @Field(() => DebateVerdictModel, {
+    nullable: true,
+    description: "verdictReady: the judges' scorecard.",
+  })
+  verdict!: DebateVerdictModel | null;
 
   @Field(() => String, { nullable: true })
   message!: string | null;

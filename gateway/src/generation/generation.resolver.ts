@@ -44,6 +44,8 @@ function toModel(event: RunEvent): DebateRunEventModel {
     summary: null,
     failed: null,
     writtenBy: null,
+    judge: null,
+    verdict: null,
     message: null,
   };
   return { ...empty, ...event };

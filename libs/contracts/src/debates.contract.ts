@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { DebateCategory } from './catalog.contract.js';
 import { defineEvent, defineRequest } from './contract.js';
-import { ModelId, RhetoricStyle, speakerNames, Stance, WrittenBy } from './generation.contract.js';
+import {
+  ModelId,
+  RhetoricStyle,
+  speakerNames,
+  Stance,
+  Verdict,
+  WrittenBy,
+} from './generation.contract.js';
 import { subjects } from './subjects.js';
 
 /** A saved debate's id (the id of the run it was saved from); its public copy keeps it. */
@@ -55,6 +62,8 @@ export const Debate = z
     model1: SpeakerInfo,
     model2: SpeakerInfo,
     rounds: z.array(DebateRound),
+    /** The judges' scorecard; null when it was not judged (saved before judging, or it failed). */
+    verdict: Verdict.nullable().default(null),
   })
   .strict();
 export type Debate = z.output<typeof Debate>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRequest, defineStream } from './contract.js';
-import { modelKinds } from './constants/index.js';
+import { judgeCriteria, MAX_VERDICT_TOTAL, modelKinds } from './constants/index.js';
 import { subjects } from './subjects.js';
 import { ConsumeRefusal } from './usage.contract.js';
 
@@ -141,6 +141,61 @@ export const SpeakerModelRef = z
   .strict();
 export type SpeakerModelRef = z.output<typeof SpeakerModelRef>;
 
+/**
+ * The judges' criteria and their weights (Debatrix's and Debate.org's ballots): argument
+ * strength 3, evidence 2, rebuttal and clash 2, clarity 1.
+ */
+export const JudgeCriterion = z.enum(judgeCriteria);
+export type JudgeCriterion = z.output<typeof JudgeCriterion>;
+
+const Debater = z.enum(speakerNames);
+
+/** One speaker's score on one criterion (1 to 10), with the judge's one-sentence reason. */
+export const VerdictScore = z
+  .object({
+    speaker: Debater,
+    criterion: JudgeCriterion,
+    score: z.number().min(1).max(10),
+    reason: z.string().min(1).max(400),
+  })
+  .strict();
+export type VerdictScore = z.output<typeof VerdictScore>;
+
+/** One reading of the debate: as given, or with the speakers' order and labels swapped. */
+export const VerdictReading = z
+  .object({
+    order: z.enum(['as_given', 'swapped']),
+    /** The winner the judge named in this reading; null: a tie. */
+    winner: Debater.nullable(),
+    firstTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
+    secondTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
+  })
+  .strict();
+export type VerdictReading = z.output<typeof VerdictReading>;
+
+/**
+ * The judges' scorecard of a debate: read twice, the second time with the speakers' order and
+ * labels swapped (a judge favours the position it reads first). The winner when both readings
+ * name the same one; a tie when they disagree (`readings_disagree`) or both call it even
+ * (`judged_even`). Scores are the two readings' mean, reasons the first reading's; totals are
+ * weighted (at most 80).
+ */
+export const Verdict = z
+  .object({
+    /** The winner; null when it is a tie (then `tie` is true and `tieReason` says why). */
+    winner: Debater.nullable(),
+    tie: z.boolean(),
+    tieReason: z.enum(['readings_disagree', 'judged_even']).nullable(),
+    firstTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
+    secondTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
+    scores: z.array(VerdictScore).length(speakerNames.length * judgeCriteria.length),
+    readings: z.array(VerdictReading).length(2),
+    /** The judge: a model of the catalogue or the offline judge, with its tokens and times. */
+    judgedBy: WrittenBy,
+  })
+  .strict();
+export type Verdict = z.output<typeof Verdict>;
+
 /** Who speaks a turn. */
 export const TurnSpeaker = z.enum(['First Speaker', 'Second Speaker', 'Moderator']);
 export type TurnSpeaker = z.output<typeof TurnSpeaker>;
@@ -201,6 +256,16 @@ export const RunEvent = z.discriminatedUnion('type', [
       writtenBy: WrittenBy,
     })
     .strict(),
+  z
+    .object({
+      type: z.literal('judgingStarted'),
+      ...sequenced,
+      /** The judge about to read the debate. */
+      judge: SpeakerModelRef,
+    })
+    .strict(),
+  /** After the last turn: the judges' scorecard (absent when the judge failed). */
+  z.object({ type: z.literal('verdictReady'), ...sequenced, verdict: Verdict }).strict(),
   z.object({ type: z.literal('runCompleted'), ...sequenced }).strict(),
   z.object({ type: z.literal('runFailed'), ...sequenced, message: z.string() }).strict(),
 ]);
@@ -275,6 +340,8 @@ export const FinishedRun = z
         })
         .strict(),
     ),
+    /** The judges' scorecard; null when the judge could not score it. */
+    verdict: Verdict.nullable(),
   })
   .strict();
 export type FinishedRun = z.output<typeof FinishedRun>;

@@ -1,5 +1,10 @@
 import {
+  criterionWeights,
   type Debate,
+  judgeCriteria,
+  OFFLINE_JUDGE_ID,
+  OFFLINE_JUDGE_LABEL,
+  type Verdict,
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
   speakerWrittenBy,
@@ -22,6 +27,46 @@ export function offlineTurn(fields: Partial<WrittenBy> = {}): WrittenBy {
     turns: 1,
     failedTurns: 0,
     ...fields,
+  };
+}
+
+/**
+ * A scorecard of the offline judge in which the first speaker scores `first` and the second
+ * `second` on every criterion, both readings agreeing.
+ */
+export function offlineVerdict(first = 7, second = 5): Verdict {
+  const total = (score: number) =>
+    judgeCriteria.reduce((sum, criterion) => sum + criterionWeights[criterion] * score, 0);
+  const winner: Verdict['winner'] =
+    first === second ? null : first > second ? 'First Speaker' : 'Second Speaker';
+  const reading = (order: 'as_given' | 'swapped') => ({
+    order,
+    winner,
+    firstTotal: total(first),
+    secondTotal: total(second),
+  });
+  return {
+    winner,
+    tie: winner === null,
+    tieReason: winner === null ? 'judged_even' : null,
+    firstTotal: total(first),
+    secondTotal: total(second),
+    scores: (['First Speaker', 'Second Speaker'] as const).flatMap((speaker) =>
+      judgeCriteria.map((criterion) => ({
+        speaker,
+        criterion,
+        score: speaker === 'First Speaker' ? first : second,
+        reason: `The ${criterion} of the ${speaker}.`,
+      })),
+    ),
+    readings: [reading('as_given'), reading('swapped')],
+    judgedBy: offlineTurn({
+      modelId: OFFLINE_JUDGE_ID,
+      label: OFFLINE_JUDGE_LABEL,
+      firstTokenMs: 1,
+      totalMs: 2,
+      turns: 2,
+    }),
   };
 }
 
@@ -74,6 +119,7 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
       writtenBy: speaker('Second Speaker'),
     },
     rounds,
+    verdict: null,
     ...fields,
   };
 }

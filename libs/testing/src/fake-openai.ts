@@ -67,6 +67,11 @@ export interface FakeOpenAi {
    * `max_completion_tokens`.
    */
   reasoningModels: boolean;
+  /**
+   * Its judge prefers whichever speaker it reads first (position bias at its worst); otherwise
+   * it prefers the speaker who wrote more.
+   */
+  judgeFavoursFirst: boolean;
   readonly requests: RecordedCompletion[];
   close(): Promise<void>;
 }
@@ -80,6 +85,51 @@ export function fakeArgument(body: RecordedCompletion['body']): { text: string; 
   return {
     text: `As the ${who}, on "${topic}": here is a full argument, with reasons and evidence.`,
     summary: `The ${who} made a case. It had reasons. It had evidence. And a fourth sentence.`,
+  };
+}
+
+/** Whether the request asks for a judge's scorecard rather than a speaker's turn. */
+function asksForScorecard(body: RecordedCompletion['body']): boolean {
+  const system = body.messages.find((message) => message.role === 'system')?.content ?? '';
+  return system.startsWith('You are the judge');
+}
+
+/**
+ * The scorecard the fake's judge gives: the speaker it reads first, when it favours that
+ * position; else the one who wrote more (whatever the order), 7 to 6 on every criterion.
+ */
+export function fakeScorecard(
+  body: RecordedCompletion['body'],
+  favoursFirst: boolean,
+): {
+  scores: Array<{ speaker: 'A' | 'B'; criterion: string; score: number; reason: string }>;
+  winner: 'A' | 'B' | 'tie';
+} {
+  const transcript = body.messages.find((message) => message.role === 'user')?.content ?? '';
+  const written = { A: 0, B: 0 };
+  for (const [, position, text] of transcript.matchAll(
+    /--- Speaker (A|B), [^\n]* ---\n([^]*?)(?=\n--- Speaker |$)/g,
+  )) {
+    written[position as 'A' | 'B'] += (text ?? '').length;
+  }
+  const winner: 'A' | 'B' | 'tie' = favoursFirst
+    ? 'A'
+    : written.A === written.B
+      ? 'tie'
+      : written.A > written.B
+        ? 'A'
+        : 'B';
+  const score = (speaker: 'A' | 'B') => (winner === 'tie' ? 6 : winner === speaker ? 7 : 6);
+  return {
+    scores: (['A', 'B'] as const).flatMap((speaker) =>
+      ['argument', 'evidence', 'rebuttal', 'clarity'].map((criterion) => ({
+        speaker,
+        criterion,
+        score: score(speaker),
+        reason: `Speaker ${speaker}'s ${criterion}, as the fake judge sees it.`,
+      })),
+    ),
+    winner,
   };
 }
 
@@ -151,11 +201,13 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     mode: FakeOpenAiMode;
     firstTokenMs: number;
     reasoningModels: boolean;
+    judgeFavoursFirst: boolean;
     requests: RecordedCompletion[];
   } = {
     mode: { kind: 'stream' },
     firstTokenMs: options.firstTokenMs ?? 0,
     reasoningModels: false,
+    judgeFavoursFirst: false,
     requests: [],
   };
 
@@ -192,6 +244,45 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     recorded.answeredAs = kind;
     const argument = fakeArgument(body);
     let raw = kind === 'prose' ? `${argument.text} ${argument.summary}` : JSON.stringify(argument);
+    if (asksForScorecard(body)) {
+      const card = JSON.stringify(fakeScorecard(body, fake.judgeFavoursFirst));
+      raw = kind === 'prose' ? 'Both speakers argued well; it is hard to call.' : card;
+    }
+    if (body.stream !== true) {
+      // A whole answer at once, as the API gives it without `stream`.
+      const prompt = body.messages.reduce((sum, message) => sum + message.content.length, 0);
+      return reply.send({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion',
+        created: 0,
+        model: family === 'openai' ? `${body.model}-2024-08-06` : body.model,
+        choices: [
+          {
+            index: 0,
+            message:
+              kind === 'tool_call'
+                ? {
+                    role: 'assistant',
+                    content: null,
+                    tool_calls: [
+                      {
+                        id: 'call_1',
+                        type: 'function',
+                        function: { name: body.tools?.[0]?.function.name ?? 'f', arguments: raw },
+                      },
+                    ],
+                  }
+                : { role: 'assistant', content: raw },
+            finish_reason: kind === 'tool_call' ? 'tool_calls' : 'stop',
+          },
+        ],
+        usage: {
+          prompt_tokens: Math.ceil(prompt / 4),
+          completion_tokens: Math.ceil(raw.length / 4),
+          total_tokens: Math.ceil(prompt / 4) + Math.ceil(raw.length / 4),
+        },
+      });
+    }
     if (mode.kind === 'malformed') raw = raw.replace(/\}$/, ',');
     if (mode.kind === 'controlCharacters') {
       raw = raw.replace('here is', 'here\nis\u0001').replace('reasons and', 'reasons\tand');
@@ -286,6 +377,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     },
     set reasoningModels(on: boolean) {
       fake.reasoningModels = on;
+    },
+    get judgeFavoursFirst() {
+      return fake.judgeFavoursFirst;
+    },
+    set judgeFavoursFirst(on: boolean) {
+      fake.judgeFavoursFirst = on;
     },
     requests: fake.requests,
     close: async () => {

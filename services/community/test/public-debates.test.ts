@@ -1,5 +1,5 @@
 import { communityDebateContracts, debateSharedEvent } from '@debate/contracts';
-import { type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
+import { offlineVerdict, type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommunityServiceModule } from '../src/index.js';
 import {
@@ -31,7 +31,13 @@ describe('the public debates', () => {
 
   it("publishes a shared debate with its rounds and the author's own For vote", async () => {
     // The private debate's counters are not the community's: its copy starts afresh.
-    const debate = debateOf('p1', { userDisplayName: '  ', views: 9, upvotes: 4, downvotes: 2 });
+    const debate = debateOf('p1', {
+      userDisplayName: '  ',
+      views: 9,
+      upvotes: 4,
+      downvotes: 2,
+      verdict: offlineVerdict(8, 4),
+    });
     await share(community, debate);
     expect(await publicCopy(community, 'p1')).toEqual({
       id: 'p1',
@@ -50,7 +56,12 @@ describe('the public debates', () => {
       model1: debate.model1,
       model2: debate.model2,
       rounds: debate.rounds,
+      // The judges' scorecard goes public with it.
+      verdict: debate.verdict,
     });
+    // ... and is on its ranking card.
+    const ranked = await rank(community);
+    expect(ranked.debates.find((card) => card.id === 'p1')?.verdict).toEqual(debate.verdict);
     // The author's vote is theirs, as anyone's would be.
     expect(
       await community.client.request(communityDebateContracts.vote, {

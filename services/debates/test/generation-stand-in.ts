@@ -7,7 +7,7 @@ import {
 } from '@debate/contracts';
 import { HandleRequest, INSTANCE_KEY } from '@debate/nest';
 import { Controller, type DynamicModule, Module } from '@nestjs/common';
-import { offlineTurn } from '@debate/testing';
+import { offlineTurn, offlineVerdict } from '@debate/testing';
 import { randomUUID } from 'node:crypto';
 
 /** A turn of the catalogue's 'gpt-4' on an OpenAI server (it reports its dated snapshot). */
@@ -80,6 +80,7 @@ export class GenerationStandIn {
           writtenBy: modelTurn(900, 60),
         },
       ],
+      verdict: offlineVerdict(7, 6),
     };
     this.runs.set(runId, { userId, run });
     return run;

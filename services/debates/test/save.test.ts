@@ -89,6 +89,8 @@ describe('saving a debate', () => {
       },
       // The moderator's opening and closing are not rounds; each round keeps what wrote it.
       rounds: run.turns.filter((turn) => turn.speaker !== 'Moderator'),
+      // The judges' scorecard is kept with it.
+      verdict: run.verdict,
     });
     expect(Date.parse(saved.debate.timestamp)).toBeGreaterThanOrEqual(before - 1_000);
     expect(

@@ -43,6 +43,7 @@ export class GenerationServiceModule {
                 timeoutMs: speakers.OPENAI_TIMEOUT_MS ?? 60_000,
                 maxRetries: speakers.OPENAI_MAX_RETRIES ?? 2,
                 idleTimeoutMs: speakers.OPENAI_IDLE_TIMEOUT_MS ?? 30_000,
+                judges: speakers.JUDGE_MODELS ?? [],
                 offline: {
                   tokensPerSecond: speakers.OFFLINE_TOKENS_PER_SECOND ?? 30,
                   firstTokenDelayMs: speakers.OFFLINE_FIRST_TOKEN_MS ?? 200,

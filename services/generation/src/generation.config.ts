@@ -1,3 +1,4 @@
+import { ModelId } from '@debate/contracts';
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
 import { modelCatalogEnv } from './models/model-catalog.js';
@@ -32,6 +33,20 @@ export const speakerEnvSchema = z.object({
   ),
   OPENAI_MAX_RETRIES: optionalEnv(z.coerce.number().int().min(0).max(10).default(2)).describe(
     "How often a completion answered 429 or 5xx is retried (the SDK's backoff; every model).",
+  ),
+  JUDGE_MODELS: optionalEnv(
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(ModelId))
+      .optional(),
+  ).describe(
+    "The catalogue's models that may judge a debate, in order of preference: the first that did not speak in it judges (the first, if all did); unset, the offline judge.",
   ),
   OFFLINE_TOKENS_PER_SECOND: count(30, 'How fast the offline speaker writes, in tokens a second.'),
   OFFLINE_FIRST_TOKEN_MS: count(

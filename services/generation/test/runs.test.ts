@@ -190,7 +190,10 @@ describe('a debate run', () => {
         summary,
         writtenBy,
       })),
+      // The offline judge's scorecard, as the run sent it.
+      verdict: events.flatMap((event) => (event.type === 'verdictReady' ? [event.verdict] : []))[0],
     });
+    expect(run?.verdict?.judgedBy.label).toBe('Offline judge');
   });
 
   it('belongs to its owner alone: nobody else can watch or save it', async () => {

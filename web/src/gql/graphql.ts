@@ -219,6 +219,12 @@ export type CommunityDebatesQuery = {
           readonly failedTurns: number;
         } | null;
       };
+      readonly verdict: {
+        readonly winner: string | null;
+        readonly tie: boolean;
+        readonly firstTotal: number;
+        readonly secondTotal: number;
+      } | null;
     }>;
   };
 };
@@ -290,6 +296,37 @@ export type CommunityDebateQuery = {
         readonly failedTurns: number;
       } | null;
     }>;
+    readonly verdict: {
+      readonly winner: string | null;
+      readonly tie: boolean;
+      readonly tieReason: string | null;
+      readonly firstTotal: number;
+      readonly secondTotal: number;
+      readonly scores: ReadonlyArray<{
+        readonly speaker: string;
+        readonly criterion: string;
+        readonly score: number;
+        readonly reason: string;
+      }>;
+      readonly readings: ReadonlyArray<{
+        readonly order: string;
+        readonly winner: string | null;
+        readonly firstTotal: number;
+        readonly secondTotal: number;
+      }>;
+      readonly judgedBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      };
+    } | null;
   };
 };
 
@@ -361,6 +398,38 @@ export type DebateRoundFieldsFragment = {
   } | null;
 };
 
+export type DebateVerdictFieldsFragment = {
+  readonly winner: string | null;
+  readonly tie: boolean;
+  readonly tieReason: string | null;
+  readonly firstTotal: number;
+  readonly secondTotal: number;
+  readonly scores: ReadonlyArray<{
+    readonly speaker: string;
+    readonly criterion: string;
+    readonly score: number;
+    readonly reason: string;
+  }>;
+  readonly readings: ReadonlyArray<{
+    readonly order: string;
+    readonly winner: string | null;
+    readonly firstTotal: number;
+    readonly secondTotal: number;
+  }>;
+  readonly judgedBy: {
+    readonly kind: string;
+    readonly modelId: string;
+    readonly label: string;
+    readonly serverModel: string | null;
+    readonly tokensIn: number | null;
+    readonly tokensOut: number | null;
+    readonly firstTokenMs: number | null;
+    readonly totalMs: number;
+    readonly turns: number;
+    readonly failedTurns: number;
+  };
+};
+
 export type MyDebatesQueryVariables = Exact<{
   search?: string | null | undefined;
   category?: string | null | undefined;
@@ -416,6 +485,12 @@ export type MyDebatesQuery = {
           readonly failedTurns: number;
         } | null;
       };
+      readonly verdict: {
+        readonly winner: string | null;
+        readonly tie: boolean;
+        readonly firstTotal: number;
+        readonly secondTotal: number;
+      } | null;
     }>;
   };
 };
@@ -485,6 +560,37 @@ export type MyDebateQuery = {
         readonly failedTurns: number;
       } | null;
     }>;
+    readonly verdict: {
+      readonly winner: string | null;
+      readonly tie: boolean;
+      readonly tieReason: string | null;
+      readonly firstTotal: number;
+      readonly secondTotal: number;
+      readonly scores: ReadonlyArray<{
+        readonly speaker: string;
+        readonly criterion: string;
+        readonly score: number;
+        readonly reason: string;
+      }>;
+      readonly readings: ReadonlyArray<{
+        readonly order: string;
+        readonly winner: string | null;
+        readonly firstTotal: number;
+        readonly secondTotal: number;
+      }>;
+      readonly judgedBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      };
+    } | null;
   };
 };
 
@@ -565,6 +671,38 @@ export type DebateRunSubscription = {
       readonly totalMs: number;
       readonly turns: number;
       readonly failedTurns: number;
+    } | null;
+    readonly judge: { readonly id: string; readonly label: string; readonly kind: string } | null;
+    readonly verdict: {
+      readonly winner: string | null;
+      readonly tie: boolean;
+      readonly tieReason: string | null;
+      readonly firstTotal: number;
+      readonly secondTotal: number;
+      readonly scores: ReadonlyArray<{
+        readonly speaker: string;
+        readonly criterion: string;
+        readonly score: number;
+        readonly reason: string;
+      }>;
+      readonly readings: ReadonlyArray<{
+        readonly order: string;
+        readonly winner: string | null;
+        readonly firstTotal: number;
+        readonly secondTotal: number;
+      }>;
+      readonly judgedBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      };
     } | null;
   };
 };
@@ -650,6 +788,42 @@ export const DebateRoundFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'DebateRoundFields' },
 ) as unknown as TypedDocumentString<DebateRoundFieldsFragment, unknown>;
+export const DebateVerdictFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment DebateVerdictFields on DebateVerdict {
+  winner
+  tie
+  tieReason
+  firstTotal
+  secondTotal
+  scores {
+    speaker
+    criterion
+    score
+    reason
+  }
+  readings {
+    order
+    winner
+    firstTotal
+    secondTotal
+  }
+  judgedBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+}
+    `,
+  { fragmentName: 'DebateVerdictFields' },
+) as unknown as TypedDocumentString<DebateVerdictFieldsFragment, unknown>;
 export const UsageDocument = new TypedDocumentString(`
     query Usage {
   usage {
@@ -792,6 +966,12 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
       model2 {
         ...DebateSpeakerFields
       }
+      verdict {
+        winner
+        tie
+        firstTotal
+        secondTotal
+      }
     }
     next
   }
@@ -834,6 +1014,9 @@ export const CommunityDebateDocument = new TypedDocumentString(`
     rounds {
       ...DebateRoundFields
     }
+    verdict {
+      ...DebateVerdictFields
+    }
   }
 }
     fragment DebateSpeakerFields on DebateSpeaker {
@@ -859,6 +1042,37 @@ fragment DebateRoundFields on DebateRound {
   text
   summary
   writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+}
+fragment DebateVerdictFields on DebateVerdict {
+  winner
+  tie
+  tieReason
+  firstTotal
+  secondTotal
+  scores {
+    speaker
+    criterion
+    score
+    reason
+  }
+  readings {
+    order
+    winner
+    firstTotal
+    secondTotal
+  }
+  judgedBy {
     kind
     modelId
     label
@@ -922,6 +1136,12 @@ export const MyDebatesDocument = new TypedDocumentString(`
       model2 {
         ...DebateSpeakerFields
       }
+      verdict {
+        winner
+        tie
+        firstTotal
+        secondTotal
+      }
     }
     total
     next
@@ -963,6 +1183,9 @@ export const MyDebateDocument = new TypedDocumentString(`
     rounds {
       ...DebateRoundFields
     }
+    verdict {
+      ...DebateVerdictFields
+    }
   }
 }
     fragment DebateSpeakerFields on DebateSpeaker {
@@ -988,6 +1211,37 @@ fragment DebateRoundFields on DebateRound {
   text
   summary
   writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+}
+fragment DebateVerdictFields on DebateVerdict {
+  winner
+  tie
+  tieReason
+  firstTotal
+  secondTotal
+  scores {
+    speaker
+    criterion
+    score
+    reason
+  }
+  readings {
+    order
+    winner
+    firstTotal
+    secondTotal
+  }
+  judgedBy {
     kind
     modelId
     label
@@ -1076,7 +1330,45 @@ export const DebateRunDocument = new TypedDocumentString(`
     text
     summary
     failed
+    judge {
+      id
+      label
+      kind
+    }
+    verdict {
+      ...DebateVerdictFields
+    }
     message
   }
 }
-    `) as unknown as TypedDocumentString<DebateRunSubscription, DebateRunSubscriptionVariables>;
+    fragment DebateVerdictFields on DebateVerdict {
+  winner
+  tie
+  tieReason
+  firstTotal
+  secondTotal
+  scores {
+    speaker
+    criterion
+    score
+    reason
+  }
+  readings {
+    order
+    winner
+    firstTotal
+    secondTotal
+  }
+  judgedBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+}`) as unknown as TypedDocumentString<DebateRunSubscription, DebateRunSubscriptionVariables>;

@@ -25,6 +25,7 @@ function cardOf(document: PublicDebateCard): Omit<RankedDebate, 'myVote' | 'star
     isPro: document.isPro,
     model1: document.model1,
     model2: document.model2,
+    verdict: document.verdict ?? null,
   };
 }
 

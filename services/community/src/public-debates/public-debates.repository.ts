@@ -19,6 +19,7 @@ const CARD_FIELDS = [
   'isPro',
   'model1',
   'model2',
+  'verdict',
 ] as const;
 
 /** A ranking card as read: its fields, the sort's score, and the viewer's vote alone. */
@@ -46,6 +47,7 @@ export interface SharedCopy {
     | 'model1'
     | 'model2'
     | 'rounds'
+    | 'verdict'
     | 'isPublic'
   >;
   readonly initial: Pick<

@@ -60,6 +60,7 @@ export class PublicDebatesService {
         model1: debate.model1,
         model2: debate.model2,
         rounds: debate.rounds,
+        verdict: debate.verdict,
         isPublic: true,
       },
       initial: {

@@ -62,6 +62,8 @@ const publicDebateSchema = new Schema<PublicDebateDocument>(
     isPro: { type: Boolean, default: false },
     model1: speakerInfo,
     model2: speakerInfo,
+    // The judges' scorecard, as the contracts' Verdict (validated there); null: not judged.
+    verdict: { type: Schema.Types.Mixed, default: null },
     rounds: [
       {
         _id: false,

@@ -87,6 +87,7 @@ export class DebatesService {
               },
             ],
       ),
+      verdict: run.verdict,
     };
     if (!(await this.debates.insert(document))) {
       return { saved: false, reason: 'already_saved', message: 'This debate is already saved' };

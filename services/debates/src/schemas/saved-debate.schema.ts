@@ -62,6 +62,8 @@ const savedDebateSchema = new Schema<SavedDebateDocument>(
         writtenBy: { type: writtenBySchema, default: null },
       },
     ],
+    // The judges' scorecard, as the contracts' Verdict (validated there); null: not judged.
+    verdict: { type: Schema.Types.Mixed, default: null },
     pendingEvent: { type: pendingEventSchema, default: null },
     deletedAt: { type: Date, default: null },
   },

@@ -3,12 +3,16 @@ import {
   OFFLINE_MODEL_LABEL,
   type SpeakerModel,
   type SpeakerModelRef,
+  type Verdict,
   type WrittenBy,
 } from '@debate/contracts';
-import { type PinoLoggerService, reportDegradations } from '@debate/nest';
+import { ConfigError, type PinoLoggerService, reportDegradations } from '@debate/nest';
 import type { OnApplicationShutdown } from '@nestjs/common';
 import OpenAI from 'openai';
 import { OfflineSpeaker, type OfflineSpeakerOptions } from '../speakers/offline.speaker.js';
+import { type Judge, type JudgedTurn, judgeDebate } from '../judging/judge.js';
+import { ModelJudge } from '../judging/model.judge.js';
+import { OfflineJudge } from '../judging/offline.judge.js';
 import { OpenAiSpeaker, SpeakerError } from '../speakers/openai.speaker.js';
 import type { Speaker, SpeakerChunk, TurnRequest } from '../speakers/speaker.js';
 import type { ConfiguredModel } from './model-catalog.js';
@@ -35,6 +39,8 @@ interface Model {
 }
 
 export interface ModelsOptions {
+  /** The catalogue's models that may judge, in order of preference; none: the offline judge. */
+  readonly judges?: readonly string[];
   /** How long one completion may take, and how often a 429/5xx is retried (the SDK's). */
   readonly timeoutMs: number;
   readonly maxRetries: number;
@@ -49,6 +55,9 @@ export interface ModelsOptions {
  */
 export class Models implements OnApplicationShutdown {
   private readonly models = new Map<string, Model>();
+  /** The judges of the catalogue, in JUDGE_MODELS' order of preference. */
+  private readonly judges = new Map<string, Judge>();
+  private readonly offlineJudge = new OfflineJudge();
   /** Stops reporting this catalogue's degraded models on /health/ready. */
   private readonly stopReporting: () => void;
 
@@ -58,6 +67,14 @@ export class Models implements OnApplicationShutdown {
     private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'>,
   ) {
     const metrics = modelMetrics();
+    const unknownJudges = (options.judges ?? []).filter(
+      (id) => !configured.some((entry) => entry.id === id),
+    );
+    if (unknownJudges.length > 0) {
+      throw new ConfigError('generation', [
+        `JUDGE_MODELS: ${unknownJudges.join(', ')} ${unknownJudges.length === 1 ? 'is' : 'are'} not in the model catalogue`,
+      ]);
+    }
     for (const entry of configured) {
       const client = new OpenAI({
         apiKey: entry.apiKey ?? 'no-key',
@@ -87,11 +104,10 @@ export class Models implements OnApplicationShutdown {
           );
         },
       });
-      this.add(
-        { id: entry.id, label: entry.label, kind: 'model' },
-        speaker,
-        new TurnSlots(entry.maxConcurrentTurns),
-      );
+      const ref: SpeakerModelRef = { id: entry.id, label: entry.label, kind: 'model' };
+      this.add(ref, speaker, new TurnSlots(entry.maxConcurrentTurns));
+      if (options.judges?.includes(entry.id))
+        this.judges.set(entry.id, new ModelJudge(ref, client, entry));
       this.logger.log(
         `Model ${entry.id} (${entry.providerModel}) through ${entry.baseUrl ?? 'the OpenAI API'}, ${entry.structuredOutput}`,
       );
@@ -113,6 +129,33 @@ export class Models implements OnApplicationShutdown {
   private add(ref: SpeakerModelRef, speaker: Speaker, slots: TurnSlots | undefined): void {
     this.models.set(ref.id, { ref, speaker, slots, failuresInARow: 0 });
     modelMetrics().degraded.set({ model: ref.id }, 0);
+  }
+
+  /**
+   * The judge of a debate its speakers' models wrote: the first judge that did not speak in it,
+   * the first judge when all did, the offline judge when none is configured.
+   */
+  judgeFor(spokeBy: readonly string[]): Judge {
+    const judges = [...this.judges.values()];
+    return (
+      judges.find((judge) => !spokeBy.includes(judge.ref.id)) ?? judges[0] ?? this.offlineJudge
+    );
+  }
+
+  /** The scorecard, or null when the judge could not give one (logged); only an abort throws. */
+  async verdict(
+    judge: Judge,
+    topic: string,
+    turns: readonly JudgedTurn[],
+    signal: AbortSignal,
+  ): Promise<Verdict | null> {
+    try {
+      return await judgeDebate(judge, topic, turns, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.logger.warn(`Judge ${judge.ref.id} could not score a debate: ${String(error)}`);
+      return null;
+    }
   }
 
   /** The model of this id, if the catalogue has it. */

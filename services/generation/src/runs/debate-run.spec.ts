@@ -74,7 +74,16 @@ describe('generating a debate', () => {
       expect(turn.summary.match(/[.!?](\s|$)/g)?.length ?? 0).toBeLessThanOrEqual(3);
     }
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index));
-    expect(events.at(-1)?.type).toBe('runCompleted');
+    // Once the Summary is spoken, the judge reads the debate; its scorecard comes before the end.
+    expect(events.slice(-3).map((event) => event.type)).toEqual([
+      'judgingStarted',
+      'verdictReady',
+      'runCompleted',
+    ]);
+    expect(events.at(-3)).toMatchObject({
+      judge: { id: 'offline', label: 'Offline judge', kind: 'offline' },
+    });
+    expect(run.verdict).toMatchObject({ judgedBy: { label: 'Offline judge' } });
     // Kept for later watchers: the completed turns, without their pieces.
     expect(run.history.some((event) => event.type === 'textDelta')).toBe(false);
     expect(completed(run.history)).toEqual(turns);
@@ -99,6 +108,47 @@ describe('generating a debate', () => {
     expect(turns).toHaveLength(8);
     expect([turns[0]?.speaker, turns[0]?.roundTitle]).toEqual(['Moderator', 'Opening']);
     expect([turns[7]?.speaker, turns[7]?.roundTitle]).toEqual(['Moderator', 'Closing']);
+  });
+
+  it('is judged by the first judge of JUDGE_MODELS that did not speak in it', async () => {
+    const fake = await startFakeOpenAi({ family: 'openai' });
+    try {
+      const models = new Models(
+        [entryOn(fake, 'alpha'), entryOn(fake, 'beta')],
+        {
+          timeoutMs: 2_000,
+          maxRetries: 0,
+          idleTimeoutMs: 1_000,
+          offline: { tokensPerSecond: 0, firstTokenDelayMs: 0 },
+          judges: ['alpha', 'beta'],
+        },
+        quiet,
+      );
+      expect(models.judgeFor(['alpha', 'offline']).ref.id).toBe('beta');
+      expect(models.judgeFor(['offline', 'offline']).ref.id).toBe('alpha');
+      // When every judge spoke, the first judges all the same.
+      expect(models.judgeFor(['alpha', 'beta']).ref.id).toBe('alpha');
+      const run = new DebateRun('run-9', 'user-1');
+      const onAlpha = { ...settings, first: { ...settings.first, model: 'alpha' } };
+      expect(await generateDebate(run, onAlpha, models, { pauseMs: 0 })).toBe('completed');
+      expect(run.verdict?.judgedBy).toMatchObject({ kind: 'model', modelId: 'beta', turns: 2 });
+      expect(
+        () =>
+          new Models(
+            [],
+            {
+              timeoutMs: 1,
+              maxRetries: 0,
+              idleTimeoutMs: 1,
+              offline: { tokensPerSecond: 0, firstTokenDelayMs: 0 },
+              judges: ['gamma'],
+            },
+            quiet,
+          ),
+      ).toThrow('JUDGE_MODELS: gamma is not in the model catalogue');
+    } finally {
+      await fake.close();
+    }
   });
 
   describe('with a model on an OpenAI-compatible server', () => {

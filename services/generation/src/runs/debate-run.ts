@@ -5,9 +5,11 @@ import {
   type RunEvent,
   type SpeakerSettings,
   type TurnSpeaker,
+  type Verdict,
 } from '@debate/contracts';
 import { Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { JudgedTurn } from '../judging/judge.js';
 import type { Models } from '../models/models.js';
 import type { SpokenTurn, TurnRequest } from '../speakers/speaker.js';
 
@@ -67,6 +69,12 @@ export class DebateRun {
 
   get history(): readonly RunEvent[] {
     return this.events;
+  }
+
+  /** The judges' scorecard, once it is ready. */
+  get verdict(): Verdict | null {
+    const ready = this.events.findLast((event) => event.type === 'verdictReady');
+    return ready?.type === 'verdictReady' ? ready.verdict : null;
   }
 
   /** The tokens its models counted so far, over every completed turn. */
@@ -196,6 +204,28 @@ export async function generateDebate(
     return 'failed';
   }
   if (written === 0) {
+    run.emit({ type: 'runFailed', message: generationTexts.runFailed });
+    return 'failed';
+  }
+  try {
+    // The judges read the speakers' rounds (not the moderator's) once the Summary is spoken.
+    const judge = models.judgeFor([settings.first.model, settings.second.model]);
+    run.emit({ type: 'judgingStarted', judge: judge.ref });
+    const judged: JudgedTurn[] = earlier.flatMap((turn) =>
+      turn.speaker === 'Moderator'
+        ? []
+        : [
+            {
+              speaker: turn.speaker,
+              round: turn.round,
+              roundTitle: turn.roundTitle,
+              text: turn.text,
+            },
+          ],
+    );
+    const verdict = await models.verdict(judge, settings.topic, judged, signal);
+    if (verdict) run.emit({ type: 'verdictReady', verdict });
+  } catch {
     run.emit({ type: 'runFailed', message: generationTexts.runFailed });
     return 'failed';
   }

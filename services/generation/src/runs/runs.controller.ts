@@ -97,7 +97,7 @@ export class RunsController {
         : [],
     );
     const { topic, first, second } = run.settings;
-    return { run: { runId: run.runId, topic, first, second, turns } };
+    return { run: { runId: run.runId, topic, first, second, turns, verdict: run.verdict } };
   }
 
   @HandleRequest(generationContracts.watch, { onThisInstance: true })

@@ -43,6 +43,7 @@ const offlineDebate: CommunityDebate = {
   starred: false,
   model1: { name: 'offline', stance: 0.6, rhetoricStyle: 'standard', writtenBy: offline },
   model2: { name: 'offline', stance: -0.6, rhetoricStyle: 'standard', writtenBy: offline },
+  verdict: null,
 };
 
 describe(speakersLine.name, () => {

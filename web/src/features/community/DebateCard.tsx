@@ -3,6 +3,7 @@ import type { VoteKind } from '../../gql/graphql';
 import { CategoryChips } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { speakerModel } from '../debates/provenance';
+import { VerdictLine } from '../debates/Scorecard';
 import { communityStanceLabel } from '../debates/stance';
 import { type CommunityDebate, useCommunityDebateQuery, type VoteCounts } from './community.api';
 
@@ -111,6 +112,7 @@ export function DebateCard({
       </div>
       <CategoryChips categories={debate.categories} />
       <p className="hint speakers-line">{speakersLine(debate)}</p>
+      <VerdictLine verdict={debate.verdict} />
       <div className="vote-buttons" role="group" aria-label="Vote">
         {KINDS.map(({ kind, label, count }) => (
           <button

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { CategoryChips, SpeakerFacts } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
+import { Scorecard } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
 import { useCommunityDebateQuery } from './community.api';
 import { sharedDate } from './DebateCard';
@@ -50,6 +51,7 @@ export function DebatePage() {
         Export as Markdown
       </button>
       <DebateRounds rounds={data.rounds} />
+      {data.verdict && <Scorecard verdict={data.verdict} />}
     </section>
   );
 }

@@ -68,6 +68,12 @@ const CommunityDebatesDocument = graphql(`
         model2 {
           ...DebateSpeakerFields
         }
+        verdict {
+          winner
+          tie
+          firstTotal
+          secondTotal
+        }
       }
       next
     }
@@ -94,6 +100,9 @@ const CommunityDebateDocument = graphql(`
       }
       rounds {
         ...DebateRoundFields
+      }
+      verdict {
+        ...DebateVerdictFields
       }
     }
   }

@@ -49,3 +49,40 @@ graphql(`
     }
   }
 `);
+
+// The judges' scorecard, whole (the engine, a debate's page, the export). Spread at most one
+// level deep and nothing spread inside it: myDebate { verdict { ...{ judgedBy { kind } } } }
+// stays within the depth limit. The cards ask only for the winner and the totals.
+graphql(`
+  fragment DebateVerdictFields on DebateVerdict {
+    winner
+    tie
+    tieReason
+    firstTotal
+    secondTotal
+    scores {
+      speaker
+      criterion
+      score
+      reason
+    }
+    readings {
+      order
+      winner
+      firstTotal
+      secondTotal
+    }
+    judgedBy {
+      kind
+      modelId
+      label
+      serverModel
+      tokensIn
+      tokensOut
+      firstTokenMs
+      totalMs
+      turns
+      failedTurns
+    }
+  }
+`);

@@ -36,6 +36,12 @@ const MyDebatesDocument = graphql(`
         model2 {
           ...DebateSpeakerFields
         }
+        verdict {
+          winner
+          tie
+          firstTotal
+          secondTotal
+        }
       }
       total
       next
@@ -61,6 +67,9 @@ const MyDebateDocument = graphql(`
       }
       rounds {
         ...DebateRoundFields
+      }
+      verdict {
+        ...DebateVerdictFields
       }
     }
   }

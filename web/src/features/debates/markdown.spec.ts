@@ -25,6 +25,7 @@ const debate: ExportedDebate = {
       writtenBy: null,
     },
   ],
+  verdict: null,
 };
 
 const offlineTurn: WrittenBy = {

@@ -1,11 +1,20 @@
+import { MAX_VERDICT_TOTAL } from '@debate/contracts/constants';
 import type { DebateSpeakerFieldsFragment, MyDebateQuery } from '../../gql/graphql';
-import { speakerModelDetails, turnProvenance } from './provenance';
+import { judgeDetails, speakerModelDetails, turnProvenance } from './provenance';
 import { communityStanceLabel } from './stance';
+import {
+  formatPoints,
+  readingText,
+  type ScoreCell,
+  scorecardRows,
+  type Verdict,
+  verdictHeadline,
+} from './verdict';
 
 /** What the export writes: a saved debate (myDebate) has it, and so has a shared one. */
 export type ExportedDebate = Pick<
   MyDebateQuery['myDebate'],
-  'topic' | 'categories' | 'sharedAt' | 'model1' | 'model2' | 'rounds'
+  'topic' | 'categories' | 'sharedAt' | 'model1' | 'model2' | 'rounds' | 'verdict'
 >;
 
 const ROUND_TITLES: Record<number, string> = {
@@ -45,7 +54,33 @@ export function debateToMarkdown(debate: ExportedDebate): string {
       `> ${escape(round.summary).replace(/\n/g, '\n> ')}`,
     );
   }
+  if (debate.verdict) lines.push('', ...scorecardMarkdown(debate.verdict));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The '## Judges' scorecard' section: the winner or the tie, a table of the criteria with both
+ * speakers' scores and reasons, the totals, each reading and who judged.
+ */
+function scorecardMarkdown(verdict: Verdict): string[] {
+  const cell = (score: ScoreCell | null) =>
+    score ? `${formatPoints(score.score)}: ${escape(score.reason)}` : '-';
+  return [
+    "## Judges' scorecard",
+    '',
+    `**${escape(verdictHeadline(verdict))}**`,
+    '',
+    '| Criterion | First Speaker | Second Speaker |',
+    '| --- | --- | --- |',
+    ...scorecardRows(verdict).map(
+      (row) => `| ${escape(row.label)} | ${cell(row.first)} | ${cell(row.second)} |`,
+    ),
+    `| **Total** (at most ${formatPoints(MAX_VERDICT_TOTAL)}) | **${formatPoints(verdict.firstTotal)}** | **${formatPoints(verdict.secondTotal)}** |`,
+    '',
+    ...verdict.readings.map((reading) => `- ${escape(readingText(reading))}`),
+    ...(verdict.readings.length > 0 ? [''] : []),
+    `Judged by ${escape(judgeDetails(verdict.judgedBy, ', '))}`,
+  ];
 }
 
 /** A file name for the debate's export: its topic, letters and digits only. */

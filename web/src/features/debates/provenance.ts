@@ -116,3 +116,21 @@ export function speakerModelDetails(
   }
   return parts.join(separator);
 }
+
+/**
+ * Who judged a debate, with what there is room for (the scorecard, the export): 'Offline judge
+ * (fixed rules, no AI model) · 0.1 s'; 'GPT-4o (gpt-4o-2024-08-06) · 3,120 in / 410 out tokens
+ * · 9.8 s'. The offline judge is named as what it is, never as a model.
+ */
+export function judgeDetails(judgedBy: WrittenBy, separator = ' · '): string {
+  if (judgedBy.kind === OFFLINE_KIND) {
+    return [`${judgedBy.label} (fixed rules, no AI model)`, formatSeconds(judgedBy.totalMs)].join(
+      separator,
+    );
+  }
+  const parts = [`${judgedBy.label}${judgedBy.serverModel ? ` (${judgedBy.serverModel})` : ''}`];
+  const tokens = tokensText(judgedBy);
+  if (tokens) parts.push(tokens);
+  parts.push(formatSeconds(judgedBy.totalMs));
+  return parts.join(separator);
+}

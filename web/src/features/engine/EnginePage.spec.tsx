@@ -77,6 +77,8 @@ const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
   secondModel: null,
   model: null,
   writtenBy: null,
+  judge: null,
+  verdict: null,
   ...fields,
 });
 

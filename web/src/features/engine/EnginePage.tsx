@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { DebateSettingsInput, SpeakerSettingsInput } from '../../gql/graphql';
 import { OFFLINE_KIND } from '../debates/provenance';
+import { Scorecard } from '../debates/Scorecard';
 import { useCatalogQuery } from './catalog.api';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
@@ -19,6 +20,14 @@ export function drawTopic(topics: readonly string[], current: string, random: nu
   const pool = others.length > 0 ? others : topics;
   return pool[Math.floor(random * pool.length)] ?? current;
 }
+
+/** While the judge reads, after the Summary round: 'The judges are reading the debate… (Offline judge)'. */
+export function judgingText(judge: string): string {
+  return `The judges are reading the debate… (${judge})`;
+}
+
+/** The run ended without a scorecard: the judge could not score it. */
+export const JUDGE_FAILED = 'The judge could not score this debate.';
 
 // No model chosen yet: each speaker is given the catalogue's first (chosenModel).
 const speaker = (stance: number): SpeakerSettingsInput => ({
@@ -203,6 +212,15 @@ export function EnginePage() {
         </p>
       )}
       {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}
+      {running && engine.judge && !engine.verdict && (
+        <p className="loading" role="status">
+          {judgingText(engine.judge.label)}
+        </p>
+      )}
+      {engine.verdict && <Scorecard verdict={engine.verdict} />}
+      {engine.status === 'done' && engine.judge && !engine.verdict && (
+        <p className="hint judge-failed">{JUDGE_FAILED}</p>
+      )}
       {engine.status === 'done' && engine.runId && (
         <SavePanel key={engine.runId} runId={engine.runId} categories={data?.categories ?? []} />
       )}

@@ -7,6 +7,7 @@ import type {
   DebateSettingsInput,
 } from '../../gql/graphql';
 import type { WrittenBy } from '../debates/provenance';
+import type { Verdict } from '../debates/verdict';
 import type { RunModel } from './models';
 
 /** One event of a run, as the gateway's debateRun subscription sends it. */
@@ -40,6 +41,10 @@ export interface EngineState {
   readonly turns: readonly Turn[];
   /** The turn being written. */
   readonly current: { speaker: string; round: number; roundTitle: string } | null;
+  /** The judge reading the debate after its last turn (judgingStarted). */
+  readonly judge: RunModel | null;
+  /** The judges' scorecard (verdictReady); null until it comes, or when the judge failed. */
+  readonly verdict: Verdict | null;
   /** Why the run did not start or did not finish, for the user. */
   readonly error: string | null;
   /** The last event applied (events may arrive twice after a reconnection). */
@@ -57,6 +62,8 @@ const initialState: EngineState = {
   turns: [],
   current: null,
   error: null,
+  judge: null,
+  verdict: null,
   seq: -1,
 };
 
@@ -105,6 +112,14 @@ const DebateRunDocument = graphql(`
       text
       summary
       failed
+      judge {
+        id
+        label
+        kind
+      }
+      verdict {
+        ...DebateVerdictFields
+      }
       message
     }
   }
@@ -236,6 +251,11 @@ export const engineSlice = createSlice({
               writtenBy: event.writtenBy,
             })),
           };
+        case 'judgingStarted':
+          // The last turn is written: nobody is speaking while the judge reads.
+          return { ...next, current: null, judge: event.judge };
+        case 'verdictReady':
+          return { ...next, verdict: event.verdict };
         case 'runCompleted':
           return { ...next, status: 'done', current: null };
         case 'runFailed':

@@ -3,8 +3,10 @@ import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { useToast } from '../../components/Toast';
 import { DebateRounds } from '../debates/DebateRounds';
+import { Scorecard } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
 import { CategoryChips, CategorySelect, LoadMore, SpeakerFacts } from '../debates/DebateParts';
+import { VerdictLine } from '../debates/Scorecard';
 import { useCategoriesQuery } from '../community/community.api';
 import {
   type HistoryArgs,
@@ -37,6 +39,7 @@ function SavedRounds({ debateId }: { debateId: string }) {
         Export as Markdown
       </button>
       <DebateRounds rounds={data.rounds} />
+      {data.verdict && <Scorecard verdict={data.verdict} />}
     </>
   );
 }
@@ -58,6 +61,7 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
       <CategoryChips categories={debate.categories} />
       <p className="hint">Saved {new Date(debate.timestamp).toLocaleString()}</p>
       <SpeakerFacts model1={debate.model1} model2={debate.model2} />
+      <VerdictLine verdict={debate.verdict} />
       <div className="card-actions">
         <button
           type="button"

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
+import OpenAI from 'openai';
+import { type JudgedTurn, judgeDebate, readingOf } from './judge.js';
+import { ModelJudge, parseScorecard } from './model.judge.js';
+import { OfflineJudge } from './offline.judge.js';
+
+const never = new AbortController().signal;
+const topic = 'Should cities ban cars?';
+const rounds = ['Constructive Arguments', 'Rebuttal', 'Summary'];
+
+/** Three rounds: the first speaker reasons with evidence, the second only asserts. */
+const turns: JudgedTurn[] = rounds.flatMap((roundTitle, index) => [
+  {
+    speaker: 'First Speaker' as const,
+    round: index + 1,
+    roundTitle,
+    text: 'First, cars kill 1.3 million people a year, the data shows. Moreover, my opponent claimed streets need cars; that does not hold, because buses carry more. Therefore cities should act.',
+  },
+  {
+    speaker: 'Second Speaker' as const,
+    round: index + 1,
+    roundTitle,
+    text: 'Cars are freedom and people like them and nobody should be told how to travel around their own city in their own way whatever anyone says about it.',
+  },
+]);
+
+describe('the offline judge', () => {
+  it('gives the same scorecard each time it judges the same debate', async () => {
+    const judge = new OfflineJudge();
+    const once = await judgeDebate(judge, topic, turns, never);
+    const twice = await judgeDebate(judge, topic, turns, never);
+    const stable = ({ judgedBy, ...rest }: typeof once) => ({
+      ...rest,
+      judgedBy: { ...judgedBy, firstTokenMs: 0, totalMs: 0 },
+    });
+    expect(stable(twice)).toEqual(stable(once));
+    expect(once).toMatchObject({
+      winner: 'First Speaker',
+      tie: false,
+      tieReason: null,
+      judgedBy: { kind: 'offline', modelId: 'offline', label: 'Offline judge', turns: 2 },
+    });
+    // Blind to the order: both readings name the same winner, with the same totals.
+    expect(once.readings.map((reading) => reading.winner)).toEqual([
+      'First Speaker',
+      'First Speaker',
+    ]);
+    expect(once.readings[0]?.firstTotal).toBe(once.readings[1]?.firstTotal);
+    expect(once.firstTotal).toBeGreaterThan(once.secondTotal);
+    expect(once.scores).toHaveLength(8);
+    for (const score of once.scores) {
+      expect(score.score).toBeGreaterThanOrEqual(1);
+      expect(score.score).toBeLessThanOrEqual(10);
+      expect(score.reason).toMatch(/\.$/);
+    }
+  });
+
+  it('calls two speakers who said the same thing even', async () => {
+    const same = turns.map((turn) => ({ ...turn, text: 'The same words, said twice.' }));
+    const verdict = await judgeDebate(new OfflineJudge(), topic, same, never);
+    expect(verdict).toMatchObject({ winner: null, tie: true, tieReason: 'judged_even' });
+  });
+});
+
+describe(readingOf.name, () => {
+  it('puts the second speaker first, as Speaker A, in the swapped reading', () => {
+    const swapped = readingOf(topic, turns, 'swapped');
+    expect(swapped.turns.slice(0, 2).map((turn) => [turn.position, turn.text.slice(0, 4)])).toEqual(
+      [
+        ['A', 'Cars'],
+        ['B', 'Firs'],
+      ],
+    );
+    const given = readingOf(topic, turns, 'as_given');
+    expect(given.turns.slice(0, 2).map((turn) => turn.position)).toEqual(['A', 'B']);
+  });
+});
+
+// A judge on a model of the catalogue, against the OpenAI-compatible fake (the edge of the world).
+describe('a model judge', () => {
+  let fake: FakeOpenAi;
+  let judge: ModelJudge;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi({ family: 'openai' });
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: fake.baseUrl, maxRetries: 0 });
+    judge = new ModelJudge({ id: 'judge', label: 'Judge model', kind: 'model' }, client, {
+      providerModel: 'judge-large',
+      structuredOutput: 'tool_call',
+    });
+  });
+
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('calls a tie when it prefers whichever speaker it reads first, and says why', async () => {
+    fake.judgeFavoursFirst = true;
+    const verdict = await judgeDebate(judge, topic, turns, never);
+    expect(verdict).toMatchObject({
+      winner: null,
+      tie: true,
+      tieReason: 'readings_disagree',
+      readings: [
+        { order: 'as_given', winner: 'First Speaker' },
+        { order: 'swapped', winner: 'Second Speaker' },
+      ],
+    });
+    // Both readings were asked, the second with the second speaker first, as Speaker A.
+    const [asGiven, swapped] = fake.requests.slice(-2).map((request) => request.body);
+    expect(asGiven?.messages[1]?.content).toMatch(
+      /--- Speaker A, Constructive Arguments ---\nFirst,/,
+    );
+    expect(swapped?.messages[1]?.content).toMatch(
+      /--- Speaker A, Constructive Arguments ---\nCars/,
+    );
+    expect(swapped?.tool_choice).toEqual({
+      type: 'function',
+      function: { name: 'submit_scorecard' },
+    });
+  });
+
+  it('names the winner when both readings agree, with its tokens and the model it reported', async () => {
+    fake.judgeFavoursFirst = false;
+    const verdict = await judgeDebate(judge, topic, turns, never);
+    // The fake's fair judge prefers whoever wrote more: the first speaker, in both readings.
+    expect(verdict).toMatchObject({
+      winner: 'First Speaker',
+      tie: false,
+      firstTotal: 56,
+      secondTotal: 48,
+      judgedBy: {
+        kind: 'model',
+        modelId: 'judge',
+        label: 'Judge model',
+        serverModel: 'judge-large-2024-08-06',
+        tokensIn: expect.any(Number),
+        tokensOut: expect.any(Number),
+        turns: 2,
+      },
+    });
+    expect(verdict.scores.find((score) => score.speaker === 'Second Speaker')?.reason).toBe(
+      "Speaker B's argument, as the fake judge sees it.",
+    );
+  });
+});
+
+describe(parseScorecard.name, () => {
+  it('refuses a scorecard that leaves a criterion out', () => {
+    expect(() =>
+      parseScorecard(
+        JSON.stringify({
+          scores: [{ speaker: 'A', criterion: 'argument', score: 7, reason: 'Good.' }],
+          winner: 'A',
+        }),
+      ),
+    ).toThrow(/no evidence score for A/);
+  });
+});

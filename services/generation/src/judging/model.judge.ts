@@ -1,0 +1,148 @@
+import { judgeCriteria, type SpeakerModelRef, type StructuredOutputMode } from '@debate/contracts';
+import { jsonrepair } from 'jsonrepair';
+import type OpenAI from 'openai';
+import { z } from 'zod';
+import type { Judge, JudgedReading, ReadingRequest, ReadingResult } from './judge.js';
+
+const FUNCTION_NAME = 'submit_scorecard';
+
+const scorecardSchema = {
+  type: 'object',
+  properties: {
+    scores: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          speaker: { type: 'string', enum: ['A', 'B'] },
+          criterion: { type: 'string', enum: [...judgeCriteria] },
+          score: { type: 'integer', minimum: 1, maximum: 10 },
+          reason: { type: 'string', description: 'One sentence.' },
+        },
+        required: ['speaker', 'criterion', 'score', 'reason'],
+        additionalProperties: false,
+      },
+    },
+    winner: { type: 'string', enum: ['A', 'B', 'tie'] },
+  },
+  required: ['scores', 'winner'],
+  additionalProperties: false,
+} as const;
+
+const Scorecard = z.object({
+  scores: z.array(
+    z.object({
+      speaker: z.enum(['A', 'B']),
+      criterion: z.enum(judgeCriteria),
+      score: z.coerce.number().int().min(1).max(10),
+      reason: z
+        .string()
+        .trim()
+        .min(1)
+        .transform((reason) => reason.slice(0, 400)),
+    }),
+  ),
+  winner: z.enum(['A', 'B', 'tie']),
+});
+
+const SYSTEM = [
+  'You are the judge of a debate between Speaker A and Speaker B over three rounds.',
+  'Score each speaker from 1 to 10 on four criteria, each with a one-sentence reason:',
+  'argument (the strength of its arguments), evidence (the support it gives), rebuttal (how it',
+  'answers and clashes with the other side) and clarity. Judge the arguments, not the order',
+  "they came in. Then name the winner: 'A', 'B' or 'tie'.",
+].join(' ');
+
+/** The scorecard from a judge's answer: every criterion of both speakers, or it throws. */
+export function parseScorecard(raw: string): ReadingResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = JSON.parse(jsonrepair(raw));
+  }
+  const card = Scorecard.parse(value);
+  const of = (speaker: 'A' | 'B') =>
+    Object.fromEntries(
+      judgeCriteria.map((criterion) => {
+        const found = card.scores.find(
+          (score) => score.speaker === speaker && score.criterion === criterion,
+        );
+        if (!found) throw new Error(`The scorecard has no ${criterion} score for ${speaker}`);
+        return [criterion, { score: found.score, reason: found.reason }];
+      }),
+    ) as ReadingResult['scores']['A'];
+  return { scores: { A: of('A'), B: of('B') }, winner: card.winner };
+}
+
+/**
+ * A judge on a model of the catalogue: it reads the debate as one request and answers the
+ * scorecard in the model's structured-output mode (a forced function call, a JSON schema, or
+ * JSON mode).
+ */
+export class ModelJudge implements Judge {
+  constructor(
+    readonly ref: SpeakerModelRef,
+    private readonly client: OpenAI,
+    private readonly model: {
+      readonly providerModel: string;
+      readonly structuredOutput: StructuredOutputMode;
+    },
+  ) {}
+
+  async read(request: ReadingRequest, signal: AbortSignal): Promise<JudgedReading> {
+    const transcript = [
+      `Motion: ${request.topic}`,
+      ...request.turns.map(
+        (turn) => `--- Speaker ${turn.position}, ${turn.roundTitle} ---\n${turn.text}`,
+      ),
+    ].join('\n');
+    const mode = this.model.structuredOutput;
+    const answer = await this.client.chat.completions.create(
+      {
+        model: this.model.providerModel,
+        stream: false,
+        messages: [
+          { role: 'system', content: SYSTEM },
+          { role: 'user', content: transcript },
+        ],
+        ...(mode === 'tool_call'
+          ? {
+              tools: [
+                {
+                  type: 'function' as const,
+                  function: {
+                    name: FUNCTION_NAME,
+                    description: 'Submit the scorecard.',
+                    parameters: scorecardSchema,
+                  },
+                },
+              ],
+              tool_choice: { type: 'function' as const, function: { name: FUNCTION_NAME } },
+            }
+          : mode === 'json_schema'
+            ? {
+                response_format: {
+                  type: 'json_schema' as const,
+                  json_schema: { name: 'scorecard', strict: true, schema: scorecardSchema },
+                },
+              }
+            : { response_format: { type: 'json_object' as const } }),
+      },
+      { signal },
+    );
+    const message = answer.choices[0]?.message;
+    const call = message?.tool_calls?.[0];
+    const raw =
+      mode === 'tool_call' && call?.type === 'function'
+        ? call.function.arguments
+        : message?.content;
+    if (!raw) throw new Error('The judge answered no scorecard');
+    return {
+      result: parseScorecard(raw),
+      serverModel: answer.model ? answer.model.slice(0, 200) : null,
+      tokensIn: answer.usage?.prompt_tokens ?? null,
+      tokensOut: answer.usage?.completion_tokens ?? null,
+    };
+  }
+}
