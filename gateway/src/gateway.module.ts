@@ -12,6 +12,7 @@ import { CommunityResolver } from './community/community.resolver.js';
 import { DebatesResolver } from './debates/debates.resolver.js';
 import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
 import { GenerationResolver } from './generation/generation.resolver.js';
+import { LeaderboardResolver } from './leaderboard/leaderboard.resolver.js';
 import type { ResolvedGatewayOptions } from './gateway.options.js';
 import { graphqlModule } from './graphql.module.js';
 import { SessionResolver } from './session/session.resolver.js';
@@ -25,6 +26,7 @@ export const gatewayResolvers = [
   UsageResolver,
   DebatesResolver,
   CommunityResolver,
+  LeaderboardResolver,
 ] as const;
 
 /** The gateway: GraphQL over the services, and nothing of their business. */

@@ -353,4 +353,63 @@ describe('the community hub', () => {
       'NOT_FOUND',
     );
   }, 30_000);
+
+  it('asks where a reader stands through GraphQL: signed in, once, and bad input changes nothing', async () => {
+    await share(debateOf('s1', { categories: ['Ethics'] }));
+    const STAND =
+      'mutation ($id: String!, $stance: StanceBefore) { standBefore(debateId: $id, stance: $stance) { debateId standBefore mindsChanged { readers shares { winner } } } }';
+    const PAGE =
+      'query ($id: String!) { communityDebate(id: $id) { askBefore standBefore myVote mindsChanged { readers } } }';
+    type Page = { communityDebate: { askBefore: boolean; standBefore: string | null } };
+
+    // Signed out: asked nothing, allowed nothing.
+    expect((await ask<Page>(null, PAGE, { id: 's1' })).data?.communityDebate).toEqual({
+      askBefore: false,
+      standBefore: null,
+      myVote: null,
+      mindsChanged: { readers: 0 },
+    });
+    expect((await ask(null, STAND, { id: 's1', stance: 'FOR' })).errors?.[0]?.message).toBe(
+      'Sign in required',
+    );
+    // A stance the API does not know, and a debate that does not exist: refused, nothing stored.
+    const unknown = await ask(bob, STAND, { id: 's1', stance: 'MAYBE' });
+    expect(unknown.data ?? null).toBeNull();
+    expect(unknown.errors?.[0]?.message).toMatch(
+      /invalid value "MAYBE"; Expected type StanceBefore/,
+    );
+    expect(
+      (await ask(bob, STAND, { id: 'no-such-debate', stance: 'FOR' })).errors?.[0]?.extensions?.[
+        'code'
+      ],
+    ).toBe('NOT_FOUND');
+    expect((await ask<Page>(bob, PAGE, { id: 's1' })).data?.communityDebate.askBefore).toBe(true);
+
+    const answered = await ask<{ standBefore: unknown }>(bob, STAND, {
+      id: 's1',
+      stance: 'AGAINST',
+    });
+    expect(answered.data?.standBefore).toEqual({
+      debateId: 's1',
+      standBefore: 'AGAINST',
+      mindsChanged: { readers: 0, shares: null },
+    });
+    // Once: a second answer is refused with the reason, the first stands.
+    const again = await ask(bob, STAND, { id: 's1', stance: 'FOR' });
+    expect(again.errors?.[0]).toMatchObject({
+      message: 'You have already said where you stood before reading this debate.',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    expect((await ask<Page>(bob, PAGE, { id: 's1' })).data?.communityDebate).toMatchObject({
+      askBefore: false,
+      standBefore: 'AGAINST',
+    });
+    // Their vote after reading counts them in minds changed.
+    const voted = await ask<{ vote: { mindsChanged: { readers: number } } }>(
+      bob,
+      'mutation ($id: String!) { vote(debateId: $id, kind: FOR) { mindsChanged { readers } } }',
+      { id: 's1' },
+    );
+    expect(voted.data?.vote.mindsChanged.readers).toBe(1);
+  });
 });

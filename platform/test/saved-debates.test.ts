@@ -14,6 +14,7 @@ import {
   type SignedUp,
   signUpThroughGateway,
 } from './graphql-client.js';
+import { eventually } from '@debate/testing';
 import { settingsOf } from './fixtures.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
@@ -290,6 +291,92 @@ describe('saved debates', () => {
     expect(mine.data?.['myDebate']).toEqual({ id });
     expect(await totalOf(ada)).toBe(before + 1);
   }, 30_000);
+
+  it('a rematch: the same motion, format and sides, the models swapped, saved and shown as a pair', async () => {
+    const ask = <T>(person: Person | null, query: string, variables: Record<string, unknown>) =>
+      graphql<T>(url, query, {
+        variables,
+        ...(person ? { headers: { authorization: `Bearer ${person.token}` } } : {}),
+      });
+    const SAVE =
+      'mutation ($runId: String!) { saveDebate(runId: $runId, categories: ["Science"]) { id } }';
+    const REMATCH = 'mutation ($id: String!) { startRematch(debateId: $id) }';
+    const SHARE = 'mutation ($id: String!) { shareDebate(id: $id) { id } }';
+    // Someone new: two free debates, the first and its rematch (the starts-per-minute limit
+    // is Ada's to spend in this file).
+    const rex = await signUp('rex@example.org');
+    const started = await ask<{ startDebate: string }>(rex, START, {
+      settings: settingsOf('Should the voting age be 16?', {
+        debateFormat: 'oxford',
+        moderatorEnabled: false,
+        first: { model: 'offline', stance: 0.8, rhetoricStyle: 'factual', personality: 'a judge' },
+        second: { model: 'offline', stance: -0.4, rhetoricStyle: 'emotional', personality: '' },
+      }),
+    });
+    expect(started.errors).toBeUndefined();
+    const firstRun = started.data?.startDebate ?? '';
+    await collectSubscription(url, WATCH, 10_000, {
+      accessToken: rex.token,
+      variables: { id: firstRun },
+    });
+    await ask(rex, SAVE, { runId: firstRun });
+
+    // Only the owner, signed in, of a debate that exists; nothing is started otherwise.
+    expect((await ask(null, REMATCH, { id: firstRun })).errors?.[0]?.message).toBe(
+      'Sign in required',
+    );
+    expect((await ask(eve, REMATCH, { id: firstRun })).errors?.[0]?.extensions?.['code']).toBe(
+      'NOT_FOUND',
+    );
+    expect((await ask(rex, REMATCH, { id: '' })).errors?.[0]?.extensions?.['code']).toBe(
+      'BAD_USER_INPUT',
+    );
+
+    const rematch = await ask<{ startRematch: string }>(rex, REMATCH, { id: firstRun });
+    expect(rematch.errors).toBeUndefined();
+    const rematchRun = rematch.data?.startRematch ?? '';
+    expect(rematchRun).not.toBe('');
+    await collectSubscription(url, WATCH, 10_000, {
+      accessToken: rex.token,
+      variables: { id: rematchRun },
+    });
+    await ask(rex, SAVE, { runId: rematchRun });
+    const [first, second] = await Promise.all(
+      [firstRun, rematchRun].map(async (debateId) => {
+        const { debate } = await debates.request(debatesContracts.get, {
+          userId: rex.id,
+          debateId,
+        });
+        return debate;
+      }),
+    );
+    expect(second).toMatchObject({
+      topic: 'Should the voting age be 16?',
+      debateFormat: 'oxford',
+      moderatorEnabled: false,
+      rematchOf: firstRun,
+      // Each side keeps its stance and style; the model that wrote it is the other side's.
+      model1: { name: first?.model2.name, stance: 0.8, rhetoricStyle: 'factual' },
+      model2: { name: first?.model1.name, stance: -0.4, rhetoricStyle: 'emotional' },
+    });
+    expect(second?.verdict).not.toBeNull();
+    expect(first?.rematchOf).toBeNull();
+
+    // Shared, each page shows the other as its pair.
+    await ask(rex, SHARE, { id: firstRun });
+    await ask(rex, SHARE, { id: rematchRun });
+    const PAIR =
+      'query ($id: String!) { communityDebate(id: $id) { pairedWith { id isRematch } } }';
+    const pairOf = async (id: string) =>
+      (await ask<{ communityDebate: { pairedWith: unknown } }>(null, PAIR, { id })).data
+        ?.communityDebate.pairedWith;
+    await eventually(
+      () => pairOf(firstRun),
+      (pair) => pair !== null && pair !== undefined,
+    );
+    expect(await pairOf(firstRun)).toEqual({ id: rematchRun, isRematch: true });
+    expect(await pairOf(rematchRun)).toEqual({ id: firstRun, isRematch: false });
+  }, 60_000);
 
   it('a share the event log refused reaches the community once the log takes events again', async () => {
     const gus = await signUp('gus@example.org');

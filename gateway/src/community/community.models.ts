@@ -1,7 +1,19 @@
-import { RankingPeriod, RankingSort, VoteKind } from '@debate/contracts';
-import { Field, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import {
+  type MindsChanged,
+  RankingPeriod,
+  RankingSort,
+  StanceBefore,
+  type ViewerMarks,
+  VoteKind,
+} from '@debate/contracts';
+import { Field, Float, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { namedValues } from '../common/graphql-enum.js';
-import { DebateFieldsModel, DebateRoundModel } from '../debates/debates.models.js';
+import {
+  DebateFieldsModel,
+  DebateRoundModel,
+  DebateSpeakerModel,
+} from '../debates/debates.models.js';
+import { DebateVerdictModel } from '../generation/generation.models.js';
 
 /** The contract's vote kinds, which are their own names. */
 export const VoteKindValue = VoteKind.enum;
@@ -30,6 +42,80 @@ registerEnumType(RankingPeriodValue, {
   description: "Today starts at the viewer's midnight (utcOffsetMinutes); a week is 7 days.",
 });
 
+/** The contract's stances before reading, which are their own names. */
+export const StanceBeforeValue = StanceBefore.enum;
+registerEnumType(StanceBeforeValue, {
+  name: 'StanceBefore',
+  description: 'Where a reader stands on the motion before reading the debate.',
+});
+
+/** A reader's answer before reading: a stance, or SKIPPED. */
+export const BeforeAnswerValue = { ...StanceBefore.enum, SKIPPED: 'SKIPPED' } as const;
+registerEnumType(BeforeAnswerValue, {
+  name: 'BeforeAnswer',
+  description: "A reader's answer to 'where do you stand?' before reading: a stance or SKIPPED.",
+});
+
+@ObjectType('StanceShares', { description: 'Shares of the readers, in percent (one decimal).' })
+export class StanceSharesModel {
+  @Field(() => Float)
+  for!: number;
+
+  @Field(() => Float)
+  against!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Before reading only; null after.' })
+  undecided!: number | null;
+}
+
+@ObjectType('MindsChangedShares')
+export class MindsChangedSharesModel {
+  @Field(() => StanceSharesModel)
+  before!: StanceSharesModel;
+
+  @Field(() => StanceSharesModel)
+  after!: StanceSharesModel;
+
+  @Field(() => StanceSharesModel, {
+    description: "Each side's gain in percentage points, after minus before (undecided: null).",
+  })
+  gain!: StanceSharesModel;
+
+  @Field(() => String, { description: "'FOR', 'AGAINST' or 'TIE': the side that gained more." })
+  winner!: string;
+}
+
+@ObjectType('MindsChanged', {
+  description:
+    'Among readers who said where they stood before reading and voted For or Against after: ' +
+    "the shares before and after, each side's gain, the room's winner by gain.",
+})
+export class MindsChangedModel {
+  @Field(() => Int, { description: 'Readers who gave both.' })
+  readers!: number;
+
+  @Field(() => MindsChangedSharesModel, {
+    nullable: true,
+    description: 'Null below 5 readers: only their number is shown.',
+  })
+  shares!: MindsChangedSharesModel | null;
+}
+
+/** The contract's minds changed as the API shows it (undecided null where it has none). */
+export function mindsChangedModel(minds: MindsChanged): MindsChangedModel {
+  const { readers, shares } = minds;
+  if (!shares) return { readers, shares: null };
+  return {
+    readers,
+    shares: {
+      before: shares.before,
+      after: { ...shares.after, undecided: null },
+      gain: { ...shares.gain, undecided: null },
+      winner: shares.winner,
+    },
+  };
+}
+
 @ObjectType('CommunityDebate', { description: 'A shared debate as a ranking card shows it.' })
 export class CommunityDebateModel extends DebateFieldsModel {
   @Field(() => String, { description: 'When it was shared (ISO 8601).' })
@@ -43,6 +129,9 @@ export class CommunityDebateModel extends DebateFieldsModel {
 
   @Field(() => Boolean, { description: 'Starred by the viewer.' })
   starred!: boolean;
+
+  @Field(() => MindsChangedModel)
+  mindsChanged!: MindsChangedModel;
 }
 
 @ObjectType('CommunityDebatePage')
@@ -52,6 +141,30 @@ export class CommunityDebatePageModel {
 
   @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
   next!: string | null;
+}
+
+@ObjectType('PairedDebate', {
+  description:
+    'The other debate of a side-swapped pair: the same motion, each model on the other side.',
+})
+export class PairedDebateModel {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String, { description: 'When it was shared (ISO 8601).' })
+  sharedAt!: string;
+
+  @Field(() => DebateSpeakerModel)
+  model1!: DebateSpeakerModel;
+
+  @Field(() => DebateSpeakerModel)
+  model2!: DebateSpeakerModel;
+
+  @Field(() => DebateVerdictModel, { nullable: true })
+  verdict!: DebateVerdictModel | null;
+
+  @Field(() => Boolean, { description: 'It is the rematch (else the debate this one rematches).' })
+  isRematch!: boolean;
 }
 
 @ObjectType('PublicDebate', { description: 'A shared debate with its rounds.' })
@@ -71,6 +184,43 @@ export class PublicDebateModel extends DebateFieldsModel {
 
   @Field(() => Int)
   interesting!: number;
+
+  @Field(() => MindsChangedModel)
+  mindsChanged!: MindsChangedModel;
+
+  @Field(() => VoteKindValue, { nullable: true, description: "The signed-in reader's vote." })
+  myVote!: VoteKind | null;
+
+  @Field(() => BeforeAnswerValue, {
+    nullable: true,
+    description: "The signed-in reader's answer before reading; null: not given.",
+  })
+  standBefore!: ViewerMarks['standBefore'];
+
+  @Field(() => Boolean, {
+    description:
+      'Whether to ask the signed-in reader where they stand before showing the rounds: not ' +
+      'answered or skipped yet, not voted, not the author. False signed out.',
+  })
+  askBefore!: boolean;
+
+  @Field(() => PairedDebateModel, {
+    nullable: true,
+    description: 'The other half of its side-swapped pair, when that one is shared too.',
+  })
+  pairedWith!: PairedDebateModel | null;
+}
+
+@ObjectType('StandBeforeResult', { description: "A reader's answer before reading, recorded." })
+export class StandBeforeResultModel {
+  @Field(() => String)
+  debateId!: string;
+
+  @Field(() => BeforeAnswerValue)
+  standBefore!: NonNullable<ViewerMarks['standBefore']>;
+
+  @Field(() => MindsChangedModel)
+  mindsChanged!: MindsChangedModel;
 }
 
 @ObjectType('VoteResult', { description: "A debate's counts after a vote, and the voter's vote." })
@@ -89,4 +239,7 @@ export class VoteResultModel {
 
   @Field(() => VoteKindValue, { nullable: true })
   myVote!: VoteKind | null;
+
+  @Field(() => MindsChangedModel)
+  mindsChanged!: MindsChangedModel;
 }

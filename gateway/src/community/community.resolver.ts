@@ -4,6 +4,7 @@ import {
   MAX_LOCAL_STARS,
   type RankingPeriod,
   type RankingSort,
+  type StanceBefore,
   type VoteKind,
 } from '@debate/contracts';
 import { ServiceClient } from '@debate/nest';
@@ -15,9 +16,12 @@ import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { badInput, debateNotFound, parseInput } from '../errors/graphql-errors.js';
 import {
   CommunityDebatePageModel,
+  mindsChangedModel,
   PublicDebateModel,
   RankingPeriodValue,
   RankingSortValue,
+  StanceBeforeValue,
+  StandBeforeResultModel,
   VoteKindValue,
   VoteResultModel,
 } from './community.models.js';
@@ -78,20 +82,73 @@ export class CommunityResolver {
     );
     const page = await this.services.request(communityDebateContracts.rank, request);
     if ('invalid' in page) throw badInput(page.message);
-    return page;
+    return {
+      ...page,
+      debates: page.debates.map((debate) => ({
+        ...debate,
+        mindsChanged: mindsChangedModel(debate.mindsChanged),
+      })),
+    };
   }
 
   @Public()
   @Query(() => PublicDebateModel, {
-    description: 'One shared debate with its rounds; counts a view.',
+    description:
+      'One shared debate with its rounds; counts a view. A signed-in reader gets their vote, ' +
+      'their answer before reading and whether to be asked it.',
   })
-  async communityDebate(@Args('id') id: string): Promise<PublicDebateModel> {
-    const { debate } = await this.services.request(communityDebateContracts.get, {
+  async communityDebate(
+    @Args('id') id: string,
+    @Viewer() viewer: AuthenticatedUser | null,
+  ): Promise<PublicDebateModel> {
+    const {
+      debate,
+      viewer: marks,
+      pair,
+    } = await this.services.request(communityDebateContracts.get, {
       debateId: parseInput(DebateId, id, 'Invalid debate id'),
       countView: true,
+      ...(viewer ? { viewerId: viewer.id } : {}),
     });
     if (!debate) throw debateNotFound();
-    return debate;
+    return {
+      ...debate,
+      mindsChanged: mindsChangedModel(debate.mindsChanged),
+      myVote: marks?.myVote ?? null,
+      standBefore: marks?.standBefore ?? null,
+      askBefore: marks?.askBefore ?? false,
+      pairedWith: pair,
+    };
+  }
+
+  // Signed-in readers only: an answer is counted once per account (the community refuses a
+  // second one, and one from the debate's author).
+  @Authenticated()
+  @RateLimit('vote', { account: 'user' })
+  @Mutation(() => StandBeforeResultModel, {
+    description:
+      'Where the reader stands before reading the debate (null: skipped), once per reader and ' +
+      'debate, before any vote; not changeable afterwards.',
+  })
+  async standBefore(
+    @Args('debateId') id: string,
+    @Args('stance', { type: () => StanceBeforeValue, nullable: true })
+    stance: StanceBefore | null,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<StandBeforeResultModel> {
+    const debateId = parseInput(DebateId, id, 'Invalid debate id');
+    const result = await this.services.request(communityDebateContracts.standBefore, {
+      readerId: user.id,
+      debateId,
+      stance: stance ?? null,
+    });
+    if ('refused' in result) throw badInput(result.message, 'debateId');
+    if (!result.found) throw debateNotFound();
+    return {
+      debateId,
+      standBefore: result.viewer.standBefore ?? 'SKIPPED',
+      mindsChanged: mindsChangedModel(result.mindsChanged),
+    };
   }
 
   @Authenticated()
@@ -112,7 +169,12 @@ export class CommunityResolver {
       kind: kind ?? null,
     });
     if (!result.found) throw debateNotFound();
-    return { debateId, ...result.counts, myVote: result.myVote };
+    return {
+      debateId,
+      ...result.counts,
+      myVote: result.myVote,
+      mindsChanged: mindsChangedModel(result.mindsChanged),
+    };
   }
 
   @Authenticated()

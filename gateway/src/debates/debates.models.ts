@@ -78,6 +78,20 @@ export abstract class DebateFieldsModel {
     description: "The judges' scorecard; null when it was not judged.",
   })
   verdict!: DebateVerdictModel | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The debate this one is the side-swapped rematch of (the same motion, format and styles, ' +
+      'each model on the other side); null: not a rematch.',
+  })
+  rematchOf!: string | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether it ran with a moderator; null for a debate saved before this was kept.',
+  })
+  moderatorEnabled!: boolean | null;
 }
 
 @ObjectType('Debate', { description: 'A saved debate (private until shared).' })

@@ -1,6 +1,8 @@
 import {
+  type Debate,
   DebateId,
   DebateSettings,
+  debatesContracts,
   generationContracts,
   identityContracts,
   runInstanceKey,
@@ -16,7 +18,12 @@ import { Authenticated } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { observableIterator } from '../common/observable-iterator.js';
-import { badInput, emailNotVerified, parseInput } from '../errors/graphql-errors.js';
+import {
+  badInput,
+  debateNotFound,
+  emailNotVerified,
+  parseInput,
+} from '../errors/graphql-errors.js';
 import {
   type ConnectionSubscriptions,
   SubscriptionLimits,
@@ -65,6 +72,27 @@ function joinDeltas(
   return { debateRun: { ...b, at: a.at, text: `${a.text ?? ''}${b.text ?? ''}` } };
 }
 
+/**
+ * A saved debate's rematch: the same motion, format and sides (each side's stance and style),
+ * each model now on the other side. The personality hints are not kept with a saved debate.
+ * A debate saved before its format was kept is run in the default one, without a moderator.
+ */
+export function rematchSettings(debate: Debate): DebateSettings {
+  const side = (own: Debate['model1'], model: Debate['model1']) => ({
+    model: model.name,
+    stance: own.stance,
+    rhetoricStyle: own.rhetoricStyle,
+    personality: '',
+  });
+  return {
+    topic: debate.topic,
+    debateFormat: debate.debateFormat ?? 'structured',
+    moderatorEnabled: debate.moderatorEnabled ?? false,
+    first: side(debate.model1, debate.model2),
+    second: side(debate.model2, debate.model1),
+  };
+}
+
 /** How long the gateway takes the identity service's word that nobody is asked to verify. */
 const VERIFICATION_SETTING_TTL_MS = 60_000;
 
@@ -105,6 +133,37 @@ export class GenerationResolver implements OnModuleDestroy {
       input,
       (issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`,
     );
+    return this.start(user, settings);
+  }
+
+  // The debate's owner only: the debates service finds only the user's own debates.
+  @Authenticated()
+  @RateLimit('startDebate', { account: 'user' })
+  @Mutation(() => String, {
+    description:
+      "Takes one free debate and starts the rematch of the user's saved debate: the same motion, " +
+      'format and styles, each model on the other side. Saved, it is linked to the first as a ' +
+      'side-swapped pair. Returns the run id to watch with debateRun.',
+  })
+  async startRematch(
+    @Args('debateId') id: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<string> {
+    const debateId = parseInput(DebateId, id, 'Invalid debate id');
+    const { debate } = await this.services.request(debatesContracts.get, {
+      userId: user.id,
+      debateId,
+    });
+    if (!debate) throw debateNotFound();
+    return this.start(user, rematchSettings(debate), debate.id);
+  }
+
+  /** Starts a run of the user's: checks the address where asked, then takes a free debate. */
+  private async start(
+    user: AuthenticatedUser,
+    settings: DebateSettings,
+    rematchOf?: string,
+  ): Promise<string> {
     // A token issued before the link was followed says unverified: the realm has the last word.
     if (!user.emailVerified && Date.now() >= this.verificationOffUntil) {
       const status = await this.services.request(identityContracts.verificationStatus, {
@@ -117,7 +176,7 @@ export class GenerationResolver implements OnModuleDestroy {
     // started the per-minute limit's worth already (counted there, for every gateway alike).
     const started = await this.services.request(
       generationContracts.start,
-      { userId: user.id, email: user.email, settings },
+      { userId: user.id, email: user.email, settings, ...(rematchOf ? { rematchOf } : {}) },
       { timeoutMs: 10_000 },
     );
     if (!started.started) {

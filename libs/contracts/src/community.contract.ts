@@ -24,13 +24,61 @@ export type RankingSort = z.output<typeof RankingSort>;
 export const RankingPeriod = z.enum(['all', 'today', 'week', 'month']);
 export type RankingPeriod = z.output<typeof RankingPeriod>;
 
-/** A debate as the community sees it: the shared debate with its votes and views. */
+/** Where a reader stands before reading a debate (Intelligence Squared's first poll). */
+export const StanceBefore = z.enum(['FOR', 'AGAINST', 'UNDECIDED']);
+export type StanceBefore = z.output<typeof StanceBefore>;
+/** Where a reader stands after reading: their For or Against vote. */
+export const StanceAfter = z.enum(['FOR', 'AGAINST']);
+export type StanceAfter = z.output<typeof StanceAfter>;
+
+const share = z.number().min(0).max(100);
+const gain = z.number().min(-100).max(100);
+
+/**
+ * Minds changed, among the readers who said where they stood before reading and voted For or
+ * Against after: the shares before and after (percent), each side's gain in percentage points
+ * and the room's winner by gain. `shares` is null below MINDS_CHANGED_MIN_READERS readers.
+ */
+export const MindsChanged = z
+  .object({
+    readers: z.number().int().nonnegative(),
+    shares: z
+      .object({
+        before: z.object({ for: share, against: share, undecided: share }).strict(),
+        after: z.object({ for: share, against: share }).strict(),
+        gain: z.object({ for: gain, against: gain }).strict(),
+        /** The side that gained more points; TIE when they gained the same. */
+        winner: z.enum(['FOR', 'AGAINST', 'TIE']),
+      })
+      .strict()
+      .nullable(),
+  })
+  .strict();
+export type MindsChanged = z.output<typeof MindsChanged>;
+
+/** A debate as the community sees it: the shared debate with its votes, views and minds changed. */
 export const PublicDebate = Debate.extend({
   isPublic: z.literal(true),
   sharedAt: z.iso.datetime(),
   interesting: z.number().int().nonnegative(),
+  mindsChanged: MindsChanged,
 }).strict();
 export type PublicDebate = z.output<typeof PublicDebate>;
+
+/**
+ * The other debate of a side-swapped pair, as the page shows it beside this one: the same
+ * motion, each model on the other side. `isRematch`: it is the rematch (else the first).
+ */
+export const PairedDebate = PublicDebate.pick({
+  id: true,
+  sharedAt: true,
+  model1: true,
+  model2: true,
+  verdict: true,
+})
+  .extend({ isRematch: z.boolean() })
+  .strict();
+export type PairedDebate = z.output<typeof PairedDebate>;
 
 /** What a ranking card shows: no rounds (they are fetched on demand), the viewer's own marks. */
 export const RankedDebate = PublicDebate.omit({ rounds: true, userId: true })
@@ -52,6 +100,19 @@ export type VoteCounts = z.output<typeof VoteCounts>;
 
 const debateIds = z.array(DebateId).max(MAX_LOCAL_STARS);
 
+/**
+ * A reader's marks on a public debate: their vote, where they stood before reading ('SKIPPED':
+ * they did not say; null: not asked yet), and whether the page asks them first.
+ */
+export const ViewerMarks = z
+  .object({
+    myVote: VoteKind.nullable(),
+    standBefore: z.enum([...StanceBefore.options, 'SKIPPED']).nullable(),
+    askBefore: z.boolean(),
+  })
+  .strict();
+export type ViewerMarks = z.output<typeof ViewerMarks>;
+
 export const communityDebateContracts = {
   /**
    * One public debate with its rounds (null when it is not, or no longer, public); a reader's
@@ -59,8 +120,23 @@ export const communityDebateContracts = {
    */
   get: defineRequest(
     subjects.community.debate.get,
-    z.object({ debateId: DebateId, countView: z.boolean() }).strict(),
-    z.object({ debate: PublicDebate.nullable() }).strict(),
+    z
+      .object({
+        debateId: DebateId,
+        countView: z.boolean(),
+        /** The signed-in reader, whose vote and answer before reading come with it. */
+        viewerId: VoterId.optional(),
+      })
+      .strict(),
+    z
+      .object({
+        debate: PublicDebate.nullable(),
+        /** The reader's marks on it; null without a reader (or a debate). */
+        viewer: ViewerMarks.nullable(),
+        /** The other debate of its side-swapped pair, when that one is public too. */
+        pair: PairedDebate.nullable(),
+      })
+      .strict(),
   ),
   /** The ranking screen's query: filtered, sorted and paged in the database. */
   rank: defineRequest(
@@ -92,9 +168,34 @@ export const communityDebateContracts = {
     z.object({ voterId: VoterId, debateId: DebateId, kind: VoteKind.nullable() }).strict(),
     z.union([
       z
-        .object({ found: z.literal(true), counts: VoteCounts, myVote: VoteKind.nullable() })
+        .object({
+          found: z.literal(true),
+          counts: VoteCounts,
+          myVote: VoteKind.nullable(),
+          mindsChanged: MindsChanged,
+        })
         .strict(),
       z.object({ found: z.literal(false) }).strict(),
+    ]),
+  ),
+  /**
+   * Records where the reader stood before reading (null: they skipped the question), once: not
+   * after an answer (or a skip), not after a vote, not by the debate's author.
+   */
+  standBefore: defineRequest(
+    subjects.community.minds.before,
+    z.object({ readerId: VoterId, debateId: DebateId, stance: StanceBefore.nullable() }).strict(),
+    z.union([
+      z
+        .object({ found: z.literal(true), viewer: ViewerMarks, mindsChanged: MindsChanged })
+        .strict(),
+      z.object({ found: z.literal(false) }).strict(),
+      z
+        .object({
+          refused: z.enum(['answered', 'voted', 'author']),
+          message: z.string(),
+        })
+        .strict(),
     ]),
   ),
   /** Stars a public debate for the user, or takes the star away. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DebateCategory } from './catalog.contract.js';
 import { defineEvent, defineRequest } from './contract.js';
 import {
+  DebateFormat,
   ModelId,
   RhetoricStyle,
   speakerNames,
@@ -64,6 +65,14 @@ export const Debate = z
     rounds: z.array(DebateRound),
     /** The judges' scorecard; null when it was not judged (saved before judging, or it failed). */
     verdict: Verdict.nullable().default(null),
+    /** The format it was run in; null for a debate saved before the format was kept. */
+    debateFormat: DebateFormat.nullable().default(null),
+    moderatorEnabled: z.boolean().nullable().default(null),
+    /**
+     * The debate this one is the rematch of (the same motion, format and styles, each model on
+     * the other side); null: not a rematch. The two make a side-swapped pair.
+     */
+    rematchOf: DebateId.nullable().default(null),
   })
   .strict();
 export type Debate = z.output<typeof Debate>;

@@ -292,7 +292,15 @@ export const generationContracts = {
    */
   start: defineRequest(
     subjects.generation.run.start,
-    z.object({ userId, email: z.email().max(320), settings: DebateSettings }).strict(),
+    z
+      .object({
+        userId,
+        email: z.email().max(320),
+        settings: DebateSettings,
+        /** The saved debate this run is the side-swapped rematch of (its owner's, checked). */
+        rematchOf: runId.optional(),
+      })
+      .strict(),
     z.union([
       z.object({ started: z.literal(true), runId }).strict(),
       z
@@ -342,6 +350,10 @@ export const FinishedRun = z
     ),
     /** The judges' scorecard; null when the judge could not score it. */
     verdict: Verdict.nullable(),
+    debateFormat: DebateFormat,
+    moderatorEnabled: z.boolean(),
+    /** The saved debate it is the rematch of; null: not a rematch. */
+    rematchOf: runId.nullable(),
   })
   .strict();
 export type FinishedRun = z.output<typeof FinishedRun>;

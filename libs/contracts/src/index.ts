@@ -8,6 +8,7 @@ export * from './generation.contract.js';
 export * from './model-catalog.js';
 export * from './debates.contract.js';
 export * from './community.contract.js';
+export * from './leaderboard.contract.js';
 export * from './usage-settings.js';
 export * from './rate-limits.js';
 export * from './constants/index.js';

@@ -52,6 +52,8 @@ export const subjects = {
     debate: { get: 'community.debate.get', rank: 'community.debate.rank' },
     vote: { cast: 'community.vote.cast' },
     star: { toggle: 'community.star.toggle', merge: 'community.star.merge' },
+    minds: { before: 'community.minds.before' },
+    leaderboard: { get: 'community.leaderboard.get' },
   },
 } as const;
 

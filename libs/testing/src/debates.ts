@@ -120,6 +120,9 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
     },
     rounds,
     verdict: null,
+    debateFormat: 'structured',
+    moderatorEnabled: false,
+    rematchOf: null,
     ...fields,
   };
 }

@@ -37,6 +37,7 @@ describe('the public debates', () => {
       upvotes: 4,
       downvotes: 2,
       verdict: offlineVerdict(8, 4),
+      rematchOf: 'p0',
     });
     await share(community, debate);
     expect(await publicCopy(community, 'p1')).toEqual({
@@ -56,8 +57,13 @@ describe('the public debates', () => {
       model1: debate.model1,
       model2: debate.model2,
       rounds: debate.rounds,
-      // The judges' scorecard goes public with it.
+      // The judges' scorecard goes public with it, and its format and pair.
       verdict: debate.verdict,
+      debateFormat: 'structured',
+      moderatorEnabled: false,
+      rematchOf: 'p0',
+      // No reader has said where they stood yet.
+      mindsChanged: { readers: 0, shares: null },
     });
     // ... and is on its ranking card.
     const ranked = await rank(community);
@@ -73,6 +79,7 @@ describe('the public debates', () => {
       found: true,
       counts: { upvotes: 1, downvotes: 0, interesting: 0 },
       myVote: 'FOR',
+      mindsChanged: { readers: 0, shares: null },
     });
   });
 
@@ -138,6 +145,22 @@ describe('the public debates', () => {
         debateId: 'no-such-debate',
         countView: true,
       }),
-    ).toEqual({ debate: null });
+    ).toEqual({ debate: null, viewer: null, pair: null });
+  });
+
+  it('shows a debate with the other half of its side-swapped pair, while that one is public', async () => {
+    await share(community, debateOf('q1'));
+    await share(community, debateOf('q2', { rematchOf: 'q1', verdict: offlineVerdict(5, 7) }));
+    const pairOf = async (debateId: string) =>
+      (await community.client.request(communityDebateContracts.get, { debateId, countView: false }))
+        .pair;
+    expect(await pairOf('q1')).toMatchObject({
+      id: 'q2',
+      isRematch: true,
+      verdict: { winner: 'Second Speaker' },
+    });
+    expect(await pairOf('q2')).toMatchObject({ id: 'q1', isRematch: false, verdict: null });
+    await unshare(community, 'q2');
+    expect(await pairOf('q1')).toBeNull();
   });
 });

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommunityServiceModule } from '../src/index.js';
 import { debateOf, publicCopy, rank, share, unshare } from './fixtures.js';
 
+/** No reader said where they stood before reading: minds changed has nobody to count. */
+const NO_READERS = { readers: 0, shares: null };
+
 // For, Against or Interesting: one vote per user per debate, counted in the debate's copy.
 describe('votes', () => {
   let community: ServiceUnderTest;
@@ -28,33 +31,39 @@ describe('votes', () => {
       found: true,
       counts: { upvotes: 1, downvotes: 1, interesting: 0 },
       myVote: 'AGAINST',
+      mindsChanged: NO_READERS,
     });
     // The same vote again changes nothing.
     expect(await vote('ada', 'v1', 'AGAINST')).toEqual({
       found: true,
       counts: { upvotes: 1, downvotes: 1, interesting: 0 },
       myVote: 'AGAINST',
+      mindsChanged: NO_READERS,
     });
     expect(await vote('ada', 'v1', 'INTERESTING')).toEqual({
       found: true,
       counts: { upvotes: 1, downvotes: 0, interesting: 1 },
       myVote: 'INTERESTING',
+      mindsChanged: NO_READERS,
     });
     expect(await vote('ada', 'v1', 'FOR')).toEqual({
       found: true,
       counts: { upvotes: 2, downvotes: 0, interesting: 0 },
       myVote: 'FOR',
+      mindsChanged: NO_READERS,
     });
     expect(await vote('ada', 'v1', null)).toEqual({
       found: true,
       counts: { upvotes: 1, downvotes: 0, interesting: 0 },
       myVote: null,
+      mindsChanged: NO_READERS,
     });
     // Taking back a vote one does not have changes nothing either.
     expect(await vote('bo', 'v1', null)).toEqual({
       found: true,
       counts: { upvotes: 1, downvotes: 0, interesting: 0 },
       myVote: null,
+      mindsChanged: NO_READERS,
     });
     expect(await publicCopy(community, 'v1')).toMatchObject({
       upvotes: 1,

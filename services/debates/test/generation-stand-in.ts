@@ -81,6 +81,9 @@ export class GenerationStandIn {
         },
       ],
       verdict: offlineVerdict(7, 6),
+      debateFormat: 'oxford',
+      moderatorEnabled: true,
+      rematchOf: null,
     };
     this.runs.set(runId, { userId, run });
     return run;

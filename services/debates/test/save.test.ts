@@ -91,6 +91,10 @@ describe('saving a debate', () => {
       rounds: run.turns.filter((turn) => turn.speaker !== 'Moderator'),
       // The judges' scorecard is kept with it.
       verdict: run.verdict,
+      // Its format, kept for a rematch; not a rematch itself.
+      debateFormat: 'oxford',
+      moderatorEnabled: true,
+      rematchOf: null,
     });
     expect(Date.parse(saved.debate.timestamp)).toBeGreaterThanOrEqual(before - 1_000);
     expect(

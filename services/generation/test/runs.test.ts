@@ -36,10 +36,12 @@ async function start(
   generation: ServiceUnderTest,
   settings: DebateSettings,
   person = ada,
+  rematchOf?: string,
 ): Promise<string> {
   const started = await generation.client.request(generationContracts.start, {
     ...person,
     settings,
+    ...(rematchOf ? { rematchOf } : {}),
   });
   if (!started.started) throw new Error(`refused: ${started.reason}`);
   return started.runId;
@@ -192,8 +194,20 @@ describe('a debate run', () => {
       })),
       // The offline judge's scorecard, as the run sent it.
       verdict: events.flatMap((event) => (event.type === 'verdictReady' ? [event.verdict] : []))[0],
+      // Its format, kept for a rematch; it is not one.
+      debateFormat: settings.debateFormat,
+      moderatorEnabled: settings.moderatorEnabled,
+      rematchOf: null,
     });
     expect(run?.verdict?.judgedBy.label).toBe('Offline judge');
+  });
+
+  it('keeps the debate a rematch was started for, to be saved with it', async () => {
+    const first = await start(generation, settingsOf('Should zoos exist?'));
+    await watch(generation, first);
+    const rematch = await start(generation, settingsOf('Should zoos exist?'), ada, first);
+    await watch(generation, rematch);
+    expect((await lookUp(generation, rematch)).run?.rematchOf).toBe(first);
   });
 
   it('belongs to its owner alone: nobody else can watch or save it', async () => {

@@ -25,6 +25,11 @@ const HistoryPage = lazy(() =>
 const HistoryTab = lazy(() =>
   import('../features/history/HistoryTab').then((module) => ({ default: module.HistoryTab })),
 );
+const LeaderboardTab = lazy(() =>
+  import('../features/leaderboard/LeaderboardTab').then((module) => ({
+    default: module.LeaderboardTab,
+  })),
+);
 const LoginPage = lazy(() =>
   import('../features/login/LoginPage').then((module) => ({ default: module.LoginPage })),
 );
@@ -55,6 +60,7 @@ export function AppRoutes() {
           <Route index element={<Navigate to="/community/ranking" replace />} />
           <Route path="ranking" element={<RankingTab />} />
           <Route path="history" element={<HistoryTab />} />
+          <Route path="leaderboard" element={<LeaderboardTab />} />
           <Route path="*" element={<Navigate to="/community/ranking" replace />} />
         </Route>
         <Route path="/history" element={<HistoryPage />} />

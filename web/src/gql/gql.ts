@@ -22,22 +22,28 @@ type Documents = {
   '\n  mutation CompleteProviderSignIn($code: String!, $state: String!) {\n    completeProviderSignIn(code: $code, state: $state) {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.CompleteProviderSignInDocument;
   '\n  mutation SignOut {\n    signOut\n  }\n': typeof types.SignOutDocument;
   '\n  mutation SendVerificationEmail {\n    sendVerificationEmail\n  }\n': typeof types.SendVerificationEmailDocument;
-  '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          winner\n          tie\n          firstTotal\n          secondTotal\n        }\n      }\n      next\n    }\n  }\n': typeof types.CommunityDebatesDocument;
-  '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n': typeof types.CommunityDebateDocument;
-  '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n    }\n  }\n': typeof types.VoteDocument;
+  '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        mindsChanged {\n          ...MindsChangedFields\n        }\n      }\n      next\n    }\n  }\n': typeof types.CommunityDebatesDocument;
+  '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      mindsChanged {\n        ...MindsChangedFields\n      }\n      myVote\n      standBefore\n      askBefore\n      pairedWith {\n        id\n        isRematch\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n      }\n    }\n  }\n': typeof types.CommunityDebateDocument;
+  '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      winner\n    }\n  }\n': typeof types.MindsChangedFieldsFragmentDoc;
+  '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n': typeof types.VoteDocument;
+  '\n  mutation StandBefore($debateId: String!, $stance: StanceBefore) {\n    standBefore(debateId: $debateId, stance: $stance) {\n      debateId\n      standBefore\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n': typeof types.StandBeforeDocument;
   '\n  mutation ToggleStar($debateId: String!) {\n    toggleStar(debateId: $debateId)\n  }\n': typeof types.ToggleStarDocument;
   '\n  query Categories {\n    categories\n  }\n': typeof types.CategoriesDocument;
   '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n': typeof types.MergeStarsDocument;
   '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateSpeakerFieldsFragmentDoc;
   '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateRoundFieldsFragmentDoc;
   '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateVerdictFieldsFragmentDoc;
-  '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          winner\n          tie\n          firstTotal\n          secondTotal\n        }\n      }\n      total\n      next\n    }\n  }\n': typeof types.MyDebatesDocument;
+  '\n  fragment VerdictSummaryFields on DebateVerdict {\n    winner\n    tie\n    firstTotal\n    secondTotal\n  }\n': typeof types.VerdictSummaryFieldsFragmentDoc;
+  '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        rematchOf\n        moderatorEnabled\n      }\n      total\n      next\n    }\n  }\n': typeof types.MyDebatesDocument;
   '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n': typeof types.MyDebateDocument;
   '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n': typeof types.SaveDebateDocument;
   '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n': typeof types.ShareDebateDocument;
   '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n      }\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n': typeof types.StartDebateDocument;
+  '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n': typeof types.StartRematchDocument;
   '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n': typeof types.DebateRunDocument;
+  '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n': typeof types.LeaderboardRowFieldsFragmentDoc;
+  '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        unknownWriter\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n': typeof types.LeaderboardDocument;
 };
 const documents: Documents = {
   '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      totalDebates\n      memberSince\n      tokensIn\n      tokensOut\n    }\n  }\n':
@@ -57,12 +63,16 @@ const documents: Documents = {
   '\n  mutation SignOut {\n    signOut\n  }\n': types.SignOutDocument,
   '\n  mutation SendVerificationEmail {\n    sendVerificationEmail\n  }\n':
     types.SendVerificationEmailDocument,
-  '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          winner\n          tie\n          firstTotal\n          secondTotal\n        }\n      }\n      next\n    }\n  }\n':
+  '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        mindsChanged {\n          ...MindsChangedFields\n        }\n      }\n      next\n    }\n  }\n':
     types.CommunityDebatesDocument,
-  '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n':
+  '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      mindsChanged {\n        ...MindsChangedFields\n      }\n      myVote\n      standBefore\n      askBefore\n      pairedWith {\n        id\n        isRematch\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n      }\n    }\n  }\n':
     types.CommunityDebateDocument,
-  '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n    }\n  }\n':
+  '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      winner\n    }\n  }\n':
+    types.MindsChangedFieldsFragmentDoc,
+  '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n':
     types.VoteDocument,
+  '\n  mutation StandBefore($debateId: String!, $stance: StanceBefore) {\n    standBefore(debateId: $debateId, stance: $stance) {\n      debateId\n      standBefore\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n':
+    types.StandBeforeDocument,
   '\n  mutation ToggleStar($debateId: String!) {\n    toggleStar(debateId: $debateId)\n  }\n':
     types.ToggleStarDocument,
   '\n  query Categories {\n    categories\n  }\n': types.CategoriesDocument,
@@ -74,7 +84,9 @@ const documents: Documents = {
     types.DebateRoundFieldsFragmentDoc,
   '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n':
     types.DebateVerdictFieldsFragmentDoc,
-  '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          winner\n          tie\n          firstTotal\n          secondTotal\n        }\n      }\n      total\n      next\n    }\n  }\n':
+  '\n  fragment VerdictSummaryFields on DebateVerdict {\n    winner\n    tie\n    firstTotal\n    secondTotal\n  }\n':
+    types.VerdictSummaryFieldsFragmentDoc,
+  '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        rematchOf\n        moderatorEnabled\n      }\n      total\n      next\n    }\n  }\n':
     types.MyDebatesDocument,
   '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n':
     types.MyDebateDocument,
@@ -86,8 +98,14 @@ const documents: Documents = {
     types.CatalogDocument,
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n':
     types.StartDebateDocument,
+  '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n':
+    types.StartRematchDocument,
   '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n':
     types.DebateRunDocument,
+  '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n':
+    types.LeaderboardRowFieldsFragmentDoc,
+  '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        unknownWriter\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n':
+    types.LeaderboardDocument,
 };
 
 /**
@@ -148,20 +166,32 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          winner\n          tie\n          firstTotal\n          secondTotal\n        }\n      }\n      next\n    }\n  }\n',
+  source: '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        mindsChanged {\n          ...MindsChangedFields\n        }\n      }\n      next\n    }\n  }\n',
 ): typeof import('./graphql').CommunityDebatesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n',
+  source: '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      mindsChanged {\n        ...MindsChangedFields\n      }\n      myVote\n      standBefore\n      askBefore\n      pairedWith {\n        id\n        isRematch\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n      }\n    }\n  }\n',
 ): typeof import('./graphql').CommunityDebateDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n    }\n  }\n',
+  source: '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      winner\n    }\n  }\n',
+): typeof import('./graphql').MindsChangedFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n',
 ): typeof import('./graphql').VoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation StandBefore($debateId: String!, $stance: StanceBefore) {\n    standBefore(debateId: $debateId, stance: $stance) {\n      debateId\n      standBefore\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').StandBeforeDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -202,7 +232,13 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          winner\n          tie\n          firstTotal\n          secondTotal\n        }\n      }\n      total\n      next\n    }\n  }\n',
+  source: '\n  fragment VerdictSummaryFields on DebateVerdict {\n    winner\n    tie\n    firstTotal\n    secondTotal\n  }\n',
+): typeof import('./graphql').VerdictSummaryFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        rematchOf\n        moderatorEnabled\n      }\n      total\n      next\n    }\n  }\n',
 ): typeof import('./graphql').MyDebatesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -238,8 +274,26 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
+  source: '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n',
+): typeof import('./graphql').StartRematchDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
   source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n',
 ): typeof import('./graphql').DebateRunDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n',
+): typeof import('./graphql').LeaderboardRowFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        unknownWriter\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').LeaderboardDocument;
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -5,6 +5,9 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 export type Incremental<T> =
   T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** A reader's answer to 'where do you stand?' before reading: a stance or SKIPPED. */
+export type BeforeAnswer = 'AGAINST' | 'FOR' | 'SKIPPED' | 'UNDECIDED';
+
 export type DebateSettingsInput = {
   /** One of the catalog debate formats. */
   readonly debateFormat: string;
@@ -14,6 +17,9 @@ export type DebateSettingsInput = {
   /** The motion, 1 to 500 characters. */
   readonly topic: string;
 };
+
+/** MODEL: the models that really wrote the debates; STYLE: the rhetoric styles of the speakers. */
+export type LeaderboardSubject = 'MODEL' | 'STYLE';
 
 /** Today starts at the viewer's midnight (utcOffsetMinutes); a week is 7 days. */
 export type RankingPeriod = 'ALL_TIME' | 'THIS_MONTH' | 'THIS_WEEK' | 'TODAY';
@@ -34,6 +40,9 @@ export type SpeakerSettingsInput = {
   /** -1 (against) to 1 (for), in steps of 0.1. */
   readonly stance: number;
 };
+
+/** Where a reader stands on the motion before reading the debate. */
+export type StanceBefore = 'AGAINST' | 'FOR' | 'UNDECIDED';
 
 /** One vote per user per debate. */
 export type VoteKind = 'AGAINST' | 'FOR' | 'INTERESTING';
@@ -225,6 +234,19 @@ export type CommunityDebatesQuery = {
         readonly firstTotal: number;
         readonly secondTotal: number;
       } | null;
+      readonly mindsChanged: {
+        readonly readers: number;
+        readonly shares: {
+          readonly winner: string;
+          readonly before: {
+            readonly for: number;
+            readonly against: number;
+            readonly undecided: number | null;
+          };
+          readonly after: { readonly for: number; readonly against: number };
+          readonly gain: { readonly for: number; readonly against: number };
+        } | null;
+      };
     }>;
   };
 };
@@ -244,6 +266,9 @@ export type CommunityDebateQuery = {
     readonly downvotes: number;
     readonly interesting: number;
     readonly views: number;
+    readonly myVote: VoteKind | null;
+    readonly standBefore: BeforeAnswer | null;
+    readonly askBefore: boolean;
     readonly model1: {
       readonly name: string;
       readonly stance: number;
@@ -327,7 +352,78 @@ export type CommunityDebateQuery = {
         readonly failedTurns: number;
       };
     } | null;
+    readonly mindsChanged: {
+      readonly readers: number;
+      readonly shares: {
+        readonly winner: string;
+        readonly before: {
+          readonly for: number;
+          readonly against: number;
+          readonly undecided: number | null;
+        };
+        readonly after: { readonly for: number; readonly against: number };
+        readonly gain: { readonly for: number; readonly against: number };
+      } | null;
+    };
+    readonly pairedWith: {
+      readonly id: string;
+      readonly isRematch: boolean;
+      readonly model1: {
+        readonly name: string;
+        readonly stance: number;
+        readonly rhetoricStyle: string;
+        readonly writtenBy: {
+          readonly kind: string;
+          readonly modelId: string;
+          readonly label: string;
+          readonly serverModel: string | null;
+          readonly tokensIn: number | null;
+          readonly tokensOut: number | null;
+          readonly firstTokenMs: number | null;
+          readonly totalMs: number;
+          readonly turns: number;
+          readonly failedTurns: number;
+        } | null;
+      };
+      readonly model2: {
+        readonly name: string;
+        readonly stance: number;
+        readonly rhetoricStyle: string;
+        readonly writtenBy: {
+          readonly kind: string;
+          readonly modelId: string;
+          readonly label: string;
+          readonly serverModel: string | null;
+          readonly tokensIn: number | null;
+          readonly tokensOut: number | null;
+          readonly firstTokenMs: number | null;
+          readonly totalMs: number;
+          readonly turns: number;
+          readonly failedTurns: number;
+        } | null;
+      };
+      readonly verdict: {
+        readonly winner: string | null;
+        readonly tie: boolean;
+        readonly firstTotal: number;
+        readonly secondTotal: number;
+      } | null;
+    } | null;
   };
+};
+
+export type MindsChangedFieldsFragment = {
+  readonly readers: number;
+  readonly shares: {
+    readonly winner: string;
+    readonly before: {
+      readonly for: number;
+      readonly against: number;
+      readonly undecided: number | null;
+    };
+    readonly after: { readonly for: number; readonly against: number };
+    readonly gain: { readonly for: number; readonly against: number };
+  } | null;
 };
 
 export type VoteMutationVariables = Exact<{
@@ -342,6 +438,44 @@ export type VoteMutation = {
     readonly downvotes: number;
     readonly interesting: number;
     readonly myVote: VoteKind | null;
+    readonly mindsChanged: {
+      readonly readers: number;
+      readonly shares: {
+        readonly winner: string;
+        readonly before: {
+          readonly for: number;
+          readonly against: number;
+          readonly undecided: number | null;
+        };
+        readonly after: { readonly for: number; readonly against: number };
+        readonly gain: { readonly for: number; readonly against: number };
+      } | null;
+    };
+  };
+};
+
+export type StandBeforeMutationVariables = Exact<{
+  debateId: string;
+  stance?: StanceBefore | null | undefined;
+}>;
+
+export type StandBeforeMutation = {
+  readonly standBefore: {
+    readonly debateId: string;
+    readonly standBefore: BeforeAnswer;
+    readonly mindsChanged: {
+      readonly readers: number;
+      readonly shares: {
+        readonly winner: string;
+        readonly before: {
+          readonly for: number;
+          readonly against: number;
+          readonly undecided: number | null;
+        };
+        readonly after: { readonly for: number; readonly against: number };
+        readonly gain: { readonly for: number; readonly against: number };
+      } | null;
+    };
   };
 };
 
@@ -430,6 +564,13 @@ export type DebateVerdictFieldsFragment = {
   };
 };
 
+export type VerdictSummaryFieldsFragment = {
+  readonly winner: string | null;
+  readonly tie: boolean;
+  readonly firstTotal: number;
+  readonly secondTotal: number;
+};
+
 export type MyDebatesQueryVariables = Exact<{
   search?: string | null | undefined;
   category?: string | null | undefined;
@@ -451,6 +592,8 @@ export type MyDebatesQuery = {
       readonly isPublic: boolean;
       readonly upvotes: number;
       readonly downvotes: number;
+      readonly rematchOf: string | null;
+      readonly moderatorEnabled: boolean | null;
       readonly model1: {
         readonly name: string;
         readonly stance: number;
@@ -633,6 +776,12 @@ export type StartDebateMutationVariables = Exact<{
 
 export type StartDebateMutation = { readonly startDebate: string };
 
+export type StartRematchMutationVariables = Exact<{
+  debateId: string;
+}>;
+
+export type StartRematchMutation = { readonly startRematch: string };
+
 export type DebateRunSubscriptionVariables = Exact<{
   id: string;
 }>;
@@ -707,6 +856,69 @@ export type DebateRunSubscription = {
   };
 };
 
+export type LeaderboardRowFieldsFragment = {
+  readonly id: string;
+  readonly label: string;
+  readonly rating: number;
+  readonly low: number;
+  readonly high: number;
+  readonly debates: number;
+  readonly pairs: number;
+  readonly audience: {
+    readonly rating: number;
+    readonly low: number;
+    readonly high: number;
+    readonly debates: number;
+  } | null;
+};
+
+export type LeaderboardQueryVariables = Exact<{
+  subject: LeaderboardSubject;
+  pairsOnly: boolean;
+}>;
+
+export type LeaderboardQuery = {
+  readonly leaderboard: {
+    readonly subject: LeaderboardSubject;
+    readonly pairsOnly: boolean;
+    readonly debates: number;
+    readonly apartDebates: number;
+    readonly bootstrapRounds: number;
+    readonly computedAt: string | null;
+    readonly notRated: { readonly sameSubject: number; readonly unknownWriter: number };
+    readonly rows: ReadonlyArray<{
+      readonly id: string;
+      readonly label: string;
+      readonly rating: number;
+      readonly low: number;
+      readonly high: number;
+      readonly debates: number;
+      readonly pairs: number;
+      readonly audience: {
+        readonly rating: number;
+        readonly low: number;
+        readonly high: number;
+        readonly debates: number;
+      } | null;
+    }>;
+    readonly apart: ReadonlyArray<{
+      readonly id: string;
+      readonly label: string;
+      readonly rating: number;
+      readonly low: number;
+      readonly high: number;
+      readonly debates: number;
+      readonly pairs: number;
+      readonly audience: {
+        readonly rating: number;
+        readonly low: number;
+        readonly high: number;
+        readonly debates: number;
+      } | null;
+    }>;
+  };
+};
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -743,6 +955,30 @@ export const AuthSessionFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'AuthSessionFields' },
 ) as unknown as TypedDocumentString<AuthSessionFieldsFragment, unknown>;
+export const MindsChangedFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment MindsChangedFields on MindsChanged {
+  readers
+  shares {
+    before {
+      for
+      against
+      undecided
+    }
+    after {
+      for
+      against
+    }
+    gain {
+      for
+      against
+    }
+    winner
+  }
+}
+    `,
+  { fragmentName: 'MindsChangedFields' },
+) as unknown as TypedDocumentString<MindsChangedFieldsFragment, unknown>;
 export const DebateSpeakerFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment DebateSpeakerFields on DebateSpeaker {
@@ -824,6 +1060,37 @@ export const DebateVerdictFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'DebateVerdictFields' },
 ) as unknown as TypedDocumentString<DebateVerdictFieldsFragment, unknown>;
+export const VerdictSummaryFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment VerdictSummaryFields on DebateVerdict {
+  winner
+  tie
+  firstTotal
+  secondTotal
+}
+    `,
+  { fragmentName: 'VerdictSummaryFields' },
+) as unknown as TypedDocumentString<VerdictSummaryFieldsFragment, unknown>;
+export const LeaderboardRowFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment LeaderboardRowFields on LeaderboardRow {
+  id
+  label
+  rating
+  low
+  high
+  debates
+  pairs
+  audience {
+    rating
+    low
+    high
+    debates
+  }
+}
+    `,
+  { fragmentName: 'LeaderboardRowFields' },
+) as unknown as TypedDocumentString<LeaderboardRowFieldsFragment, unknown>;
 export const UsageDocument = new TypedDocumentString(`
     query Usage {
   usage {
@@ -967,16 +1234,35 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
         ...DebateSpeakerFields
       }
       verdict {
-        winner
-        tie
-        firstTotal
-        secondTotal
+        ...VerdictSummaryFields
+      }
+      mindsChanged {
+        ...MindsChangedFields
       }
     }
     next
   }
 }
-    fragment DebateSpeakerFields on DebateSpeaker {
+    fragment MindsChangedFields on MindsChanged {
+  readers
+  shares {
+    before {
+      for
+      against
+      undecided
+    }
+    after {
+      for
+      against
+    }
+    gain {
+      for
+      against
+    }
+    winner
+  }
+}
+fragment DebateSpeakerFields on DebateSpeaker {
   name
   stance
   rhetoricStyle
@@ -992,6 +1278,12 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
     turns
     failedTurns
   }
+}
+fragment VerdictSummaryFields on DebateVerdict {
+  winner
+  tie
+  firstTotal
+  secondTotal
 }`) as unknown as TypedDocumentString<CommunityDebatesQuery, CommunityDebatesQueryVariables>;
 export const CommunityDebateDocument = new TypedDocumentString(`
     query CommunityDebate($id: String!) {
@@ -1017,9 +1309,47 @@ export const CommunityDebateDocument = new TypedDocumentString(`
     verdict {
       ...DebateVerdictFields
     }
+    mindsChanged {
+      ...MindsChangedFields
+    }
+    myVote
+    standBefore
+    askBefore
+    pairedWith {
+      id
+      isRematch
+      model1 {
+        ...DebateSpeakerFields
+      }
+      model2 {
+        ...DebateSpeakerFields
+      }
+      verdict {
+        ...VerdictSummaryFields
+      }
+    }
   }
 }
-    fragment DebateSpeakerFields on DebateSpeaker {
+    fragment MindsChangedFields on MindsChanged {
+  readers
+  shares {
+    before {
+      for
+      against
+      undecided
+    }
+    after {
+      for
+      against
+    }
+    gain {
+      for
+      against
+    }
+    winner
+  }
+}
+fragment DebateSpeakerFields on DebateSpeaker {
   name
   stance
   rhetoricStyle
@@ -1084,6 +1414,12 @@ fragment DebateVerdictFields on DebateVerdict {
     turns
     failedTurns
   }
+}
+fragment VerdictSummaryFields on DebateVerdict {
+  winner
+  tie
+  firstTotal
+  secondTotal
 }`) as unknown as TypedDocumentString<CommunityDebateQuery, CommunityDebateQueryVariables>;
 export const VoteDocument = new TypedDocumentString(`
     mutation Vote($debateId: String!, $kind: VoteKind) {
@@ -1093,9 +1429,59 @@ export const VoteDocument = new TypedDocumentString(`
     downvotes
     interesting
     myVote
+    mindsChanged {
+      ...MindsChangedFields
+    }
   }
 }
-    `) as unknown as TypedDocumentString<VoteMutation, VoteMutationVariables>;
+    fragment MindsChangedFields on MindsChanged {
+  readers
+  shares {
+    before {
+      for
+      against
+      undecided
+    }
+    after {
+      for
+      against
+    }
+    gain {
+      for
+      against
+    }
+    winner
+  }
+}`) as unknown as TypedDocumentString<VoteMutation, VoteMutationVariables>;
+export const StandBeforeDocument = new TypedDocumentString(`
+    mutation StandBefore($debateId: String!, $stance: StanceBefore) {
+  standBefore(debateId: $debateId, stance: $stance) {
+    debateId
+    standBefore
+    mindsChanged {
+      ...MindsChangedFields
+    }
+  }
+}
+    fragment MindsChangedFields on MindsChanged {
+  readers
+  shares {
+    before {
+      for
+      against
+      undecided
+    }
+    after {
+      for
+      against
+    }
+    gain {
+      for
+      against
+    }
+    winner
+  }
+}`) as unknown as TypedDocumentString<StandBeforeMutation, StandBeforeMutationVariables>;
 export const ToggleStarDocument = new TypedDocumentString(`
     mutation ToggleStar($debateId: String!) {
   toggleStar(debateId: $debateId)
@@ -1137,11 +1523,10 @@ export const MyDebatesDocument = new TypedDocumentString(`
         ...DebateSpeakerFields
       }
       verdict {
-        winner
-        tie
-        firstTotal
-        secondTotal
+        ...VerdictSummaryFields
       }
+      rematchOf
+      moderatorEnabled
     }
     total
     next
@@ -1163,6 +1548,12 @@ export const MyDebatesDocument = new TypedDocumentString(`
     turns
     failedTurns
   }
+}
+fragment VerdictSummaryFields on DebateVerdict {
+  winner
+  tie
+  firstTotal
+  secondTotal
 }`) as unknown as TypedDocumentString<MyDebatesQuery, MyDebatesQueryVariables>;
 export const MyDebateDocument = new TypedDocumentString(`
     query MyDebate($id: String!) {
@@ -1291,6 +1682,11 @@ export const StartDebateDocument = new TypedDocumentString(`
   startDebate(settings: $settings)
 }
     `) as unknown as TypedDocumentString<StartDebateMutation, StartDebateMutationVariables>;
+export const StartRematchDocument = new TypedDocumentString(`
+    mutation StartRematch($debateId: String!) {
+  startRematch(debateId: $debateId)
+}
+    `) as unknown as TypedDocumentString<StartRematchMutation, StartRematchMutationVariables>;
 export const DebateRunDocument = new TypedDocumentString(`
     subscription DebateRun($id: String!) {
   debateRun(id: $id) {
@@ -1372,3 +1768,39 @@ export const DebateRunDocument = new TypedDocumentString(`
     failedTurns
   }
 }`) as unknown as TypedDocumentString<DebateRunSubscription, DebateRunSubscriptionVariables>;
+export const LeaderboardDocument = new TypedDocumentString(`
+    query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
+  leaderboard(subject: $subject, pairsOnly: $pairsOnly) {
+    subject
+    pairsOnly
+    debates
+    apartDebates
+    bootstrapRounds
+    computedAt
+    notRated {
+      sameSubject
+      unknownWriter
+    }
+    rows {
+      ...LeaderboardRowFields
+    }
+    apart {
+      ...LeaderboardRowFields
+    }
+  }
+}
+    fragment LeaderboardRowFields on LeaderboardRow {
+  id
+  label
+  rating
+  low
+  high
+  debates
+  pairs
+  audience {
+    rating
+    low
+    high
+    debates
+  }
+}`) as unknown as TypedDocumentString<LeaderboardQuery, LeaderboardQueryVariables>;

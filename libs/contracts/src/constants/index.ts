@@ -32,3 +32,6 @@ export const criterionLabels: Readonly<Record<(typeof judgeCriteria)[number], st
 /** The most a speaker's weighted total can be: 10 on every criterion. */
 export const MAX_VERDICT_TOTAL =
   10 * judgeCriteria.reduce((sum, criterion) => sum + criterionWeights[criterion], 0);
+
+/** Minds changed are shown once at least this many readers gave where they stood before and after. */
+export const MINDS_CHANGED_MIN_READERS = 5;

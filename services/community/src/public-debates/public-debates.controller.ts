@@ -25,6 +25,13 @@ export class PublicDebatesController {
     return this.publicDebates.vote(request);
   }
 
+  @HandleRequest(communityDebateContracts.standBefore)
+  standBefore(
+    request: ParsedRequestOf<Contracts['standBefore']>,
+  ): Promise<ResponseOf<Contracts['standBefore']>> {
+    return this.publicDebates.standBefore(request);
+  }
+
   @HandleRequest(communityDebateContracts.toggleStar)
   toggleStar(
     request: ParsedRequestOf<Contracts['toggleStar']>,

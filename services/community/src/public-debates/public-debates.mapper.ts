@@ -1,4 +1,5 @@
 import type { PublicDebate, RankedDebate, VoteCounts } from '@debate/contracts';
+import { mindsChangedOf } from '../minds/minds-changed.js';
 import type { PublicDebateDocument } from '../schemas/public-debate.schema.js';
 import type { PublicDebateCard } from './public-debates.repository.js';
 
@@ -26,6 +27,10 @@ function cardOf(document: PublicDebateCard): Omit<RankedDebate, 'myVote' | 'star
     model1: document.model1,
     model2: document.model2,
     verdict: document.verdict ?? null,
+    debateFormat: document.debateFormat ?? null,
+    moderatorEnabled: document.moderatorEnabled ?? null,
+    rematchOf: document.rematchOf ?? null,
+    mindsChanged: mindsChangedOf(document.minds),
   };
 }
 

@@ -20,6 +20,10 @@ const CARD_FIELDS = [
   'model1',
   'model2',
   'verdict',
+  'debateFormat',
+  'moderatorEnabled',
+  'rematchOf',
+  'minds',
 ] as const;
 
 /** A ranking card as read: its fields, the sort's score, and the viewer's vote alone. */
@@ -29,8 +33,20 @@ export type PublicDebateCard = Pick<PublicDebateDocument, '_id' | (typeof CARD_F
   votes?: Record<string, VoteKind>;
 };
 
-/** The counters of a debate and, at most, one voter's vote. */
-export type VoteState = Pick<PublicDebateDocument, '_id' | 'votes' | keyof VoteCounts>;
+/** The counters of a debate and, at most, one voter's vote and answer before reading. */
+export type VoteState = Pick<
+  PublicDebateDocument,
+  '_id' | 'votes' | 'before' | 'minds' | keyof VoteCounts
+>;
+
+/** A reader's marks on a debate (at most theirs), its author, and its minds changed. */
+export type ReaderState = Pick<
+  PublicDebateDocument,
+  '_id' | 'userId' | 'votes' | 'before' | 'minds'
+>;
+
+/** Moves of the minds-changed cells: `minds.FOR.AGAINST` → +1 or -1. */
+export type MindsMoves = Record<string, number>;
 
 /** What a share writes: the content of the debate, and what a new copy starts with. */
 export interface SharedCopy {
@@ -48,11 +64,14 @@ export interface SharedCopy {
     | 'model2'
     | 'rounds'
     | 'verdict'
+    | 'debateFormat'
+    | 'moderatorEnabled'
+    | 'rematchOf'
     | 'isPublic'
   >;
   readonly initial: Pick<
     PublicDebateDocument,
-    keyof VoteCounts | 'views' | 'votes' | 'popularity' | 'controversy'
+    keyof VoteCounts | 'views' | 'votes' | 'before' | 'minds' | 'popularity' | 'controversy'
   >;
 }
 
@@ -120,13 +139,30 @@ export class PublicDebatesRepository implements OnApplicationBootstrap {
   /** One public debate without its votes; `countView` adds a view in the same write. */
   async findPublic(debateId: string, countView: boolean): Promise<PublicDebateDocument | null> {
     const filter = { _id: debateId, removedAt: null };
-    const projection = { votes: 0 };
+    const projection = { votes: 0, before: 0 };
     if (!countView) {
       return this.debates.findOne(filter, projection).lean<PublicDebateDocument>().exec();
     }
     return this.debates
       .findOneAndUpdate(filter, { $inc: { views: 1 } }, { returnDocument: 'after', projection })
       .lean<PublicDebateDocument>()
+      .exec();
+  }
+
+  /**
+   * The other public debate of a side-swapped pair: the one `debate` is the rematch of, or the
+   * public rematch of `debate` (the earliest shared, should there be more than one).
+   */
+  findPair(
+    debate: Pick<PublicDebateDocument, '_id' | 'rematchOf'>,
+  ): Promise<PublicDebateCard | null> {
+    const filter = debate.rematchOf
+      ? { _id: debate.rematchOf, removedAt: null }
+      : { rematchOf: debate._id, removedAt: null };
+    return this.debates
+      .findOne(filter, { sharedAt: 1, model1: 1, model2: 1, verdict: 1, rematchOf: 1 })
+      .sort({ sharedAt: 1 })
+      .lean<PublicDebateCard>()
       .exec();
   }
 
@@ -175,12 +211,22 @@ export class PublicDebatesRepository implements OnApplicationBootstrap {
       .exec();
   }
 
-  /** The counters of a public debate and the voter's vote on it; null when it is not public. */
+  /**
+   * The counters of a public debate and the voter's vote and answer before reading on it; null
+   * when it is not public.
+   */
   findVote(debateId: string, voterId: string): Promise<VoteState | null> {
     return this.debates
       .findOne(
         { _id: debateId, removedAt: null },
-        { [`votes.${voterId}`]: 1, upvotes: 1, downvotes: 1, interesting: 1 },
+        {
+          [`votes.${voterId}`]: 1,
+          [`before.${voterId}`]: 1,
+          minds: 1,
+          upvotes: 1,
+          downvotes: 1,
+          interesting: 1,
+        },
       )
       .lean<VoteState>()
       .exec();
@@ -188,27 +234,78 @@ export class PublicDebatesRepository implements OnApplicationBootstrap {
 
   /**
    * Replaces the voter's vote `previous` by `next` (null: none) and moves the counters by
-   * `moves`, in one write, only if the vote is still `previous`. The counters after it; null
-   * when the vote changed (or the debate went) since it was read.
+   * `moves` and the minds-changed cells by `minds`, in one write, only if the vote is still
+   * `previous` and the answer before reading still `before`. The counters after it; null when
+   * either changed (or the debate went) since it was read.
    */
   replaceVote(
     debateId: string,
     voterId: string,
     previous: VoteKind | null,
     next: VoteKind | null,
-    moves: Partial<Record<keyof VoteCounts, number>>,
-  ): Promise<VoteCounts | null> {
+    before: string | null,
+    moves: Partial<Record<keyof VoteCounts, number>> & MindsMoves,
+  ): Promise<Pick<PublicDebateDocument, '_id' | 'minds' | keyof VoteCounts> | null> {
     const path = `votes.${voterId}`;
     return this.debates
       .findOneAndUpdate(
-        { _id: debateId, removedAt: null, [path]: previous ?? { $exists: false } },
+        {
+          _id: debateId,
+          removedAt: null,
+          [path]: previous ?? { $exists: false },
+          [`before.${voterId}`]: before ?? { $exists: false },
+        },
         {
           ...(next ? { $set: { [path]: next } } : { $unset: { [path]: 1 } }),
           $inc: moves,
         },
-        { returnDocument: 'after', projection: { upvotes: 1, downvotes: 1, interesting: 1 } },
+        {
+          returnDocument: 'after',
+          projection: { upvotes: 1, downvotes: 1, interesting: 1, minds: 1 },
+        },
       )
-      .lean<VoteCounts & { _id: string }>()
+      .lean<Pick<PublicDebateDocument, '_id' | 'minds' | keyof VoteCounts>>()
+      .exec();
+  }
+
+  /** A reader's vote and answer before reading, the author and the minds changed; null: not public. */
+  findReader(debateId: string, readerId: string): Promise<ReaderState | null> {
+    return this.debates
+      .findOne(
+        { _id: debateId, removedAt: null },
+        { userId: 1, [`votes.${readerId}`]: 1, [`before.${readerId}`]: 1, minds: 1 },
+      )
+      .lean<ReaderState>()
+      .exec();
+  }
+
+  /**
+   * Records where the reader stood before reading, in one write, only if they have not answered
+   * (or skipped), have not voted and are not the author. The debate's state after it; null when
+   * that was not so (or the debate is not public).
+   */
+  recordBefore(
+    debateId: string,
+    readerId: string,
+    stance: PublicDebateDocument['before'][string],
+  ): Promise<ReaderState | null> {
+    const path = `before.${readerId}`;
+    return this.debates
+      .findOneAndUpdate(
+        {
+          _id: debateId,
+          removedAt: null,
+          userId: { $ne: readerId },
+          [path]: { $exists: false },
+          [`votes.${readerId}`]: { $exists: false },
+        },
+        { $set: { [path]: stance } },
+        {
+          returnDocument: 'after',
+          projection: { userId: 1, [`votes.${readerId}`]: 1, [path]: 1, minds: 1 },
+        },
+      )
+      .lean<ReaderState>()
       .exec();
   }
 

@@ -1,10 +1,12 @@
-import type {
-  communityDebateContracts,
-  Debate,
-  ParsedRequestOf,
-  ResponseOf,
-  VoteCounts,
-  VoteKind,
+import {
+  type communityDebateContracts,
+  type Debate,
+  type ParsedRequestOf,
+  type ResponseOf,
+  StanceAfter,
+  type ViewerMarks,
+  type VoteCounts,
+  type VoteKind,
 } from '@debate/contracts';
 import { Injectable } from '@nestjs/common';
 import {
@@ -15,8 +17,14 @@ import {
   scoresOf,
 } from '../ranking/ranking.js';
 import { StarsRepository } from '../stars/stars.repository.js';
+import { LeaderboardService } from '../leaderboard/leaderboard.service.js';
+import { mindsChangedOf } from '../minds/minds-changed.js';
 import { countsOf, toPublicDebate, toRankedDebate } from './public-debates.mapper.js';
-import { PublicDebatesRepository } from './public-debates.repository.js';
+import {
+  type MindsMoves,
+  PublicDebatesRepository,
+  type ReaderState,
+} from './public-debates.repository.js';
 
 type Contracts = typeof communityDebateContracts;
 
@@ -30,6 +38,28 @@ const counterOf: Record<VoteKind, keyof VoteCounts> = {
   INTERESTING: 'interesting',
 };
 
+/** Why a reader is not asked where they stood before reading, in words. */
+const BEFORE_REFUSED = {
+  answered: 'You have already said where you stood before reading this debate.',
+  voted: 'You have voted on this debate: where you stood before reading it can no longer be asked.',
+  author: 'You wrote this debate: the question is for its readers.',
+} as const;
+
+/** A vote that says where its voter stands after reading: For or Against. */
+const stanceAfter = (kind: VoteKind | null): StanceAfter | null =>
+  StanceAfter.safeParse(kind).data ?? null;
+
+/** A reader's marks on a debate: asked first only with no answer, no vote, and not the author. */
+function marksOf(state: ReaderState, readerId: string): ViewerMarks {
+  const myVote = state.votes?.[readerId] ?? null;
+  const standBefore = state.before?.[readerId] ?? null;
+  return {
+    myVote,
+    standBefore,
+    askBefore: standBefore === null && myVote === null && state.userId !== readerId,
+  };
+}
+
 /**
  * The community's rules for the public debates: what a shared debate's copy starts with, which
  * stars a ranking view reads, how a vote moves the counters, and who may star what.
@@ -39,6 +69,7 @@ export class PublicDebatesService {
   constructor(
     private readonly debates: PublicDebatesRepository,
     private readonly stars: StarsRepository,
+    private readonly leaderboard: LeaderboardService,
   ) {}
 
   /**
@@ -61,6 +92,9 @@ export class PublicDebatesService {
         model2: debate.model2,
         rounds: debate.rounds,
         verdict: debate.verdict,
+        debateFormat: debate.debateFormat,
+        moderatorEnabled: debate.moderatorEnabled,
+        rematchOf: debate.rematchOf,
         isPublic: true,
       },
       initial: {
@@ -69,6 +103,8 @@ export class PublicDebatesService {
         interesting: 0,
         views: 0,
         votes: { [debate.userId]: 'FOR' },
+        before: {},
+        minds: {},
         ...scoresOf(1, 0),
       },
     });
@@ -80,8 +116,52 @@ export class PublicDebatesService {
   }
 
   async get(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
-    const found = await this.debates.findPublic(request.debateId, request.countView);
-    return { debate: found ? toPublicDebate(found) : null };
+    const { debateId, viewerId } = request;
+    const found = await this.debates.findPublic(debateId, request.countView);
+    if (!found) return { debate: null, viewer: null, pair: null };
+    const [reader, pair] = await Promise.all([
+      viewerId ? this.debates.findReader(debateId, viewerId) : null,
+      this.debates.findPair(found),
+    ]);
+    return {
+      debate: toPublicDebate(found),
+      viewer: reader && viewerId ? marksOf(reader, viewerId) : null,
+      pair: pair
+        ? {
+            id: pair._id,
+            sharedAt: pair.sharedAt.toISOString(),
+            model1: pair.model1,
+            model2: pair.model2,
+            verdict: pair.verdict ?? null,
+            isRematch: pair.rematchOf === found._id,
+          }
+        : null,
+    };
+  }
+
+  /**
+   * Records where a reader stood before reading (null: skipped), once, in one conditional write
+   * of the debate's document: refused after an answer or a skip, after a vote (their mind is
+   * already shown), and for the author.
+   */
+  async standBefore({
+    readerId,
+    debateId,
+    stance,
+  }: ParsedRequestOf<Contracts['standBefore']>): Promise<ResponseOf<Contracts['standBefore']>> {
+    const written = await this.debates.recordBefore(debateId, readerId, stance ?? 'SKIPPED');
+    if (written) {
+      return {
+        found: true,
+        viewer: marksOf(written, readerId),
+        mindsChanged: mindsChangedOf(written.minds),
+      };
+    }
+    const current = await this.debates.findReader(debateId, readerId);
+    if (!current) return { found: false };
+    const refused =
+      current.userId === readerId ? 'author' : current.before?.[readerId] ? 'answered' : 'voted';
+    return { refused, message: BEFORE_REFUSED[refused] };
   }
 
   /** A page of the ranking; each card carries the viewer's own vote and star. */
@@ -140,6 +220,8 @@ export class PublicDebatesService {
    * in one conditional write of the debate's document: the write applies only if the voter's
    * vote is still the one it was read as, else it is read again and retried. So concurrent
    * votes never lose or double a count, and a crash leaves either both changed or neither.
+   * A For or Against vote of a reader who said where they stood before reading is where they
+   * stand after it: the same write moves their cell of the minds changed.
    */
   async vote({
     voterId,
@@ -150,17 +232,29 @@ export class PublicDebatesService {
       const current = await this.debates.findVote(debateId, voterId);
       if (!current) return { found: false };
       const previous = current.votes?.[voterId] ?? null;
-      if (previous === kind) return { found: true, counts: countsOf(current), myVote: kind };
-      const changed = await this.debates.replaceVote(debateId, voterId, previous, kind, {
+      if (previous === kind) {
+        return {
+          found: true,
+          counts: countsOf(current),
+          myVote: kind,
+          mindsChanged: mindsChangedOf(current.minds),
+        };
+      }
+      const before = current.before?.[voterId] ?? null;
+      const minds = mindsMoves(before, stanceAfter(previous), stanceAfter(kind));
+      const changed = await this.debates.replaceVote(debateId, voterId, previous, kind, before, {
         ...(previous ? { [counterOf[previous]]: -1 } : {}),
         ...(kind ? { [counterOf[kind]]: 1 } : {}),
+        ...minds,
       });
       if (!changed) continue; // the vote changed (or the debate went) since it was read
+      // A room's winner may have changed: the leaderboard's audience column is recomputed.
+      if (Object.keys(minds).length > 0) void this.leaderboard.changed();
       const counts = countsOf(changed);
       // Of concurrent votes, the last one's write is the one that finds its counters, so the
       // scores end matching the counts.
       await this.debates.writeScores(debateId, counts, scoresOf(counts.upvotes, counts.downvotes));
-      return { found: true, counts, myVote: kind };
+      return { found: true, counts, myVote: kind, mindsChanged: mindsChangedOf(changed.minds) };
     }
   }
 
@@ -186,4 +280,17 @@ export class PublicDebatesService {
     await this.stars.add(userId, shared, new Date());
     return { debateIds: await this.stars.ids(userId) };
   }
+}
+
+/** The minds-changed cells a vote moves: its voter's before × their old and new stance after. */
+function mindsMoves(
+  before: string | null,
+  previous: StanceAfter | null,
+  next: StanceAfter | null,
+): MindsMoves {
+  if (!before || before === 'SKIPPED' || previous === next) return {};
+  return {
+    ...(previous ? { [`minds.${before}.${previous}`]: -1 } : {}),
+    ...(next ? { [`minds.${before}.${next}`]: 1 } : {}),
+  };
 }

@@ -1,4 +1,5 @@
-import type { PublicDebate, VoteKind } from '@debate/contracts';
+import type { PublicDebate, StanceBefore, VoteKind } from '@debate/contracts';
+import type { MindsMatrix } from '../minds/minds-changed.js';
 import { type Connection, type Model, Schema } from 'mongoose';
 
 /**
@@ -7,12 +8,19 @@ import { type Connection, type Model, Schema } from 'mongoose';
  * `removedAt` marks a copy taken back (a tombstone). `popularity` and `controversy` are the
  * ranking scores of the counters, kept with them.
  */
-export interface PublicDebateDocument extends Omit<PublicDebate, 'id' | 'timestamp' | 'sharedAt'> {
+export interface PublicDebateDocument extends Omit<
+  PublicDebate,
+  'id' | 'timestamp' | 'sharedAt' | 'mindsChanged'
+> {
   _id: string;
   timestamp: Date;
   sharedAt: Date;
   removedAt: Date | null;
   votes: Record<string, VoteKind>;
+  /** Where each reader stood before reading, or SKIPPED; set once (spec of minds changed). */
+  before: Record<string, StanceBefore | 'SKIPPED'>;
+  /** Readers by stance before × vote after (MindsMatrix), moved with each answer. */
+  minds: MindsMatrix;
   popularity: number;
   controversy: number;
 }
@@ -56,6 +64,8 @@ const publicDebateSchema = new Schema<PublicDebateDocument>(
     downvotes: { type: Number, default: 0 },
     interesting: { type: Number, default: 0 },
     votes: { type: Schema.Types.Mixed, default: {} },
+    before: { type: Schema.Types.Mixed, default: {} },
+    minds: { type: Schema.Types.Mixed, default: {} },
     popularity: { type: Number, default: 0 },
     controversy: { type: Number, default: 0 },
     isPublic: { type: Boolean, default: true },
@@ -64,6 +74,10 @@ const publicDebateSchema = new Schema<PublicDebateDocument>(
     model2: speakerInfo,
     // The judges' scorecard, as the contracts' Verdict (validated there); null: not judged.
     verdict: { type: Schema.Types.Mixed, default: null },
+    debateFormat: { type: String, default: null },
+    moderatorEnabled: { type: Boolean, default: null },
+    // The debate this one is the rematch of (a side-swapped pair); null: not a rematch.
+    rematchOf: { type: String, default: null },
     rounds: [
       {
         _id: false,
@@ -83,6 +97,11 @@ publicDebateSchema.index({ sharedAt: -1, _id: -1 });
 publicDebateSchema.index({ popularity: -1, sharedAt: -1, _id: -1 });
 publicDebateSchema.index({ controversy: -1, sharedAt: -1, _id: -1 });
 publicDebateSchema.index({ categories: 1, sharedAt: -1 });
+// A debate's page finds its rematch (the other half of a side-swapped pair).
+publicDebateSchema.index(
+  { rematchOf: 1 },
+  { partialFilterExpression: { rematchOf: { $type: 'string' } } },
+);
 
 /** The `public_debates` collection on the community's connection. */
 export function publicDebateModel(connection: Connection): Model<PublicDebateDocument> {

@@ -9,5 +9,10 @@ export function toDebate(document: SavedDebateDocument): Debate {
     id: _id,
     timestamp: timestamp.toISOString(),
     sharedAt: sharedAt?.toISOString() ?? null,
+    // Absent on a debate saved before they were kept.
+    verdict: rest.verdict ?? null,
+    debateFormat: rest.debateFormat ?? null,
+    moderatorEnabled: rest.moderatorEnabled ?? null,
+    rematchOf: rest.rematchOf ?? null,
   };
 }

@@ -88,6 +88,9 @@ export class DebatesService {
             ],
       ),
       verdict: run.verdict,
+      debateFormat: run.debateFormat,
+      moderatorEnabled: run.moderatorEnabled,
+      rematchOf: run.rematchOf,
     };
     if (!(await this.debates.insert(document))) {
       return { saved: false, reason: 'already_saved', message: 'This debate is already saved' };

@@ -64,6 +64,10 @@ const savedDebateSchema = new Schema<SavedDebateDocument>(
     ],
     // The judges' scorecard, as the contracts' Verdict (validated there); null: not judged.
     verdict: { type: Schema.Types.Mixed, default: null },
+    // The format it ran in (null: saved before it was kept), and the debate it is the rematch of.
+    debateFormat: { type: String, default: null },
+    moderatorEnabled: { type: Boolean, default: null },
+    rematchOf: { type: String, default: null },
     pendingEvent: { type: pendingEventSchema, default: null },
     deletedAt: { type: Date, default: null },
   },

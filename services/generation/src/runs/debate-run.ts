@@ -60,6 +60,8 @@ export class DebateRun {
     readonly userId: string,
     /** What the run was started with (kept so the debate can be saved afterwards). */
     readonly settings?: DebateSettings,
+    /** The saved debate it is the side-swapped rematch of. */
+    readonly rematchOf: string | null = null,
   ) {}
 
   /** Whether the run ended with every turn reported (runCompleted). */

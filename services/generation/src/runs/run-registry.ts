@@ -23,9 +23,14 @@ export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShut
     private readonly drainTimeoutMs = 10_000,
   ) {}
 
-  create(runId: string, userId: string, settings?: DebateSettings): DebateRun {
+  create(
+    runId: string,
+    userId: string,
+    settings?: DebateSettings,
+    rematchOf: string | null = null,
+  ): DebateRun {
     if (this.runs.has(runId)) throw new Error(`Run ${runId} exists`);
-    const run = new DebateRun(runId, userId, settings);
+    const run = new DebateRun(runId, userId, settings, rematchOf);
     this.runs.set(runId, run);
     this.running.add(run);
     return run;

@@ -40,7 +40,7 @@ export class RunsController {
   ): Promise<ResponseOf<Contracts['start']>> {
     // The id says which instance has the run (runInstanceKey): watching and saving it ask there.
     const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
-    const { userId, email, settings } = request;
+    const { userId, email, settings, rematchOf } = request;
     // A model the catalogue does not have is refused before anything is taken.
     for (const speaker of ['first', 'second'] as const) {
       const model = settings[speaker].model;
@@ -61,7 +61,7 @@ export class RunsController {
           : generationTexts.noFreeDebates;
       return { started: false, reason: taken.reason, message };
     }
-    const run = this.registry.create(runId, userId, settings);
+    const run = this.registry.create(runId, userId, settings, rematchOf ?? null);
     void generateDebate(run, settings, this.models, this.options)
       .then(async (outcome) => {
         const contract = outcome === 'completed' ? usageContracts.settle : usageContracts.refund;
@@ -96,8 +96,20 @@ export class RunsController {
           ]
         : [],
     );
-    const { topic, first, second } = run.settings;
-    return { run: { runId: run.runId, topic, first, second, turns, verdict: run.verdict } };
+    const { topic, first, second, debateFormat, moderatorEnabled } = run.settings;
+    return {
+      run: {
+        runId: run.runId,
+        topic,
+        first,
+        second,
+        turns,
+        verdict: run.verdict,
+        debateFormat,
+        moderatorEnabled,
+        rematchOf: run.rematchOf,
+      },
+    };
   }
 
   @HandleRequest(generationContracts.watch, { onThisInstance: true })

@@ -6,9 +6,10 @@ import { chooseTagline, HISTORY_TAGLINE } from './tagline';
 const tabs = [
   { to: '/community/ranking', label: 'Community Forum' },
   { to: '/community/history', label: 'Account Activity' },
+  { to: '/community/leaderboard', label: 'Leaderboard' },
 ] as const;
 
-/** The community hub: heading, tagline and its two tabs (spec §2). */
+/** The community hub: heading, tagline and its three tabs (spec §2, and the leaderboard). */
 export function CommunityHub() {
   const { pathname } = useLocation();
   const [tagline] = useState(() => chooseTagline(Math.random()));

@@ -44,6 +44,7 @@ const offlineDebate: CommunityDebate = {
   model1: { name: 'offline', stance: 0.6, rhetoricStyle: 'standard', writtenBy: offline },
   model2: { name: 'offline', stance: -0.6, rhetoricStyle: 'standard', writtenBy: offline },
   verdict: null,
+  mindsChanged: { readers: 0, shares: null },
 };
 
 describe(speakersLine.name, () => {
@@ -86,6 +87,7 @@ describe(DebateCard.name, () => {
         debate={offlineDebate}
         counts={offlineDebate}
         myVote="FOR"
+        mindsChanged={offlineDebate.mindsChanged}
         starred={false}
         expanded={false}
         busy={false}

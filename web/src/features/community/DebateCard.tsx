@@ -5,7 +5,10 @@ import { DebateRounds } from '../debates/DebateRounds';
 import { speakerModel } from '../debates/provenance';
 import { VerdictLine } from '../debates/Scorecard';
 import { communityStanceLabel } from '../debates/stance';
+import { useAppSelector } from '../../app/hooks';
 import { type CommunityDebate, useCommunityDebateQuery, type VoteCounts } from './community.api';
+import type { MindsChanged } from './minds';
+import { MindsChangedLine } from './MindsChangedPanel';
 
 /** The three vote kinds' shares of all votes, in whole percent. */
 export function voteShares(counts: VoteCounts): Record<VoteKind, number> {
@@ -44,7 +47,8 @@ export function sharedDate(iso: string): string {
 
 /** The rounds of an expanded card: fetched on first expansion, then from the cache. */
 function CardRounds({ debateId }: { debateId: string }) {
-  const { data, error, isLoading } = useCommunityDebateQuery(debateId);
+  const viewer = useAppSelector((state) => state.auth.user?.uid ?? null);
+  const { data, error, isLoading } = useCommunityDebateQuery({ id: debateId, viewer });
   if (isLoading) return <p role="status">Loading debate rounds...</p>;
   if (error) {
     const notFound = 'code' in error && error.code === 'NOT_FOUND';
@@ -60,6 +64,8 @@ export interface DebateCardProps {
   readonly debate: CommunityDebate;
   readonly counts: VoteCounts;
   readonly myVote: VoteKind | null;
+  /** As of the last vote on the card, else as ranked. */
+  readonly mindsChanged: MindsChanged;
   readonly starred: boolean;
   readonly expanded: boolean;
   readonly busy: boolean;
@@ -73,6 +79,7 @@ export function DebateCard({
   debate,
   counts,
   myVote,
+  mindsChanged,
   starred,
   expanded,
   busy,
@@ -113,6 +120,7 @@ export function DebateCard({
       <CategoryChips categories={debate.categories} />
       <p className="hint speakers-line">{speakersLine(debate)}</p>
       <VerdictLine verdict={debate.verdict} />
+      <MindsChangedLine minds={mindsChanged} />
       <div className="vote-buttons" role="group" aria-label="Vote">
         {KINDS.map(({ kind, label, count }) => (
           <button

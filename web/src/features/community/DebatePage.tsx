@@ -1,20 +1,104 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { SignInDialog } from '../../components/SignInDialog';
+import type { StanceBefore, VoteKind } from '../../gql/graphql';
 import { CategoryChips, SpeakerFacts } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
-import { Scorecard } from '../debates/Scorecard';
+import { Scorecard, VerdictLine } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
-import { useCommunityDebateQuery } from './community.api';
-import { sharedDate } from './DebateCard';
+import {
+  communityApi,
+  type PublicDebatePage,
+  useCommunityDebateQuery,
+  useStandBeforeMutation,
+  useVoteMutation,
+} from './community.api';
+import { sharedDate, speakersLine } from './DebateCard';
+import { MindsChangedPanel } from './MindsChangedPanel';
 
-/** /community/debate/:id: one shared debate, open to anyone, with its Markdown export. */
+/** The question a signed-in reader is asked before the rounds are shown. */
+export const BEFORE_QUESTION = 'Before you read: where do you stand on this motion?';
+export const BEFORE_HINT =
+  'Asked once. Your For or Against vote after reading says where you stand then; the two together show whose minds the debate changed.';
+const BEFORE_CHOICES: ReadonlyArray<[StanceBefore, string]> = [
+  ['FOR', 'For'],
+  ['AGAINST', 'Against'],
+  ['UNDECIDED', 'Undecided'],
+];
+const VOTES: ReadonlyArray<[VoteKind, string, 'upvotes' | 'interesting' | 'downvotes']> = [
+  ['FOR', 'For', 'upvotes'],
+  ['INTERESTING', 'Interesting', 'interesting'],
+  ['AGAINST', 'Against', 'downvotes'],
+];
+
+/** A message from a failed mutation, or `fallback`. */
+function messageOf(error: unknown, fallback: string): string {
+  return error && typeof error === 'object' && 'message' in error
+    ? String(error.message)
+    : fallback;
+}
+
+/**
+ * /community/debate/:id: one shared debate, open to anyone, with its Markdown export. A
+ * signed-in reader is first asked where they stand; their vote after reading counts in minds
+ * changed.
+ */
 export function DebatePage() {
   const { id = '' } = useParams();
-  const { data, error, isLoading } = useCommunityDebateQuery(id);
+  const dispatch = useAppDispatch();
+  const auth = useAppSelector((state) => state.auth);
+  const viewer = auth.status === 'signedIn' ? (auth.user?.uid ?? null) : null;
+  const args = { id, viewer };
+  const { data, error, isLoading } = useCommunityDebateQuery(args);
+  const [standBefore, { isLoading: answering }] = useStandBeforeMutation();
+  const [vote, { isLoading: voting }] = useVoteMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [askSignIn, setAskSignIn] = useState(false);
 
   useEffect(() => {
     if (data) document.title = `${data.topic} - AI Debate`;
   }, [data]);
+
+  /** Writes what a mutation answered into the page's cached debate. */
+  const patch = (change: (draft: PublicDebatePage) => PublicDebatePage) =>
+    dispatch(communityApi.util.updateQueryData('communityDebate', args, change));
+
+  const onAnswer = async (stance: StanceBefore | null) => {
+    setProblem(null);
+    try {
+      const result = await standBefore({ debateId: id, stance }).unwrap();
+      patch((page) => ({
+        ...page,
+        standBefore: result.standBefore,
+        askBefore: false,
+        mindsChanged: result.mindsChanged,
+      }));
+    } catch (failure) {
+      setProblem(messageOf(failure, 'Your answer could not be recorded. Please try again.'));
+    }
+  };
+
+  const onVote = async (kind: VoteKind | null) => {
+    if (!viewer) {
+      setAskSignIn(true);
+      return;
+    }
+    setProblem(null);
+    try {
+      const result = await vote({ debateId: id, kind }).unwrap();
+      patch((page) => ({
+        ...page,
+        upvotes: result.upvotes,
+        downvotes: result.downvotes,
+        interesting: result.interesting,
+        myVote: result.myVote,
+        mindsChanged: result.mindsChanged,
+      }));
+    } catch (failure) {
+      setProblem(messageOf(failure, 'Your vote could not be counted. Please try again.'));
+    }
+  };
 
   if (isLoading) {
     return (
@@ -35,6 +119,7 @@ export function DebatePage() {
     );
   }
   const shared = sharedDate(data.sharedAt);
+  const pair = data.pairedWith;
   return (
     <section className="page" aria-labelledby="debate-topic">
       <p>
@@ -47,11 +132,86 @@ export function DebatePage() {
         {data.interesting} · Against {data.downvotes} · {data.views} views
       </p>
       <SpeakerFacts model1={data.model1} model2={data.model2} detailed />
-      <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
-        Export as Markdown
-      </button>
-      <DebateRounds rounds={data.rounds} />
-      {data.verdict && <Scorecard verdict={data.verdict} />}
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+      {data.askBefore ? (
+        <section className="card before-question" aria-labelledby="before-question">
+          <h2 id="before-question">{BEFORE_QUESTION}</h2>
+          <p className="hint">{BEFORE_HINT}</p>
+          <div className="card-actions" role="group" aria-label="Where you stand before reading">
+            {BEFORE_CHOICES.map(([stance, label]) => (
+              <button
+                key={stance}
+                type="button"
+                className="button"
+                disabled={answering}
+                onClick={() => void onAnswer(stance)}
+              >
+                {label}
+              </button>
+            ))}
+            <button
+              type="button"
+              className="button secondary"
+              disabled={answering}
+              onClick={() => void onAnswer(null)}
+            >
+              Skip
+            </button>
+          </div>
+        </section>
+      ) : (
+        <>
+          <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
+            Export as Markdown
+          </button>
+          <DebateRounds rounds={data.rounds} />
+          {data.verdict && <Scorecard verdict={data.verdict} />}
+          <section className="card after-vote" aria-labelledby="after-vote">
+            <h2 id="after-vote">Where do you stand now?</h2>
+            <div className="vote-buttons" role="group" aria-label="Vote">
+              {VOTES.map(([kind, label, count]) => (
+                <button
+                  key={kind}
+                  type="button"
+                  className={`vote-button${data.myVote === kind ? ' voted' : ''}`}
+                  aria-pressed={data.myVote === kind}
+                  disabled={voting}
+                  onClick={() => void onVote(data.myVote === kind ? null : kind)}
+                >
+                  {label} {data[count]}
+                </button>
+              ))}
+            </div>
+          </section>
+        </>
+      )}
+      <MindsChangedPanel minds={data.mindsChanged} />
+      {pair && (
+        <section className="card pair" aria-labelledby="pair-heading">
+          <h2 id="pair-heading">
+            {pair.isRematch ? 'Its rematch, the sides swapped' : 'The debate this one rematches'}
+          </h2>
+          <p className="hint">
+            The same motion, each model on the other side: {speakersLine(pair)}.
+          </p>
+          <VerdictLine verdict={pair.verdict} />
+          <Link to={`/community/debate/${encodeURIComponent(pair.id)}`}>
+            {pair.isRematch ? 'Read the rematch' : 'Read the first debate'}
+          </Link>
+        </section>
+      )}
+      {askSignIn && (
+        <SignInDialog
+          id="vote-login-heading"
+          heading="Sign in to vote"
+          message="You need to be logged in to vote on debates."
+          onClose={() => setAskSignIn(false)}
+        />
+      )}
     </section>
   );
 }

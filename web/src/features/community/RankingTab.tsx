@@ -1,3 +1,4 @@
+import type { MindsChanged } from './minds';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
@@ -28,7 +29,9 @@ const PERIODS: ReadonlyArray<[RankingPeriod, string]> = [
 ];
 
 interface Marks {
-  readonly votes: Readonly<Record<string, { counts: VoteCounts; myVote: VoteKind | null }>>;
+  readonly votes: Readonly<
+    Record<string, { counts: VoteCounts; myVote: VoteKind | null; mindsChanged: MindsChanged }>
+  >;
   readonly stars: Readonly<Record<string, boolean>>;
 }
 
@@ -97,6 +100,7 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
             debate={debate}
             counts={vote?.counts ?? debate}
             myVote={vote ? vote.myVote : debate.myVote}
+            mindsChanged={vote?.mindsChanged ?? debate.mindsChanged}
             starred={starred}
             expanded={props.expandedId === debate.id}
             busy={props.pending === debate.id}
@@ -160,7 +164,10 @@ export function RankingTab() {
       const result = await vote({ debateId: debate.id, kind }).unwrap();
       setMarks((current) => ({
         ...current,
-        votes: { ...current.votes, [debate.id]: { counts: result, myVote: result.myVote } },
+        votes: {
+          ...current.votes,
+          [debate.id]: { counts: result, myVote: result.myVote, mindsChanged: result.mindsChanged },
+        },
       }));
     } catch (error) {
       setProblem(

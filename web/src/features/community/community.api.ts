@@ -7,10 +7,15 @@ import type {
   MergeStarsMutation,
   RankingPeriod,
   RankingSort,
+  StanceBefore,
+  StandBeforeMutation,
   ToggleStarMutation,
   VoteKind,
   VoteMutation,
 } from '../../gql/graphql';
+
+/** A shared debate's page: its rounds, verdict, minds changed, the reader's marks, its pair. */
+export type PublicDebatePage = CommunityDebateQuery['communityDebate'];
 
 /** A ranking card: counts, the viewer's own vote and star; no rounds. */
 export type CommunityDebate = CommunityDebatesQuery['communityDebates']['debates'][number];
@@ -69,10 +74,10 @@ const CommunityDebatesDocument = graphql(`
           ...DebateSpeakerFields
         }
         verdict {
-          winner
-          tie
-          firstTotal
-          secondTotal
+          ...VerdictSummaryFields
+        }
+        mindsChanged {
+          ...MindsChangedFields
         }
       }
       next
@@ -104,6 +109,48 @@ const CommunityDebateDocument = graphql(`
       verdict {
         ...DebateVerdictFields
       }
+      mindsChanged {
+        ...MindsChangedFields
+      }
+      myVote
+      standBefore
+      askBefore
+      pairedWith {
+        id
+        isRematch
+        model1 {
+          ...DebateSpeakerFields
+        }
+        model2 {
+          ...DebateSpeakerFields
+        }
+        verdict {
+          ...VerdictSummaryFields
+        }
+      }
+    }
+  }
+`);
+
+// Minds changed, as a card and a debate's page show it.
+export const MindsChangedFieldsFragment = graphql(`
+  fragment MindsChangedFields on MindsChanged {
+    readers
+    shares {
+      before {
+        for
+        against
+        undecided
+      }
+      after {
+        for
+        against
+      }
+      gain {
+        for
+        against
+      }
+      winner
     }
   }
 `);
@@ -116,6 +163,21 @@ const VoteDocument = graphql(`
       downvotes
       interesting
       myVote
+      mindsChanged {
+        ...MindsChangedFields
+      }
+    }
+  }
+`);
+
+const StandBeforeDocument = graphql(`
+  mutation StandBefore($debateId: String!, $stance: StanceBefore) {
+    standBefore(debateId: $debateId, stance: $stance) {
+      debateId
+      standBefore
+      mindsChanged {
+        ...MindsChangedFields
+      }
     }
   }
 `);
@@ -155,8 +217,12 @@ export const communityApi = api.injectEndpoints({
       transformResponse: (data: CommunityDebatesQuery) => data.communityDebates,
       keepUnusedDataFor: 30,
     }),
-    communityDebate: build.query<CommunityDebateQuery['communityDebate'], string>({
-      query: (id) => operation(CommunityDebateDocument, { id }),
+    // Keyed by the viewer too: signing in or out reads the reader's own marks again.
+    communityDebate: build.query<
+      CommunityDebateQuery['communityDebate'],
+      { readonly id: string; readonly viewer: string | null }
+    >({
+      query: ({ id }) => operation(CommunityDebateDocument, { id }),
       transformResponse: (data: CommunityDebateQuery) => data.communityDebate,
       // Fetched on first expansion, then kept: expanding again reads the cache.
       keepUnusedDataFor: 3600,
@@ -164,6 +230,13 @@ export const communityApi = api.injectEndpoints({
     vote: build.mutation<VoteMutation['vote'], { debateId: string; kind: VoteKind | null }>({
       query: (variables) => operation(VoteDocument, variables),
       transformResponse: (data: VoteMutation) => data.vote,
+    }),
+    standBefore: build.mutation<
+      StandBeforeMutation['standBefore'],
+      { debateId: string; stance: StanceBefore | null }
+    >({
+      query: (variables) => operation(StandBeforeDocument, variables),
+      transformResponse: (data: StandBeforeMutation) => data.standBefore,
     }),
     toggleStar: build.mutation<boolean, string>({
       query: (debateId) => operation(ToggleStarDocument, { debateId }),
@@ -188,6 +261,7 @@ export const {
   useCommunityDebatesQuery,
   useCommunityDebateQuery,
   useVoteMutation,
+  useStandBeforeMutation,
   useToggleStarMutation,
   useMergeStarsMutation,
 } = communityApi;

@@ -52,7 +52,8 @@ graphql(`
 
 // The judges' scorecard, whole (the engine, a debate's page, the export). Spread at most one
 // level deep and nothing spread inside it: myDebate { verdict { ...{ judgedBy { kind } } } }
-// stays within the depth limit. The cards ask only for the winner and the totals.
+// stays within the depth limit. The cards ask only for the winner and the totals
+// (VerdictSummaryFields).
 graphql(`
   fragment DebateVerdictFields on DebateVerdict {
     winner
@@ -84,5 +85,15 @@ graphql(`
       turns
       failedTurns
     }
+  }
+`);
+
+// A card's line of the verdict (the ranking, the history, a debate's pair): winner and totals.
+graphql(`
+  fragment VerdictSummaryFields on DebateVerdict {
+    winner
+    tie
+    firstTotal
+    secondTotal
   }
 `);

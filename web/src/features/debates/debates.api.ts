@@ -37,11 +37,10 @@ const MyDebatesDocument = graphql(`
           ...DebateSpeakerFields
         }
         verdict {
-          winner
-          tie
-          firstTotal
-          secondTotal
+          ...VerdictSummaryFields
         }
+        rematchOf
+        moderatorEnabled
       }
       total
       next

@@ -1,5 +1,5 @@
 import { criterionLabels, criterionWeights, judgeCriteria } from '@debate/contracts/constants';
-import type { DebateVerdictFieldsFragment } from '../../gql/graphql';
+import type { DebateVerdictFieldsFragment, VerdictSummaryFieldsFragment } from '../../gql/graphql';
 
 /**
  * What the app says of a debate's verdict: the judges' scorecard (DebateVerdict), read twice,
@@ -11,7 +11,7 @@ import type { DebateVerdictFieldsFragment } from '../../gql/graphql';
 export type Verdict = DebateVerdictFieldsFragment;
 
 /** What a card asks for: the winner and the totals. */
-export type VerdictSummary = Pick<Verdict, 'winner' | 'tie' | 'firstTotal' | 'secondTotal'>;
+export type VerdictSummary = VerdictSummaryFieldsFragment;
 
 export const FIRST_SPEAKER = 'First Speaker';
 export const SECOND_SPEAKER = 'Second Speaker';

@@ -26,6 +26,10 @@ export function judgingText(judge: string): string {
   return `The judges are reading the debate… (${judge})`;
 }
 
+/** Over a rematch's run: what it is. */
+export const REMATCH_NOTE =
+  'The side-swapped rematch of your debate: the same motion, format and styles, each model now on the other side. Saved, the two are shown together as a pair.';
+
 /** The run ended without a scorecard: the judge could not score it. */
 export const JUDGE_FAILED = 'The judge could not score this debate.';
 
@@ -44,7 +48,9 @@ export function EnginePage() {
   const auth = useAppSelector((state) => state.auth.status);
   const user = useAppSelector((state) => state.auth.user);
   const engine = useAppSelector((state) => state.engine);
-  const [topic, setTopic] = useState('');
+  const [typedTopic, setTopic] = useState('');
+  // A rematch started from the history shows its motion until another is typed.
+  const topic = engine.rematchOf && engine.topic && typedTopic === '' ? engine.topic : typedTopic;
   const [debateFormat, setDebateFormat] = useState('structured');
   const [moderatorEnabled, setModeratorEnabled] = useState(false);
   const [globalOpen, setGlobalOpen] = useState(false);
@@ -85,7 +91,9 @@ export function EnginePage() {
       first: given(speakers.first),
       second: given(speakers.second),
     };
-    void dispatch(runDebate(settings)).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
+    void dispatch(runDebate({ kind: 'new', settings })).finally(() =>
+      dispatch(api.util.invalidateTags(['Usage'])),
+    );
   };
 
   const current = engine.current;
@@ -210,6 +218,9 @@ export function EnginePage() {
         >
           {whoWrites(engine.models.first, engine.models.second, engine.moderator).join(' ')}
         </p>
+      )}
+      {engine.rematchOf && engine.status !== 'idle' && (
+        <p className="hint rematch-note">{REMATCH_NOTE}</p>
       )}
       {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}
       {running && engine.judge && !engine.verdict && (

@@ -41,6 +41,8 @@ export interface EngineState {
   readonly turns: readonly Turn[];
   /** The turn being written. */
   readonly current: { speaker: string; round: number; roundTitle: string } | null;
+  /** The saved debate this run is the side-swapped rematch of; null: a new debate. */
+  readonly rematchOf: string | null;
   /** The judge reading the debate after its last turn (judgingStarted). */
   readonly judge: RunModel | null;
   /** The judges' scorecard (verdictReady); null until it comes, or when the judge failed. */
@@ -62,6 +64,7 @@ const initialState: EngineState = {
   turns: [],
   current: null,
   error: null,
+  rematchOf: null,
   judge: null,
   verdict: null,
   seq: -1,
@@ -72,6 +75,39 @@ const StartDebateDocument = graphql(`
     startDebate(settings: $settings)
   }
 `);
+
+const StartRematchDocument = graphql(`
+  mutation StartRematch($debateId: String!) {
+    startRematch(debateId: $debateId)
+  }
+`);
+
+/**
+ * What the engine runs: a new debate with the page's settings, or the side-swapped rematch of
+ * a saved debate (its topic and whether it had a moderator, for the page while it starts).
+ */
+export type RunRequest =
+  | { readonly kind: 'new'; readonly settings: DebateSettingsInput }
+  | {
+      readonly kind: 'rematch';
+      readonly debateId: string;
+      readonly topic: string;
+      readonly moderatorEnabled: boolean;
+    };
+
+/** Starts the run: its id, or why it did not start. */
+async function startRun(request: RunRequest): Promise<{ runId: string } | { error: string }> {
+  if (request.kind === 'new') {
+    const started = await graphqlRequest(StartDebateDocument, { settings: request.settings });
+    return 'error' in started
+      ? { error: started.error.message }
+      : { runId: started.data.startDebate };
+  }
+  const started = await graphqlRequest(StartRematchDocument, { debateId: request.debateId });
+  return 'error' in started
+    ? { error: started.error.message }
+    : { runId: started.data.startRematch };
+}
 
 const DebateRunDocument = graphql(`
   subscription DebateRun($id: String!) {
@@ -145,19 +181,19 @@ async function openSubscriptionClient() {
  * subscription (graphql-ws, the access token in connection_init) brings every event, from the
  * start if the connection has to be made again.
  */
-export const runDebate = createAsyncThunk<undefined, DebateSettingsInput, { rejectValue: string }>(
+export const runDebate = createAsyncThunk<undefined, RunRequest, { rejectValue: string }>(
   'engine/runDebate',
-  async (settings, { dispatch, rejectWithValue }) => {
+  async (request, { dispatch, rejectWithValue }) => {
     // The connection is opened while the debate is being started (only the engine subscribes:
     // the client loads with the first debate, not with every page), so that the run's first
     // words, which the model may write at once, find the subscription ready.
     const connecting = openSubscriptionClient();
-    const started = await graphqlRequest(StartDebateDocument, { settings });
+    const started = await startRun(request);
     if ('error' in started) {
       void connecting.then((client) => client.dispose()).catch(() => undefined);
-      return rejectWithValue(started.error.message);
+      return rejectWithValue(started.error);
     }
-    const runId = started.data.startDebate;
+    const { runId } = started;
     dispatch(engineSlice.actions.runAccepted(runId));
     const client = await connecting;
     const variables: DebateRunSubscriptionVariables = { id: runId };
@@ -266,12 +302,16 @@ export const engineSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
-      .addCase(runDebate.pending, (_state, action) => ({
-        ...initialState,
-        status: 'running',
-        topic: action.meta.arg.topic.trim(),
-        moderator: action.meta.arg.moderatorEnabled,
-      }))
+      .addCase(runDebate.pending, (_state, { meta: { arg } }) => {
+        const { topic, moderatorEnabled } = arg.kind === 'new' ? arg.settings : arg;
+        return {
+          ...initialState,
+          status: 'running',
+          topic: topic.trim(),
+          moderator: moderatorEnabled,
+          rematchOf: arg.kind === 'rematch' ? arg.debateId : null,
+        };
+      })
       .addCase(runDebate.fulfilled, (state) =>
         // The subscription ended without the run's last event: the run is lost to us.
         state.status === 'running'

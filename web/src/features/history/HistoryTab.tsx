@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
-import { useAppSelector } from '../../app/hooks';
+import { Link, useNavigate } from 'react-router';
+import { api } from '../../app/api';
+import { runDebate } from '../engine/engine.slice';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useToast } from '../../components/Toast';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard } from '../debates/Scorecard';
@@ -55,6 +57,21 @@ interface SavedCardProps {
 
 function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: SavedCardProps) {
   const headingId = `saved-${debate.id}`;
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const engineBusy = useAppSelector((state) => state.engine.status === 'running');
+  // The same motion, format and styles, each model on the other side: on the engine page.
+  const onRematch = () => {
+    void dispatch(
+      runDebate({
+        kind: 'rematch',
+        debateId: debate.id,
+        topic: debate.topic,
+        moderatorEnabled: debate.moderatorEnabled ?? false,
+      }),
+    ).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
+    void navigate('/engine');
+  };
   return (
     <article className="card debate-card" aria-labelledby={headingId}>
       <h3 id={headingId}>{debate.topic}</h3>
@@ -62,6 +79,9 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
       <p className="hint">Saved {new Date(debate.timestamp).toLocaleString()}</p>
       <SpeakerFacts model1={debate.model1} model2={debate.model2} />
       <VerdictLine verdict={debate.verdict} />
+      {debate.rematchOf && (
+        <p className="hint rematch-line">The side-swapped rematch of an earlier debate</p>
+      )}
       <div className="card-actions">
         <button
           type="button"
@@ -74,6 +94,14 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
         {shared && (
           <Link to={`/community/debate/${encodeURIComponent(debate.id)}`}>Public page</Link>
         )}
+        <button
+          type="button"
+          className="button secondary"
+          disabled={engineBusy}
+          onClick={onRematch}
+        >
+          Rematch, sides swapped
+        </button>
         <button type="button" className="link-button" aria-expanded={expanded} onClick={onToggle}>
           {expanded ? 'Hide Debate' : 'View Debate'}
         </button>

@@ -1,0 +1,108 @@
+import { LeaderboardSubject } from '@debate/contracts';
+import { Field, Float, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+
+/** The contract's subjects, which are their own names. */
+export const LeaderboardSubjectValue = LeaderboardSubject.enum;
+registerEnumType(LeaderboardSubjectValue, {
+  name: 'LeaderboardSubject',
+  description:
+    'MODEL: the models that really wrote the debates; STYLE: the rhetoric styles of the speakers.',
+});
+
+@ObjectType('AudienceRating', {
+  description: "A rating from the audience's minds-changed winners, with its 95% interval.",
+})
+export class AudienceRatingModel {
+  @Field(() => Float)
+  rating!: number;
+
+  @Field(() => Float, { description: 'The 2.5% quantile of the bootstrap rounds.' })
+  low!: number;
+
+  @Field(() => Float, { description: 'The 97.5% quantile of the bootstrap rounds.' })
+  high!: number;
+
+  @Field(() => Int, { description: 'Its debates with a minds-changed winner.' })
+  debates!: number;
+}
+
+@ObjectType('LeaderboardRow', {
+  description:
+    "A model or a style: its rating from the judges' verdicts (Bradley-Terry, ties half a win, " +
+    '1000 + 400·log10 strength) with a 95% bootstrap interval.',
+})
+export class LeaderboardRowModel {
+  @Field(() => String, { description: "The model's catalogue id, or the style." })
+  id!: string;
+
+  @Field(() => String)
+  label!: string;
+
+  @Field(() => Float)
+  rating!: number;
+
+  @Field(() => Float, { description: 'The 2.5% quantile of the bootstrap rounds.' })
+  low!: number;
+
+  @Field(() => Float, { description: 'The 97.5% quantile of the bootstrap rounds.' })
+  high!: number;
+
+  @Field(() => Int, { description: 'The debates it was rated on.' })
+  debates!: number;
+
+  @Field(() => Int, { description: 'The completed side-swapped pairs among them.' })
+  pairs!: number;
+
+  @Field(() => AudienceRatingModel, {
+    nullable: true,
+    description: 'Null when none of its debates has a minds-changed winner.',
+  })
+  audience!: AudienceRatingModel | null;
+}
+
+@ObjectType('LeaderboardNotRated')
+export class LeaderboardNotRatedModel {
+  @Field(() => Int, { description: 'Judged debates whose two sides are the same subject.' })
+  sameSubject!: number;
+
+  @Field(() => Int, { description: 'Judged debates with a speaker whose writer was not kept.' })
+  unknownWriter!: number;
+}
+
+@ObjectType('Leaderboard', {
+  description:
+    'A board as the community service last computed it, in the background: rows best first.',
+})
+export class LeaderboardModel {
+  @Field(() => LeaderboardSubjectValue)
+  subject!: LeaderboardSubject;
+
+  @Field(() => Boolean, { description: 'Only debates in completed side-swapped pairs.' })
+  pairsOnly!: boolean;
+
+  @Field(() => [LeaderboardRowModel], { description: 'From the debates models wrote.' })
+  rows!: LeaderboardRowModel[];
+
+  @Field(() => [LeaderboardRowModel], {
+    description: 'From the debates with a speaker written by the offline speaker, rated apart.',
+  })
+  apart!: LeaderboardRowModel[];
+
+  @Field(() => Int)
+  debates!: number;
+
+  @Field(() => Int)
+  apartDebates!: number;
+
+  @Field(() => LeaderboardNotRatedModel)
+  notRated!: LeaderboardNotRatedModel;
+
+  @Field(() => Int, { description: 'How many bootstrap rounds each interval comes from.' })
+  bootstrapRounds!: number;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'When it was computed (ISO 8601); null before the first computation.',
+  })
+  computedAt!: string | null;
+}

@@ -1,0 +1,362 @@
+// Leaderboard benchmark: 10,000 judged debates shared, the background recompute's time, then
+// the leaderboard tab's query through the gateway for each board (goal: server p95 <= 30 ms).
+//
+//   npm run bench:leaderboard                                  # 10,000 debates, 5 s per board
+//   npm run bench:leaderboard -- --debates 2000 --duration 3 --connections 10 --no-build
+//
+// The platform runs in a process of its own (scripts/bench/community-server.mjs): the five
+// services and the gateway over a real nats-server, the embedded store. The debates reach the
+// community service as the debates service shares them (debates.debate.shared on JetStream):
+// six models of known strengths (one debate in ten against the offline speaker, rated apart),
+// judged as Bradley-Terry says they would be, one in five the side-swapped rematch of the one
+// before it; on 200 of them five readers say where they stood and vote (the audience's column).
+// Server time is what the gateway reports in Server-Timing for each answer.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { buildAll, ensureInstalled, root } from './workspace.mjs';
+
+const { values } = parseArgs({
+  options: {
+    debates: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const debateCount = Number(values.debates);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+
+if (!values['no-build']) {
+  ensureInstalled();
+  buildAll();
+}
+
+// After the build: the workspace's packages are imported from their dist.
+const {
+  communityDebateContracts,
+  debateSharedEvent,
+  leaderboardContracts,
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_LABEL,
+} = await import('@debate/contracts');
+const { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } =
+  await import('@debate/nest');
+const { debateOf, offlineTurn, offlineVerdict } = await import('@debate/testing');
+
+// ---------------------------------------------------------------------------------------------
+// The platform
+const server = spawn(process.execPath, ['scripts/bench/community-server.mjs'], {
+  cwd: root,
+  env: { ...process.env, LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+process.on('exit', () => {
+  if (server.exitCode === null) server.kill('SIGTERM');
+});
+const [url, natsUrl] = await new Promise((resolve, reject) => {
+  let output = '';
+  const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
+  server.stdout.setEncoding('utf8').on('data', (chunk) => {
+    output += chunk;
+    const ready = /ready (\S+) (\S+)/.exec(output);
+    if (ready) {
+      clearTimeout(timer);
+      resolve([ready[1], ready[2]]);
+    }
+  });
+  server.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
+});
+
+// ---------------------------------------------------------------------------------------------
+// 10,000 judged debates between models of known strengths
+const MODELS = {
+  'model-a': 1250,
+  'model-b': 1150,
+  'model-c': 1050,
+  'model-d': 950,
+  'model-e': 900,
+  'model-f': 800,
+};
+const STYLES = ['standard', 'formal', 'casual', 'emotional', 'factual', 'adversarial'];
+const DAY = 24 * 60 * 60_000;
+let seed = 0x1eadb0a;
+const random = () => {
+  // Mulberry32: the same debates on every run.
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+};
+const pick = (list) => list[Math.floor(random() * list.length)];
+const chance = (a, b) => 1 / (1 + 10 ** ((b - a) / 400));
+const strengthOf = (id) => MODELS[id] ?? 1000;
+
+function speaker(modelId, stance, rhetoricStyle) {
+  const offline = modelId === OFFLINE_MODEL_ID;
+  return {
+    name: modelId,
+    stance,
+    rhetoricStyle,
+    writtenBy: offlineTurn({
+      kind: offline ? 'offline' : 'model',
+      modelId,
+      label: offline ? OFFLINE_MODEL_LABEL : `Model ${modelId.slice(-1).toUpperCase()}`,
+      turns: 3,
+    }),
+  };
+}
+
+const now = Date.now();
+const models = Object.keys(MODELS);
+const debates = [];
+for (let index = 0; index < debateCount; index += 1) {
+  const id = `lb-${String(index).padStart(6, '0')}`;
+  const previous = debates.at(-1);
+  const sharedAt = new Date(now - ((debateCount - index) * 30 * DAY) / debateCount).toISOString();
+  let first;
+  let second;
+  let rematchOf = null;
+  if (previous && !previous.rematchOf && random() < 0.25) {
+    // The side-swapped rematch of the one before: each model on the other side.
+    first = { ...previous.model2.writtenBy, style: previous.model1.rhetoricStyle };
+    second = { ...previous.model1.writtenBy, style: previous.model2.rhetoricStyle };
+    rematchOf = previous.id;
+  } else {
+    const a = pick(models);
+    const b = random() < 0.1 ? OFFLINE_MODEL_ID : pick(models.filter((m) => m !== a));
+    const [x, y] = random() < 0.5 ? [a, b] : [b, a];
+    first = { modelId: x, style: pick(STYLES) };
+    second = { modelId: y, style: pick(STYLES.filter((s) => s !== first.style)) };
+  }
+  const p = chance(strengthOf(first.modelId), strengthOf(second.modelId));
+  const draw = random();
+  const verdict =
+    draw < 0.1
+      ? offlineVerdict(6, 6)
+      : draw < 0.1 + 0.9 * p
+        ? offlineVerdict(8, 5)
+        : offlineVerdict(4, 7);
+  debates.push(
+    debateOf(id, {
+      userId: `author-${index % 500}`,
+      userDisplayName: `Author ${index % 500}`,
+      timestamp: sharedAt,
+      sharedAt,
+      model1: speaker(first.modelId, 0.6, first.style),
+      model2: speaker(second.modelId, -0.6, second.style),
+      verdict,
+      rematchOf,
+    }),
+  );
+}
+
+const events = new JetStreamEventLog(natsUrl, 'bench-leaderboard');
+const community = new ServiceClient(createClientProxy(natsTransport(natsUrl), 'bench-leaderboard'));
+
+async function inBatches(items, size, work) {
+  for (let start = 0; start < items.length; start += size) {
+    await Promise.all(items.slice(start, start + size).map(work));
+  }
+}
+const shareDebate = (debate) =>
+  events.publish(debateSharedEvent, { debate }, `${debate.id}:${debate.sharedAt}`);
+async function until(probe, done, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+const board = (subject, pairsOnly) =>
+  community.request(leaderboardContracts.get, { subject, pairsOnly });
+const rated = (found) => found.debates + found.apartDebates + found.notRated.sameSubject;
+
+let started = Date.now();
+const last = debates.at(-1);
+await inBatches(debates.slice(0, -1), 200, shareDebate);
+await until(
+  () =>
+    community.request(communityDebateContracts.get, {
+      debateId: debates.at(-2).id,
+      countView: false,
+    }),
+  (reply) => reply.debate !== null,
+);
+const sharedSeconds = (Date.now() - started) / 1000;
+
+// The audience: on 200 debates, five readers Against before and For after (or the reverse).
+started = Date.now();
+await inBatches(debates.slice(0, 200), 20, async (debate, index) => {
+  const [before, after] = index % 3 === 0 ? ['FOR', 'AGAINST'] : ['AGAINST', 'FOR'];
+  for (let reader = 0; reader < 5; reader += 1) {
+    const readerId = `reader-${reader}`;
+    await community.request(communityDebateContracts.standBefore, {
+      readerId,
+      debateId: debate.id,
+      stance: before,
+    });
+    await community.request(communityDebateContracts.vote, {
+      voterId: readerId,
+      debateId: debate.id,
+      kind: after,
+    });
+  }
+});
+const mindsSeconds = (Date.now() - started) / 1000;
+
+// The last share: its recompute reads every debate and every answer.
+const lastShared = Date.now();
+await shareDebate(last);
+const full = await until(
+  () => board('MODEL', false),
+  (found) => rated(found) === debateCount && found.rows.some((row) => row.audience !== null),
+);
+const settledMs = Date.now() - lastShared;
+await new Promise((resolve) => setTimeout(resolve, 2_000)); // any recompute still queued
+const settled = await board('MODEL', false);
+console.log(
+  `seeded ${debateCount} judged debates in ${sharedSeconds.toFixed(1)} s through JetStream, ` +
+    `1,000 answers before and after on 200 of them in ${mindsSeconds.toFixed(1)} s`,
+);
+console.log(
+  `recompute of the 4 boards from ${debateCount} judged debates: ${settled.computeMs} ms ` +
+    `(${settled.bootstrapRounds} bootstrap rounds per fit); the board showed the last share ` +
+    `${settledMs} ms after it was published`,
+);
+console.log(
+  `MODEL board: ${full.debates} debates rated (${full.rows.length} models), ` +
+    `${full.apartDebates} apart (${full.apart.length} rows); order ` +
+    `${full.rows.map((row) => `${row.id} ${Math.round(row.rating)} [${Math.round(row.low)}, ${Math.round(row.high)}]`).join(', ')}`,
+);
+const pairs = await board('MODEL', true);
+console.log(`pairs only: ${pairs.debates + pairs.apartDebates} debates in completed pairs`);
+
+// ---------------------------------------------------------------------------------------------
+// The leaderboard tab's query (web/src/features/leaderboard/leaderboard.api.ts)
+const QUERY = `query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
+  leaderboard(subject: $subject, pairsOnly: $pairsOnly) {
+    subject pairsOnly debates apartDebates bootstrapRounds computedAt
+    notRated { sameSubject unknownWriter }
+    rows { ...LeaderboardRowFields }
+    apart { ...LeaderboardRowFields }
+  }
+}
+fragment LeaderboardRowFields on LeaderboardRow {
+  id label rating low high debates pairs audience { rating low high debates }
+}`;
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** One run of autocannon on the query: server times (Server-Timing), req/s, failures. */
+async function measure(request, connectionCount, seconds) {
+  const serverMs = [];
+  let failures = 0;
+  const counted = {
+    ...request,
+    onResponse: (status, responseBody, _context, headers) => {
+      const timing = /dur=([\d.]+)/.exec(headers['server-timing'] ?? '');
+      if (timing) serverMs.push(Number(timing[1]));
+      if (status !== 200 || responseBody.includes('"errors"')) failures += 1;
+    },
+  };
+  const result = await autocannon({
+    url,
+    connections: connectionCount,
+    duration: seconds,
+    requests: [counted],
+  });
+  serverMs.sort((a, b) => a - b);
+  return {
+    rps: result.requests.average,
+    p50: percentile(serverMs, 50),
+    p95: percentile(serverMs, 95),
+    p99: percentile(serverMs, 99),
+    clientP99: result.latency.p99,
+    failures: failures + result.non2xx + result.errors,
+  };
+}
+
+const rows = [];
+for (const subject of ['MODEL', 'STYLE']) {
+  for (const pairsOnly of [false, true]) {
+    const request = {
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: QUERY, variables: { subject, pairsOnly } }),
+    };
+    await measure(request, 1, 1); // warm-up, not counted
+    const alone = await measure(request, 1, duration);
+    const loaded = await measure(request, connections, duration);
+    rows.push({ query: `${subject}${pairsOnly ? ', pairs only' : ''}`, alone, loaded });
+  }
+}
+
+// The same query while the boards are being recomputed: a share event every 50 ms (debates
+// shared again), so that one recompute follows another, each after its pause.
+{
+  const request = {
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: QUERY, variables: { subject: 'MODEL', pairsOnly: false } }),
+  };
+  let sharing = true;
+  let again = 0;
+  const before = (await board('MODEL', false)).computedAt;
+  const resharing = (async () => {
+    while (sharing) {
+      const debate = debates[again % debates.length];
+      again += 1;
+      await events.publish(debateSharedEvent, { debate }, `${debate.id}:again:${again}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const alone = await measure(request, 1, duration);
+  const loaded = await measure(request, connections, duration);
+  sharing = false;
+  await resharing;
+  const after = await board('MODEL', false);
+  rows.push({ query: 'MODEL, while recomputing', alone, loaded });
+  console.log(
+    `while recomputing: ${again} share events in ${2 * duration} s; the board was recomputed ` +
+      `meanwhile (${before} -> ${after.computedAt}, last took ${after.computeMs} ms)`,
+  );
+}
+await community.close();
+await events.close();
+
+const f = (value) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+console.log(
+  `\nthe leaderboard query through the gateway, ${debateCount} judged debates, ${duration} s per ` +
+    `row and mode; server time = the gateway's Server-Timing. One at a time: 1 connection; ` +
+    `loaded: ${connections} connections at once (server time then includes the queue)\n`,
+);
+console.log(
+  '| board | one at a time: server p50 / p95 / p99 ms | req/s | ' +
+    `loaded (${connections}): req/s | server p50 / p95 / p99 ms | errors |\n` +
+    '| --- | --- | --- | --- | --- | --- |',
+);
+for (const { query, alone, loaded } of rows) {
+  console.log(
+    `| ${query} | ${f(alone.p50)} / ${f(alone.p95)} / ${f(alone.p99)} | ${Math.round(alone.rps)} ` +
+      `| ${Math.round(loaded.rps)} | ${f(loaded.p50)} / ${f(loaded.p95)} / ${f(loaded.p99)} ` +
+      `| ${alone.failures + loaded.failures} |`,
+  );
+}
+const worst = (mode) => Math.max(...rows.map((row) => row[mode].p95));
+console.log(
+  `\nworst server p95: ${f(worst('alone'))} ms one at a time, ${f(worst('loaded'))} ms with ` +
+    `${connections} at once (goal <= 30 ms)`,
+);
+
+server.kill('SIGTERM');
+await new Promise((resolve) => server.once('exit', resolve));

@@ -1,0 +1,197 @@
+import { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from '@debate/contracts';
+import { describe, expect, it } from '@jest/globals';
+import { seededRandom } from './bradley-terry.js';
+import { computeBoard, type RatedDebate, type RatedSpeaker } from './leaderboard-boards.js';
+
+const NOW = new Date('2025-06-01T12:00:00.000Z');
+const fast = { rounds: 50 };
+
+/** A speaker written by `modelId` ('offline': the offline speaker), For or Against. */
+function speaker(modelId: string, fields: Partial<RatedSpeaker> = {}): RatedSpeaker {
+  const offline = modelId === OFFLINE_MODEL_ID;
+  return {
+    stance: 0.6,
+    rhetoricStyle: 'formal',
+    writtenBy: {
+      kind: offline ? 'offline' : 'model',
+      modelId,
+      label: offline ? OFFLINE_MODEL_LABEL : modelId.toUpperCase(),
+    },
+    ...fields,
+  };
+}
+
+let ids = 0;
+/** A judged debate: `first` (For, formal) against `second` (Against, casual). */
+function debate(
+  first: string,
+  second: string,
+  winner: RatedDebate['winner'],
+  fields: Partial<RatedDebate> = {},
+): RatedDebate {
+  ids += 1;
+  return {
+    id: `d${String(ids).padStart(5, '0')}`,
+    sharedAt: ids,
+    rematchOf: null,
+    model1: speaker(first),
+    model2: speaker(second, { stance: -0.6, rhetoricStyle: 'casual' }),
+    winner,
+    audience: null,
+    ...fields,
+  };
+}
+
+/** `count` debates between models of known ratings, sides and pairs drawn at random. */
+function simulate(ratings: Record<string, number>, count: number, seed: number): RatedDebate[] {
+  const random = seededRandom(seed);
+  const models = Object.keys(ratings);
+  return Array.from({ length: count }, () => {
+    const a = Math.floor(random() * models.length);
+    const b = (a + 1 + Math.floor(random() * (models.length - 1))) % models.length;
+    const [first = '', second = ''] = [models[a], models[b]];
+    const chance = 1 / (1 + 10 ** (((ratings[second] ?? 0) - (ratings[first] ?? 0)) / 400));
+    return debate(first, second, random() < chance ? 'First Speaker' : 'Second Speaker');
+  });
+}
+
+describe(computeBoard.name, () => {
+  it('ranks models of known strengths in that order, with intervals that shrink as debates are added', async () => {
+    const known = { 'model-c': 1000, 'model-a': 1300, 'model-d': 850, 'model-b': 1150 };
+    const debates = simulate(known, 1_000, 5);
+    const few = await computeBoard(debates.slice(0, 100), 'MODEL', false, NOW);
+    const many = await computeBoard(debates, 'MODEL', false, NOW);
+    expect(many.rows.map((row) => row.id)).toEqual(['model-a', 'model-b', 'model-c', 'model-d']);
+    expect(many.debates).toBe(1_000);
+    for (const row of many.rows) {
+      const before = few.rows.find((other) => other.id === row.id);
+      expect(row.high - row.low).toBeLessThan((before?.high ?? 0) - (before?.low ?? 0));
+      expect(row.label).toBe(row.id.toUpperCase());
+    }
+    expect(many.rows.reduce((sum, row) => sum + row.debates, 0)).toBe(2_000);
+  });
+
+  it('rates debates with an offline speaker apart, and does not rate a debate against itself', async () => {
+    const debates = [
+      debate('gpt-4o', 'llama', 'First Speaker'),
+      debate('llama', 'gpt-4o', null),
+      debate('offline', 'gpt-4o', 'First Speaker'),
+      debate('gpt-4o', 'offline', 'First Speaker'),
+      // The same model on both sides: tells nothing of it.
+      debate('gpt-4o', 'gpt-4o', 'First Speaker'),
+      debate('offline', 'offline', 'Second Speaker'),
+      // Saved before provenance was kept: what wrote it is not known.
+      debate('gpt-4o', 'llama', 'First Speaker', {
+        model2: { ...speaker('llama'), writtenBy: null },
+      }),
+    ];
+    const board = await computeBoard(debates, 'MODEL', false, NOW, fast);
+    expect(board.rows.map((row) => [row.id, row.debates])).toEqual([
+      ['gpt-4o', 2],
+      ['llama', 2],
+    ]);
+    expect(board.apart.map((row) => [row.id, row.label, row.debates])).toEqual([
+      ['gpt-4o', 'GPT-4O', 2],
+      [OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL, 2],
+    ]);
+    expect(board).toMatchObject({
+      debates: 2,
+      apartDebates: 2,
+      notRated: { sameSubject: 2, unknownWriter: 1 },
+      bootstrapRounds: 50,
+      computedAt: NOW.toISOString(),
+    });
+
+    // Styles: the same model on both sides still compares two styles; the offline speaker's
+    // debates apart, as it wrote them.
+    const styles = await computeBoard(debates, 'STYLE', false, NOW, fast);
+    expect(styles.rows.map((row) => [row.id, row.label, row.debates])).toEqual([
+      ['formal', 'Formal', 3],
+      ['casual', 'Casual', 3],
+    ]);
+    expect(styles.apart.map((row) => [row.id, row.debates])).toEqual([
+      ['formal', 3],
+      ['casual', 3],
+    ]);
+    expect(styles.notRated).toEqual({ sameSubject: 0, unknownWriter: 1 });
+  });
+
+  it('counts a tie as half a win to each side', async () => {
+    const board = await computeBoard(
+      [debate('model-a', 'model-b', null), debate('model-a', 'model-b', null)],
+      'MODEL',
+      false,
+      NOW,
+      fast,
+    );
+    const [first, second] = board.rows;
+    expect(first?.rating).toBeCloseTo(second?.rating ?? NaN, 6);
+  });
+
+  it('counts only completed side-swapped pairs with pairsOnly, and each pair once per subject', async () => {
+    const original = debate('gpt-4o', 'llama', 'First Speaker');
+    const rematch = debate('llama', 'gpt-4o', 'Second Speaker', { rematchOf: original.id });
+    const another = debate('gpt-4o', 'mistral', 'First Speaker');
+    // A rematch whose original is not public: not a completed pair.
+    const orphan = debate('mistral', 'llama', 'First Speaker', { rematchOf: 'gone' });
+    const debates = [another, rematch, orphan, original];
+
+    const all = await computeBoard(debates, 'MODEL', false, NOW, fast);
+    expect(all.debates).toBe(4);
+    expect(Object.fromEntries(all.rows.map((row) => [row.id, [row.debates, row.pairs]]))).toEqual({
+      'gpt-4o': [3, 1],
+      llama: [3, 1],
+      mistral: [2, 0],
+    });
+
+    const pairs = await computeBoard(debates, 'MODEL', true, NOW, fast);
+    expect(pairs.debates).toBe(2);
+    expect(pairs.rows.map((row) => [row.id, row.debates, row.pairs])).toEqual([
+      ['gpt-4o', 2, 1],
+      ['llama', 2, 1],
+    ]);
+    expect(pairs.pairsOnly).toBe(true);
+  });
+
+  it('fits the audience’s minds-changed winners for the For side, where there are any', async () => {
+    // model-a is For in the first two, Against in the third; the room favours it each time.
+    const debates = [
+      debate('model-a', 'model-b', 'Second Speaker', { audience: 'FOR' }),
+      debate('model-a', 'model-b', 'Second Speaker', { audience: 'FOR' }),
+      debate('model-b', 'model-a', 'First Speaker', { audience: 'AGAINST' }),
+      debate('model-a', 'model-b', 'Second Speaker', { audience: 'TIE' }),
+      debate('model-c', 'model-b', 'First Speaker'),
+      // Equal stances: no For side, no audience result.
+      debate('model-a', 'model-c', 'First Speaker', {
+        audience: 'FOR',
+        model2: speaker('model-c', { stance: 0.6 }),
+      }),
+    ];
+    const board = await computeBoard(debates, 'MODEL', false, NOW, fast);
+    const row = (id: string) => board.rows.find((found) => found.id === id);
+    // The judges prefer model-b to model-a; the audience, model-a to model-b.
+    expect(row('model-b')?.rating).toBeGreaterThan(row('model-a')?.rating ?? Infinity);
+    expect(row('model-a')?.audience?.rating).toBeGreaterThan(
+      row('model-b')?.audience?.rating ?? Infinity,
+    );
+    expect(row('model-a')?.audience?.debates).toBe(4);
+    expect(row('model-b')?.audience?.debates).toBe(4);
+    // model-c has no debate with an audience result.
+    expect(row('model-c')?.audience).toBeNull();
+  });
+
+  it('gives an empty board without judged debates', async () => {
+    expect(await computeBoard([], 'STYLE', true, NOW)).toEqual({
+      subject: 'STYLE',
+      pairsOnly: true,
+      rows: [],
+      apart: [],
+      debates: 0,
+      apartDebates: 0,
+      notRated: { sameSubject: 0, unknownWriter: 0 },
+      bootstrapRounds: 500,
+      computedAt: NOW.toISOString(),
+      computeMs: null,
+    });
+  });
+});

@@ -1,0 +1,217 @@
+import {
+  type AudienceRating,
+  type LeaderboardBoard,
+  LeaderboardSubject,
+  type LeaderboardRow,
+  type Verdict,
+  type WrittenBy,
+} from '@debate/contracts';
+import { BOOTSTRAP_ROUNDS, type Game, rate, type RateOptions } from './bradley-terry.js';
+
+/** What the leaderboard reads of a speaker. */
+export interface RatedSpeaker {
+  readonly stance: number;
+  readonly rhetoricStyle: string;
+  readonly writtenBy: Pick<WrittenBy, 'kind' | 'modelId' | 'label'> | null;
+}
+
+/** What the leaderboard reads of a public, judged debate. */
+export interface RatedDebate {
+  readonly id: string;
+  /** When it was shared (ms): a model's label is the one of its latest debate. */
+  readonly sharedAt: number;
+  readonly rematchOf: string | null;
+  readonly model1: RatedSpeaker;
+  readonly model2: RatedSpeaker;
+  /** The judges' winner ('First Speaker' is model1); null: a tie. */
+  readonly winner: Verdict['winner'];
+  /** The audience's minds-changed winner; null below the readers it takes. */
+  readonly audience: 'FOR' | 'AGAINST' | 'TIE' | null;
+}
+
+/** A subject of a board: its id and label. */
+interface Subject {
+  readonly id: string;
+  readonly label: string;
+}
+
+/** A style as a board names it: 'formal' → 'Formal'. */
+const styleLabel = (style: string) => style.charAt(0).toUpperCase() + style.slice(1);
+
+/** What a side of a debate is, on a board of `subject`. */
+function subjectOf(subject: LeaderboardSubject, speaker: RatedSpeaker): Subject | null {
+  if (subject === 'STYLE')
+    return { id: speaker.rhetoricStyle, label: styleLabel(speaker.rhetoricStyle) };
+  const writer = speaker.writtenBy;
+  return writer ? { id: writer.modelId, label: writer.label } : null;
+}
+
+/**
+ * The judged debates that are part of a completed side-swapped pair: a debate and its rematch
+ * (rematchOf its id), both public and judged. Each pair as [original, rematch].
+ */
+export function completedPairs(debates: readonly RatedDebate[]): Array<[RatedDebate, RatedDebate]> {
+  const byId = new Map(debates.map((debate) => [debate.id, debate]));
+  return debates.flatMap((rematch) => {
+    const original = rematch.rematchOf ? byId.get(rematch.rematchOf) : undefined;
+    return original && original.id !== rematch.id
+      ? [[original, rematch] as [RatedDebate, RatedDebate]]
+      : [];
+  });
+}
+
+/** One group of debates fitted together: the model-written ones, or the offline speaker's. */
+class Fit {
+  private readonly subjects = new Map<
+    string,
+    { subject: Subject; index: number; seenAt: number }
+  >();
+  private readonly judged: Game[] = [];
+  private readonly heard: Game[] = [];
+  private readonly debates: number[] = [];
+  private readonly heardDebates: number[] = [];
+  private readonly pairs: number[] = [];
+  private readonly fitted = new Set<string>();
+  count = 0;
+
+  private indexOf(subject: Subject, seenAt: number): number {
+    const known = this.subjects.get(subject.id);
+    if (known) {
+      if (seenAt >= known.seenAt) this.subjects.set(subject.id, { ...known, subject, seenAt });
+      return known.index;
+    }
+    const index = this.subjects.size;
+    this.subjects.set(subject.id, { subject, index, seenAt });
+    this.debates.push(0);
+    this.heardDebates.push(0);
+    this.pairs.push(0);
+    return index;
+  }
+
+  add(debate: RatedDebate, first: Subject, second: Subject): void {
+    const a = this.indexOf(first, debate.sharedAt);
+    const b = this.indexOf(second, debate.sharedAt);
+    this.count += 1;
+    this.fitted.add(debate.id);
+    this.debates[a] = (this.debates[a] ?? 0) + 1;
+    this.debates[b] = (this.debates[b] ?? 0) + 1;
+    const score =
+      debate.winner === 'First Speaker' ? 1 : debate.winner === 'Second Speaker' ? 0 : 0.5;
+    this.judged.push({ a, b, score });
+    // The audience: the For side (the higher stance) wins when it gained more points.
+    const { stance: s1 } = debate.model1;
+    const { stance: s2 } = debate.model2;
+    if (debate.audience && s1 !== s2) {
+      const firstIsFor = s1 > s2;
+      const heard =
+        debate.audience === 'TIE' ? 0.5 : (debate.audience === 'FOR') === firstIsFor ? 1 : 0;
+      this.heard.push({ a, b, score: heard });
+      this.heardDebates[a] = (this.heardDebates[a] ?? 0) + 1;
+      this.heardDebates[b] = (this.heardDebates[b] ?? 0) + 1;
+    }
+  }
+
+  /** Counts the completed pairs whose two debates are both in this fit, once per subject. */
+  countPairs(
+    pairs: ReadonlyArray<[RatedDebate, RatedDebate]>,
+    sides: (d: RatedDebate) => Subject[],
+  ): void {
+    for (const [original, rematch] of pairs) {
+      if (!this.fitted.has(original.id) || !this.fitted.has(rematch.id)) continue;
+      const ids = new Set([...sides(original), ...sides(rematch)].map((subject) => subject.id));
+      for (const id of ids) {
+        const known = this.subjects.get(id);
+        if (known) this.pairs[known.index] = (this.pairs[known.index] ?? 0) + 1;
+      }
+    }
+  }
+
+  async rows(options: RateOptions): Promise<LeaderboardRow[]> {
+    const size = this.subjects.size;
+    const judged = await rate(size, this.judged, options);
+    const heard = this.heard.length > 0 ? await rate(size, this.heard, options) : [];
+    const rows = [...this.subjects.values()].map(({ subject, index }): LeaderboardRow => {
+      const rated = judged[index] ?? { rating: 0, low: 0, high: 0 };
+      const audience = heard[index];
+      const heardCount = this.heardDebates[index] ?? 0;
+      return {
+        id: subject.id,
+        label: subject.label,
+        rating: rated.rating,
+        low: rated.low,
+        high: rated.high,
+        debates: this.debates[index] ?? 0,
+        pairs: this.pairs[index] ?? 0,
+        audience:
+          audience && heardCount > 0
+            ? ({ ...audience, debates: heardCount } satisfies AudienceRating)
+            : null,
+      };
+    });
+    return rows.sort((x, y) => y.rating - x.rating || x.label.localeCompare(y.label));
+  }
+}
+
+/**
+ * The board of `subject` over the public, judged `debates` (with `pairsOnly`, only those in a
+ * completed side-swapped pair): Bradley-Terry from the judges' winners (a tie half a win each
+ * way), the audience's minds-changed winners fitted the same way for the second column.
+ * A debate with a speaker written by the offline speaker goes to the fit shown apart. Not
+ * rated: a debate whose two sides are the same subject (it tells nothing of either), and, as
+ * whether it was offline cannot be known, one with a speaker whose writer was not kept.
+ */
+export async function computeBoard(
+  debates: readonly RatedDebate[],
+  subject: LeaderboardSubject,
+  pairsOnly: boolean,
+  computedAt: Date,
+  options: RateOptions = {},
+): Promise<LeaderboardBoard> {
+  // In id order, so that the same debates always give the same bootstrap draws.
+  const sorted = [...debates].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const pairs = completedPairs(sorted);
+  const inPairs = new Set(pairs.flatMap(([original, rematch]) => [original.id, rematch.id]));
+  const main = new Fit();
+  const apart = new Fit();
+  const notRated = { sameSubject: 0, unknownWriter: 0 };
+  const sides = (debate: RatedDebate) =>
+    [subjectOf(subject, debate.model1), subjectOf(subject, debate.model2)].filter(
+      (side): side is Subject => side !== null,
+    );
+  for (const debate of sorted) {
+    if (pairsOnly && !inPairs.has(debate.id)) continue;
+    const { model1, model2 } = debate;
+    if (!model1.writtenBy || !model2.writtenBy) {
+      notRated.unknownWriter += 1;
+      continue;
+    }
+    const [first, second] = sides(debate);
+    if (!first || !second) continue;
+    if (first.id === second.id) {
+      notRated.sameSubject += 1;
+      continue;
+    }
+    const offline = model1.writtenBy.kind === 'offline' || model2.writtenBy.kind === 'offline';
+    (offline ? apart : main).add(debate, first, second);
+  }
+  main.countPairs(pairs, sides);
+  apart.countPairs(pairs, sides);
+  const rounds = options.rounds ?? BOOTSTRAP_ROUNDS;
+  return {
+    subject,
+    pairsOnly,
+    rows: await main.rows({ ...options, rounds }),
+    apart: await apart.rows({ ...options, rounds }),
+    debates: main.count,
+    apartDebates: apart.count,
+    notRated,
+    bootstrapRounds: rounds,
+    computedAt: computedAt.toISOString(),
+    computeMs: null,
+  };
+}
+
+/** Every board: each subject, all debates and completed pairs only. */
+export const boardKeys = LeaderboardSubject.options.flatMap((subject) =>
+  [false, true].map((pairsOnly) => ({ subject, pairsOnly })),
+);

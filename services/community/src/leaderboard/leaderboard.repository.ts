@@ -1,0 +1,168 @@
+import {
+  type LeaderboardBoard,
+  type LeaderboardSubject,
+  speakerNames,
+  StanceAfter,
+  StanceBefore,
+} from '@debate/contracts';
+import { isDuplicateKeyError, MONGO_CONNECTION } from '@debate/nest';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Connection, Model } from 'mongoose';
+import { z } from 'zod';
+import { mindsChangedOf } from '../minds/minds-changed.js';
+import { type PublicDebateDocument, publicDebateModel } from '../schemas/public-debate.schema.js';
+import type { RatedDebate } from './leaderboard-boards.js';
+import { boardId, type LeaderboardDocument, leaderboardModel } from './leaderboard.schema.js';
+
+/** What a recompute reads of each public, judged debate, and no more. */
+const RATED_FIELDS = [
+  'sharedAt',
+  'rematchOf',
+  'minds',
+  'verdict.winner',
+  ...['model1', 'model2'].flatMap((side) => [
+    `${side}.stance`,
+    `${side}.rhetoricStyle`,
+    `${side}.writtenBy.kind`,
+    `${side}.writtenBy.modelId`,
+    `${side}.writtenBy.label`,
+  ]),
+];
+
+const ratedSpeaker = z.object({
+  stance: z.number(),
+  rhetoricStyle: z.string().min(1),
+  writtenBy: z
+    .object({
+      kind: z.enum(['model', 'offline']),
+      modelId: z.string().min(1),
+      label: z.string().min(1),
+    })
+    .nullable()
+    .default(null),
+});
+
+/** A stored public debate as the leaderboard reads it, checked: the store is a boundary too. */
+const storedDebate = z.object({
+  _id: z.string().min(1),
+  sharedAt: z.date(),
+  rematchOf: z.string().nullable().default(null),
+  minds: z
+    .partialRecord(StanceBefore, z.partialRecord(StanceAfter, z.number().int().nonnegative()))
+    .nullable()
+    .default(null),
+  verdict: z.object({ winner: z.enum(speakerNames).nullable() }),
+  model1: ratedSpeaker,
+  model2: ratedSpeaker,
+});
+
+/** A stored board, as the contract's board (its times as ISO strings). */
+function toBoard(document: LeaderboardDocument): LeaderboardBoard {
+  return {
+    subject: document.subject,
+    pairsOnly: document.pairsOnly,
+    rows: document.rows,
+    apart: document.apart,
+    debates: document.debates,
+    apartDebates: document.apartDebates,
+    notRated: document.notRated,
+    bootstrapRounds: document.bootstrapRounds,
+    computedAt: document.computedAt.toISOString(),
+    computeMs: document.computeMs,
+  };
+}
+
+/**
+ * The leaderboard's store: reads the public, judged debates (`public_debates`, the public
+ * debates' collection, read only) and keeps the boards computed from them in `leaderboards`.
+ */
+@Injectable()
+export class LeaderboardRepository implements OnApplicationBootstrap {
+  private readonly debates: Model<PublicDebateDocument>;
+  private readonly boards: Model<LeaderboardDocument>;
+
+  constructor(@Inject(MONGO_CONNECTION) connection: Connection) {
+    this.debates = publicDebateModel(connection);
+    this.boards = leaderboardModel(connection);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.boards.init();
+  }
+
+  /**
+   * Every public debate with a verdict, as the fit reads it; a document that does not read as
+   * one (it cannot, written through the contracts) is left out, and counted.
+   */
+  async ratedDebates(): Promise<{ debates: RatedDebate[]; unreadable: number }> {
+    const found = await this.debates
+      .find(
+        { removedAt: null, verdict: { $ne: null } },
+        Object.fromEntries(RATED_FIELDS.map((field) => [field, 1])),
+      )
+      .lean<unknown[]>()
+      .exec();
+    const debates: RatedDebate[] = [];
+    for (const document of found) {
+      const parsed = storedDebate.safeParse(document);
+      if (!parsed.success) continue;
+      const { _id, sharedAt, rematchOf, minds, verdict, model1, model2 } = parsed.data;
+      debates.push({
+        id: _id,
+        sharedAt: sharedAt.getTime(),
+        rematchOf,
+        model1,
+        model2,
+        winner: verdict.winner,
+        audience: mindsChangedOf(minds ?? undefined).shares?.winner ?? null,
+      });
+    }
+    return { debates, unreadable: found.length - debates.length };
+  }
+
+  /** When a debate's public copy was shared and taken down; null: it has none. */
+  publicState(
+    debateId: string,
+  ): Promise<Pick<PublicDebateDocument, 'sharedAt' | 'removedAt'> | null> {
+    return this.debates
+      .findOne({ _id: debateId }, { sharedAt: 1, removedAt: 1 })
+      .lean<Pick<PublicDebateDocument, 'sharedAt' | 'removedAt'>>()
+      .exec();
+  }
+
+  /** The stored board of `subject`; null before the first recompute. */
+  async board(subject: LeaderboardSubject, pairsOnly: boolean): Promise<LeaderboardBoard | null> {
+    const found = await this.boards
+      .findOne({ _id: boardId(subject, pairsOnly) }, { readAt: 0 })
+      .lean<LeaderboardDocument>()
+      .exec();
+    return found ? toBoard(found) : null;
+  }
+
+  /**
+   * Stores `board`, computed from the debates as they were read at `readAt`, unless a board
+   * read later is there already (another replica's recompute finished after this one began).
+   */
+  async save(board: LeaderboardBoard, readAt: Date): Promise<void> {
+    const _id = boardId(board.subject, board.pairsOnly);
+    try {
+      await this.boards
+        .updateOne(
+          { _id, $or: [{ readAt: { $lt: readAt } }, { readAt: { $exists: false } }] },
+          {
+            $set: {
+              ...board,
+              computedAt: new Date(board.computedAt ?? readAt),
+              computeMs: board.computeMs ?? 0,
+              readAt,
+            },
+          },
+          { upsert: true },
+        )
+        .exec();
+    } catch (error) {
+      // The filter missed a board read later than this one: it stays.
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+  }
+}

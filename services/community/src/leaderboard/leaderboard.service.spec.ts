@@ -1,0 +1,93 @@
+import { createLogger, PinoLoggerService } from '@debate/nest';
+import { describe, expect, it } from '@jest/globals';
+import type { LeaderboardRepository } from './leaderboard.repository.js';
+import { LeaderboardService } from './leaderboard.service.js';
+
+/**
+ * The store's edge of the service: each read of the public debates waits until the test lets
+ * it go, and is counted; saved boards are kept.
+ */
+function heldStore() {
+  const reads: Array<() => void> = [];
+  const saved: string[] = [];
+  const repository = {
+    ratedDebates: () =>
+      new Promise<{ debates: []; unreadable: number }>((resolve) => {
+        reads.push(() => resolve({ debates: [], unreadable: 0 }));
+      }),
+    save: async (board: { subject: string; pairsOnly: boolean }) => {
+      saved.push(`${board.subject}:${board.pairsOnly}`);
+    },
+  } as unknown as LeaderboardRepository;
+  /** Lets the next read finish, once it has begun. */
+  const release = async () => {
+    for (let i = 0; i < 300 && reads.length === 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    reads.shift()?.();
+  };
+  return { repository, reads, saved, release };
+}
+
+describe(LeaderboardService.name, () => {
+  const logger = new PinoLoggerService(createLogger('test', 'silent'));
+
+  it('recomputes one at a time, and once more after changes made during one', async () => {
+    const store = heldStore();
+    const sut = new LeaderboardService(store.repository, logger);
+    let readsBegun = 0;
+    const counted = store.repository.ratedDebates.bind(store.repository);
+    store.repository.ratedDebates = () => {
+      readsBegun += 1;
+      return counted();
+    };
+
+    const first = sut.changed();
+    // Three changes while it runs: one more recompute for all of them.
+    const during = [sut.changed(), sut.changed(), sut.changed()];
+    expect(during[1]).toBe(during[0]);
+    expect(readsBegun).toBe(1);
+
+    let secondDone = false;
+    void during[0]?.then(() => (secondDone = true));
+    await store.release();
+    await first;
+    expect(store.saved).toEqual(['MODEL:false', 'MODEL:true', 'STYLE:false', 'STYLE:true']);
+    // The first is done; the one after it has begun reading, and is not done.
+    // After a pause (at least 200 ms).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readsBegun).toBe(1);
+    for (let i = 0; i < 200 && readsBegun < 2; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(readsBegun).toBe(2);
+    expect(secondDone).toBe(false);
+
+    await store.release();
+    await Promise.all(during);
+    expect(readsBegun).toBe(2);
+    expect(store.saved).toHaveLength(8);
+
+    // Idle again: the next change starts one at once.
+    const later = sut.changed();
+    await store.release();
+    await later;
+    expect(readsBegun).toBe(3);
+  });
+
+  it('never rejects: a failed recompute is logged, and the next change tries again', async () => {
+    let calls = 0;
+    const repository = {
+      ratedDebates: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('the store is down');
+        return { debates: [], unreadable: 0 };
+      },
+      save: async () => undefined,
+    } as unknown as LeaderboardRepository;
+    const sut = new LeaderboardService(repository, logger);
+    await expect(sut.changed()).resolves.toBeUndefined();
+    await expect(sut.changed()).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+});

@@ -1,0 +1,126 @@
+import type {
+  LeaderboardBoard,
+  leaderboardContracts,
+  ParsedRequestOf,
+  ResponseOf,
+} from '@debate/contracts';
+import { PinoLoggerService } from '@debate/nest';
+import {
+  type BeforeApplicationShutdown,
+  Injectable,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BOOTSTRAP_ROUNDS } from './bradley-terry.js';
+import { boardKeys, computeBoard } from './leaderboard-boards.js';
+import { LeaderboardRepository } from './leaderboard.repository.js';
+
+type Contracts = typeof leaderboardContracts;
+
+/**
+ * The least pause between two recomputes in a row: a burst of shares is coalesced into fewer of
+ * them, and the service keeps at least half its time for requests (the pause is at least as
+ * long as the last recompute took).
+ */
+const MIN_PAUSE_MS = 200;
+
+/** A board before the first recompute: nothing rated yet. */
+function emptyBoard(subject: LeaderboardBoard['subject'], pairsOnly: boolean): LeaderboardBoard {
+  return {
+    subject,
+    pairsOnly,
+    rows: [],
+    apart: [],
+    debates: 0,
+    apartDebates: 0,
+    notRated: { sameSubject: 0, unknownWriter: 0 },
+    bootstrapRounds: BOOTSTRAP_ROUNDS,
+    computedAt: null,
+    computeMs: null,
+  };
+}
+
+/**
+ * The leaderboard: the boards are recomputed in the background when the verdicts they are made
+ * of change (a judged debate shared or unshared, a vote that moves its minds changed), and at
+ * start, and stored; a request reads the stored board, whatever replica it reaches. Recomputes
+ * are coalesced: one at a time, and however many changes arrive during one, one more after it
+ * (and after a pause as long as it took).
+ */
+@Injectable()
+export class LeaderboardService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private stopping = false;
+  private lastMs = 0;
+
+  constructor(
+    private readonly repository: LeaderboardRepository,
+    private readonly logger: PinoLoggerService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // At start: changes made while no replica was up (or a new way of computing) show.
+    void this.changed();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await (this.queued ?? this.running);
+  }
+
+  /**
+   * Something the boards are made of changed: recomputes them in the background. Resolves once
+   * the boards are recomputed from the debates as they are now (or later); never rejects (a
+   * failed recompute is logged, and the next change or start tries again).
+   */
+  changed(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.running) {
+      this.running = this.recompute();
+      return this.running;
+    }
+    // One is running: it may have read before this change. One more after it, after a pause.
+    this.queued = this.running
+      .then(() => sleep(Math.max(MIN_PAUSE_MS, this.lastMs)))
+      .then(() => {
+        this.queued = null;
+        this.running = this.recompute();
+        return this.running;
+      });
+    return this.queued;
+  }
+
+  /** The stored board of the request's subject. */
+  async board({
+    subject,
+    pairsOnly,
+  }: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
+    return (await this.repository.board(subject, pairsOnly)) ?? emptyBoard(subject, pairsOnly);
+  }
+
+  private async recompute(): Promise<void> {
+    try {
+      if (this.stopping) return;
+      const started = performance.now();
+      const readAt = new Date();
+      const { debates, unreadable } = await this.repository.ratedDebates();
+      const boards: LeaderboardBoard[] = [];
+      for (const { subject, pairsOnly } of boardKeys) {
+        boards.push(await computeBoard(debates, subject, pairsOnly, readAt));
+      }
+      const computeMs = Math.round(performance.now() - started);
+      this.lastMs = computeMs;
+      for (const board of boards) await this.repository.save({ ...board, computeMs }, readAt);
+      this.logger.log(
+        `Leaderboard recomputed from ${debates.length} judged debates in ${computeMs} ms` +
+          (unreadable > 0 ? ` (${unreadable} stored debates could not be read)` : ''),
+      );
+    } catch (error) {
+      this.logger.error(`Leaderboard recompute failed: ${String(error)}`);
+    } finally {
+      if (!this.queued) this.running = null;
+    }
+  }
+}

@@ -1,0 +1,238 @@
+import {
+  communityDebateContracts,
+  type Debate,
+  type LeaderboardBoard,
+  leaderboardContracts,
+  type LeaderboardSubject,
+  OFFLINE_MODEL_ID,
+  OFFLINE_MODEL_LABEL,
+  type Verdict,
+} from '@debate/contracts';
+import {
+  eventually,
+  offlineTurn,
+  offlineVerdict,
+  type ServiceUnderTest,
+  startServiceUnderTest,
+} from '@debate/testing';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CommunityServiceModule } from '../src/index.js';
+import { debateOf, share, unshare } from './fixtures.js';
+
+type Speaker = Debate['model1'];
+
+/** A speaker written by `modelId` (the offline speaker for 'offline'), with its style and stance. */
+function speaker(
+  modelId: string,
+  rhetoricStyle: Speaker['rhetoricStyle'],
+  stance: number,
+): Speaker {
+  const offline = modelId === OFFLINE_MODEL_ID;
+  return {
+    name: modelId,
+    stance,
+    rhetoricStyle,
+    writtenBy: offlineTurn({
+      kind: offline ? 'offline' : 'model',
+      modelId,
+      label: offline ? OFFLINE_MODEL_LABEL : `Model ${modelId}`,
+      turns: 3,
+    }),
+  };
+}
+
+/** Who the judges named: the first speaker, the second, or a tie. */
+const verdicts: Record<'first' | 'second' | 'tie', Verdict> = {
+  first: offlineVerdict(8, 5),
+  second: offlineVerdict(4, 7),
+  tie: offlineVerdict(6, 6),
+};
+
+/**
+ * A judged, shared debate: `first` (For, formal) against `second` (Against, casual), won as
+ * `winner` says; `fields` override.
+ */
+function judged(
+  id: string,
+  first: string,
+  second: string,
+  winner: keyof typeof verdicts,
+  fields: Partial<Debate> = {},
+): Debate {
+  return debateOf(id, {
+    sharedAt: new Date().toISOString(),
+    model1: speaker(first, 'formal', 0.6),
+    model2: speaker(second, 'casual', -0.6),
+    verdict: verdicts[winner],
+    ...fields,
+  });
+}
+
+describe('the leaderboard', () => {
+  let community: ServiceUnderTest;
+
+  beforeAll(async () => {
+    community = await startServiceUnderTest({
+      service: 'community',
+      register: (runtime) => CommunityServiceModule.register(runtime),
+    });
+  });
+
+  afterAll(async () => {
+    await community?.stop();
+  });
+
+  const board = (subject: LeaderboardSubject, pairsOnly = false) =>
+    community.client.request(leaderboardContracts.get, { subject, pairsOnly });
+
+  /** The board once its recompute has read `debates` rated debates (apart ones included). */
+  const boardOf = (
+    subject: LeaderboardSubject,
+    done: (board: LeaderboardBoard) => boolean,
+    pairsOnly = false,
+  ) => eventually(() => board(subject, pairsOnly), done, 10_000);
+
+  const ids = (rows: LeaderboardBoard['rows']) => rows.map((row) => row.id);
+
+  it('answers an empty board, computed at start, before any judged debate is shared', async () => {
+    const empty = await boardOf('MODEL', (found) => found.computedAt !== null);
+    expect(empty).toMatchObject({
+      subject: 'MODEL',
+      pairsOnly: false,
+      rows: [],
+      apart: [],
+      debates: 0,
+      apartDebates: 0,
+      bootstrapRounds: 500,
+    });
+  });
+
+  it('rates the models from shared, judged debates, recomputed in the background', async () => {
+    // gpt-4o beats llama three times and ties once; llama beats mistral twice.
+    await share(community, judged('l1', 'gpt-4o', 'llama', 'first'));
+    await share(community, judged('l2', 'llama', 'gpt-4o', 'second'));
+    await share(community, judged('l3', 'gpt-4o', 'llama', 'first'));
+    await share(community, judged('l4', 'gpt-4o', 'llama', 'tie'));
+    await share(community, judged('l5', 'llama', 'mistral', 'first'));
+    await share(community, judged('l6', 'mistral', 'llama', 'second'));
+    // Not judged: not on the board.
+    await share(community, judged('l7', 'mistral', 'gpt-4o', 'first', { verdict: null }));
+    // The same model on both sides tells nothing of it.
+    await share(community, judged('l8', 'gpt-4o', 'gpt-4o', 'first'));
+
+    const models = await boardOf('MODEL', (found) => found.debates === 6);
+    expect(ids(models.rows)).toEqual(['gpt-4o', 'llama', 'mistral']);
+    expect(models.rows.map((row) => [row.label, row.debates, row.pairs])).toEqual([
+      ['Model gpt-4o', 4, 0],
+      ['Model llama', 6, 0],
+      ['Model mistral', 2, 0],
+    ]);
+    for (const row of models.rows) {
+      expect(row.low).toBeLessThanOrEqual(row.rating);
+      expect(row.high).toBeGreaterThanOrEqual(row.rating);
+      expect(row.audience).toBeNull();
+    }
+    expect(models.notRated).toEqual({ sameSubject: 1, unknownWriter: 0 });
+    expect(models.computeMs).toEqual(expect.any(Number));
+
+    // Styles: every debate here is formal (For) against casual (Against).
+    const styles = await boardOf('STYLE', (found) => found.debates === 7);
+    expect(styles.rows.map((row) => [row.id, row.label, row.debates])).toEqual([
+      ['formal', 'Formal', 7],
+      ['casual', 'Casual', 7],
+    ]);
+  });
+
+  it('recomputes when a rated debate is taken down', async () => {
+    const before = await board('MODEL');
+    await unshare(community, 'l5');
+    const after = await boardOf('MODEL', (found) => found.debates === 5);
+    expect(after.computedAt).not.toBe(before.computedAt);
+    expect(after.rows.find((row) => row.id === 'mistral')?.debates).toBe(1);
+  });
+
+  it('rates the debates an offline speaker wrote apart, never mixed with the others', async () => {
+    await share(community, judged('o1', OFFLINE_MODEL_ID, 'gpt-4o', 'first'));
+    await share(community, judged('o2', 'gpt-4o', OFFLINE_MODEL_ID, 'second'));
+    await share(community, judged('o3', OFFLINE_MODEL_ID, 'llama', 'first'));
+    await share(community, judged('o4', OFFLINE_MODEL_ID, OFFLINE_MODEL_ID, 'first'));
+    const models = await boardOf('MODEL', (found) => found.apartDebates === 3);
+    expect(models.apart.map((row) => [row.id, row.label, row.debates])).toEqual([
+      [OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL, 3],
+      ['llama', 'Model llama', 1],
+      ['gpt-4o', 'Model gpt-4o', 2],
+    ]);
+    // The model-written board is as it was: the offline speaker is not on it.
+    expect(ids(models.rows)).toEqual(['gpt-4o', 'llama', 'mistral']);
+    expect(models.debates).toBe(5);
+    expect(models.notRated.sameSubject).toBe(2);
+    // Styles too: the offline speaker's formal against casual, apart.
+    const styles = await boardOf('STYLE', (found) => found.apartDebates === 4);
+    expect(styles.apart.map((row) => [row.id, row.debates])).toEqual([
+      ['formal', 4],
+      ['casual', 4],
+    ]);
+  });
+
+  it('counts only completed side-swapped pairs with pairsOnly', async () => {
+    // p2 is p1's rematch: a completed pair. p3 is the rematch of a debate never shared.
+    await share(community, judged('p1', 'claude', 'gemini', 'first'));
+    await share(community, judged('p2', 'gemini', 'claude', 'first', { rematchOf: 'p1' }));
+    await share(
+      community,
+      judged('p3', 'gemini', 'claude', 'first', { rematchOf: 'never-shared' }),
+    );
+
+    const all = await boardOf('MODEL', (found) => found.debates === 8);
+    expect(all.rows.find((row) => row.id === 'claude')).toMatchObject({ debates: 3, pairs: 1 });
+    const pairs = await boardOf('MODEL', (found) => found.debates === 2, true);
+    expect(pairs.pairsOnly).toBe(true);
+    expect(pairs.rows.map((row) => [row.id, row.debates, row.pairs])).toEqual([
+      ['claude', 2, 1],
+      ['gemini', 2, 1],
+    ]);
+    expect(pairs.apart).toEqual([]);
+
+    // Its original taken down: the pair is no longer complete.
+    await unshare(community, 'p1');
+    const broken = await boardOf('MODEL', (found) => found.debates === 0, true);
+    expect(broken.rows).toEqual([]);
+  });
+
+  it("adds the audience's column from the minds-changed winners", async () => {
+    // a1: five readers Against before, For after: the For side (claude) gained.
+    await share(community, judged('a1', 'claude', 'gemini', 'second'));
+    for (const reader of ['r1', 'r2', 'r3', 'r4', 'r5']) {
+      await community.client.request(communityDebateContracts.standBefore, {
+        readerId: reader,
+        debateId: 'a1',
+        stance: 'AGAINST',
+      });
+      await community.client.request(communityDebateContracts.vote, {
+        voterId: reader,
+        debateId: 'a1',
+        kind: 'FOR',
+      });
+    }
+    // Another share recomputes (a vote's own trigger is the public debates' to send).
+    await share(community, judged('a2', 'gpt-4o', 'llama', 'first'));
+    const models = await boardOf('MODEL', (found) =>
+      found.rows.some((row) => row.audience !== null),
+    );
+    const audience = Object.fromEntries(models.rows.map((row) => [row.id, row.audience]));
+    expect(audience['claude']).toMatchObject({ debates: 1 });
+    expect(audience['gemini']).toMatchObject({ debates: 1 });
+    expect(audience['claude']?.rating).toBeGreaterThan(audience['gemini']?.rating ?? Infinity);
+    // Models without a debate the audience decided have no audience rating.
+    expect(audience['gpt-4o']).toBeNull();
+  });
+
+  it('refuses a subject it does not know', async () => {
+    await expect(
+      community.client.request(leaderboardContracts.get, {
+        subject: 'JUDGE' as LeaderboardSubject,
+        pairsOnly: false,
+      }),
+    ).rejects.toThrow(/subject/);
+  });
+});

@@ -1,0 +1,201 @@
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { fireEvent, screen, within } from '@testing-library/react';
+import type { LeaderboardQuery, LeaderboardQueryVariables } from '../../gql/graphql';
+import { renderWithProviders } from '../../test/render';
+import { initialAuthState } from '../auth/auth.slice';
+import { AppRoutes } from '../../app/App';
+import {
+  APART_HEADING,
+  EMPTY_BOARD,
+  EMPTY_PAIRS,
+  LeaderboardTab,
+  LOAD_FAILURE,
+} from './LeaderboardTab';
+
+type Board = LeaderboardQuery['leaderboard'];
+type Row = Board['rows'][number];
+
+const signedOut = { auth: { ...initialAuthState(), status: 'signedOut' as const } };
+
+const row = (id: string, label: string, rating: number, fields: Partial<Row> = {}): Row => ({
+  id,
+  label,
+  rating,
+  low: rating - 60.4,
+  high: rating + 59.6,
+  debates: 10,
+  pairs: 2,
+  audience: null,
+  ...fields,
+});
+
+const empty: Board = {
+  subject: 'MODEL',
+  pairsOnly: false,
+  debates: 0,
+  apartDebates: 0,
+  bootstrapRounds: 500,
+  computedAt: null,
+  notRated: { sameSubject: 0, unknownWriter: 0 },
+  rows: [],
+  apart: [],
+};
+
+const models: Board = {
+  ...empty,
+  debates: 14,
+  apartDebates: 3,
+  computedAt: '2025-06-01T12:00:00.000Z',
+  notRated: { sameSubject: 2, unknownWriter: 0 },
+  rows: [
+    row('gpt-4o', 'GPT-4o', 1120.4, {
+      audience: { rating: 1049.6, low: 980, high: 1110, debates: 3 },
+    }),
+    row('llama', 'Llama 3.1', 879.6, { debates: 8, pairs: 0 }),
+  ],
+  apart: [
+    row('offline', 'Offline speaker', 1010, { debates: 3, pairs: 0 }),
+    row('gpt-4o', 'GPT-4o', 990, { debates: 3, pairs: 0 }),
+  ],
+};
+
+const styles: Board = {
+  ...empty,
+  subject: 'STYLE',
+  debates: 4,
+  computedAt: '2025-06-01T12:00:00.000Z',
+  rows: [row('formal', 'Formal', 1030), row('casual', 'Casual', 970)],
+};
+
+const realFetch = globalThis.fetch;
+afterEach(() => {
+  globalThis.fetch = realFetch;
+});
+
+/** The gateway: `answer` for each leaderboard query, whose variables are recorded. */
+function fakeGateway(
+  answer: (variables: LeaderboardQueryVariables) => Board | null | Promise<Board | null>,
+) {
+  const asked: LeaderboardQueryVariables[] = [];
+  globalThis.fetch = jest.fn(async (_url: unknown, init?: RequestInit) => {
+    const request = JSON.parse(String(init?.body)) as {
+      query: string;
+      variables: LeaderboardQueryVariables;
+    };
+    const reply = (body: object) => ({ ok: true, status: 200, json: async () => body });
+    if (!request.query.includes('query Leaderboard')) return new Promise<never>(() => undefined);
+    asked.push(request.variables);
+    const board = await answer(request.variables);
+    return board
+      ? reply({ data: { leaderboard: board } })
+      : reply({ errors: [{ message: 'The community service is not available' }] });
+  }) as unknown as typeof fetch;
+  return asked;
+}
+
+/** A table's body rows, each as its cells' texts. */
+function cells(table: HTMLElement): string[][] {
+  return within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((tableRow) =>
+      [...tableRow.querySelectorAll('th, td')].map((cell) => cell.textContent ?? ''),
+    );
+}
+
+describe(LeaderboardTab.name, () => {
+  it('is the hub’s third tab, at /community/leaderboard', async () => {
+    fakeGateway(() => models);
+    renderWithProviders(<AppRoutes />, {
+      preloadedState: signedOut,
+      route: '/community/leaderboard',
+    });
+    const tabs = screen.getByRole('navigation', { name: 'Community sections' });
+    expect(
+      within(tabs)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Community Forum', 'Account Activity', 'Leaderboard']);
+    expect(
+      within(tabs).getByRole('link', { name: 'Leaderboard' }).getAttribute('aria-current'),
+    ).toBe('page');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Leaderboard' })).toBeTruthy();
+  });
+
+  it('shows the models’ board: rank, name, rating, interval, debates, pairs, audience; and the offline speaker’s apart', async () => {
+    const asked = fakeGateway(() => models);
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    const table = await screen.findByRole('table', { name: 'Models: 14 judged debates' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Rank', 'Model', 'Rating', '95% interval', 'Debates', 'Pairs', 'Audience']);
+    expect(cells(table)).toEqual([
+      ['1', 'GPT-4o', '1120', '1060 – 1180', '10', '2', '1050'],
+      ['2', 'Llama 3.1', '880', '819 – 939', '8', '0', '—'],
+    ]);
+    const apart = screen.getByRole('region', { name: APART_HEADING });
+    expect(
+      cells(
+        within(apart).getByRole('table', { name: 'Models, offline speaker: 3 judged debates' }),
+      ),
+    ).toEqual([
+      ['1', 'Offline speaker', '1010', '950 – 1070', '3', '0', '—'],
+      ['2', 'GPT-4o', '990', '930 – 1050', '3', '0', '—'],
+    ]);
+    expect(
+      screen.getByText(/Not rated: 2 debates with the same model on both sides\./),
+    ).toBeTruthy();
+    expect(asked).toEqual([{ subject: 'MODEL', pairsOnly: false }]);
+  });
+
+  it('switches to the rhetoric styles, and to completed side-swapped pairs only', async () => {
+    let stylesArrive: () => void = () => undefined;
+    const stylesAsked = new Promise<void>((resolve) => {
+      stylesArrive = resolve;
+    });
+    const asked = fakeGateway(async ({ subject, pairsOnly }) => {
+      if (pairsOnly) return { ...empty, subject, pairsOnly };
+      if (subject === 'MODEL') return models;
+      await stylesAsked;
+      return styles;
+    });
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    await screen.findByRole('table', { name: 'Models: 14 judged debates' });
+
+    const styleButton = screen.getByRole('button', { name: 'Rhetoric styles' });
+    fireEvent.click(styleButton);
+    expect(styleButton.getAttribute('aria-pressed')).toBe('true');
+    // Until the styles' board arrives the models' stays, named as the models'.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole('table', { name: 'Models: 14 judged debates' })).toBeTruthy();
+    expect(screen.queryByRole('table', { name: /^Rhetoric styles/ })).toBeNull();
+    stylesArrive();
+    const table = await screen.findByRole('table', { name: 'Rhetoric styles: 4 judged debates' });
+    expect(within(table).getAllByRole('columnheader')[1]?.textContent).toBe('Style');
+    expect(cells(table).map((cellsOfRow) => cellsOfRow[1])).toEqual(['Formal', 'Casual']);
+    expect(screen.queryByRole('region', { name: APART_HEADING })).toBeNull();
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Only side-swapped pairs' }));
+    expect(await screen.findByText(EMPTY_PAIRS)).toBeTruthy();
+    expect(asked).toEqual([
+      { subject: 'MODEL', pairsOnly: false },
+      { subject: 'STYLE', pairsOnly: false },
+      { subject: 'STYLE', pairsOnly: true },
+    ]);
+  });
+
+  it('says what fills an empty board', async () => {
+    fakeGateway(() => empty);
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    expect(await screen.findByText(EMPTY_BOARD)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('says so when the board cannot be loaded', async () => {
+    fakeGateway(() => null);
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    expect((await screen.findByRole('alert')).textContent).toBe(LOAD_FAILURE);
+  });
+});

@@ -1,0 +1,67 @@
+import { api, operation } from '../../app/api';
+import { graphql } from '../../gql/gql';
+import type { LeaderboardQuery, LeaderboardSubject } from '../../gql/graphql';
+
+/** A board as the leaderboard tab shows it. */
+export type Leaderboard = LeaderboardQuery['leaderboard'];
+/** One row of a board: a model or a style. */
+export type LeaderboardRow = Leaderboard['rows'][number];
+
+export interface LeaderboardArgs {
+  readonly subject: LeaderboardSubject;
+  readonly pairsOnly: boolean;
+}
+
+export const LeaderboardRowFieldsFragment = graphql(`
+  fragment LeaderboardRowFields on LeaderboardRow {
+    id
+    label
+    rating
+    low
+    high
+    debates
+    pairs
+    audience {
+      rating
+      low
+      high
+      debates
+    }
+  }
+`);
+
+const LeaderboardDocument = graphql(`
+  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
+    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {
+      subject
+      pairsOnly
+      debates
+      apartDebates
+      bootstrapRounds
+      computedAt
+      notRated {
+        sameSubject
+        unknownWriter
+      }
+      rows {
+        ...LeaderboardRowFields
+      }
+      apart {
+        ...LeaderboardRowFields
+      }
+    }
+  }
+`);
+
+export const leaderboardApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    // The boards are recomputed in the background: a minute's cache is as fresh as they are.
+    leaderboard: build.query<Leaderboard, LeaderboardArgs>({
+      query: (args) => operation(LeaderboardDocument, args),
+      transformResponse: (data: LeaderboardQuery) => data.leaderboard,
+      keepUnusedDataFor: 60,
+    }),
+  }),
+});
+
+export const { useLeaderboardQuery } = leaderboardApi;
