@@ -397,7 +397,7 @@ describe('the community hub', () => {
     // Once: a second answer is refused with the reason, the first stands.
     const again = await ask(bob, STAND, { id: 's1', stance: 'FOR' });
     expect(again.errors?.[0]).toMatchObject({
-      message: 'You have already said where you stood before reading this debate.',
+      message: 'Where you stood before reading this debate is already recorded, or was skipped.',
       extensions: { code: 'BAD_USER_INPUT' },
     });
     expect((await ask<Page>(bob, PAGE, { id: 's1' })).data?.communityDebate).toMatchObject({

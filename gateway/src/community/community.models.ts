@@ -1,4 +1,5 @@
 import {
+  BeforeAnswer,
   type MindsChanged,
   RankingPeriod,
   RankingSort,
@@ -50,7 +51,7 @@ registerEnumType(StanceBeforeValue, {
 });
 
 /** A reader's answer before reading: a stance, or SKIPPED. */
-export const BeforeAnswerValue = { ...StanceBefore.enum, SKIPPED: 'SKIPPED' } as const;
+export const BeforeAnswerValue = BeforeAnswer.enum;
 registerEnumType(BeforeAnswerValue, {
   name: 'BeforeAnswer',
   description: "A reader's answer to 'where do you stand?' before reading: a stance or SKIPPED.",

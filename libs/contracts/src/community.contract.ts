@@ -27,6 +27,9 @@ export type RankingPeriod = z.output<typeof RankingPeriod>;
 /** Where a reader stands before reading a debate (Intelligence Squared's first poll). */
 export const StanceBefore = z.enum(['FOR', 'AGAINST', 'UNDECIDED']);
 export type StanceBefore = z.output<typeof StanceBefore>;
+/** A reader's answer before reading: a stance, or SKIPPED (skipped, or voted before answering). */
+export const BeforeAnswer = z.enum([...StanceBefore.options, 'SKIPPED']);
+export type BeforeAnswer = z.output<typeof BeforeAnswer>;
 /** Where a reader stands after reading: their For or Against vote. */
 export const StanceAfter = z.enum(['FOR', 'AGAINST']);
 export type StanceAfter = z.output<typeof StanceAfter>;
@@ -107,7 +110,7 @@ const debateIds = z.array(DebateId).max(MAX_LOCAL_STARS);
 export const ViewerMarks = z
   .object({
     myVote: VoteKind.nullable(),
-    standBefore: z.enum([...StanceBefore.options, 'SKIPPED']).nullable(),
+    standBefore: BeforeAnswer.nullable(),
     askBefore: z.boolean(),
   })
   .strict();

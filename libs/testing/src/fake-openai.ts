@@ -1,3 +1,4 @@
+import { judgeCriteria } from '@debate/contracts';
 import { listeningUrl } from '@debate/nest';
 import Fastify, { type FastifyReply } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,6 +23,7 @@ export type FakeOpenAiMode =
  * - `llamacpp`: llama-server refuses any `tools` without --jinja (`jinja`) with a 500 naming
  *   the flag; `response_format` (both kinds) is honoured.
  * - `lmstudio`: tools and json_schema are honoured; json_object is refused (400).
+ * - `openai` also refuses json_object (400) when no message says 'JSON', as OpenAI does.
  * Every family streams the stream's usage last when `stream_options.include_usage` is set.
  */
 export type FakeServerFamily = 'openai' | 'ollama' | 'vllm' | 'llamacpp' | 'lmstudio';
@@ -122,7 +124,7 @@ export function fakeScorecard(
   const score = (speaker: 'A' | 'B') => (winner === 'tie' ? 6 : winner === speaker ? 7 : 6);
   return {
     scores: (['A', 'B'] as const).flatMap((speaker) =>
-      ['argument', 'evidence', 'rebuttal', 'clarity'].map((criterion) => ({
+      judgeCriteria.map((criterion) => ({
         speaker,
         criterion,
         score: score(speaker),
@@ -163,6 +165,18 @@ function refusal(
   }
   if (family === 'lmstudio' && body.response_format?.type === 'json_object') {
     return { status: 400, message: "'response_format.type' must be 'json_schema' or 'text'" };
+  }
+  // OpenAI's JSON mode: the messages must ask for JSON in words.
+  if (
+    family === 'openai' &&
+    body.response_format?.type === 'json_object' &&
+    !body.messages.some((message) => /json/i.test(message.content))
+  ) {
+    return {
+      status: 400,
+      message:
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+    };
   }
   return undefined;
 }

@@ -58,7 +58,7 @@ describe('minds changed', () => {
     await vote('cy', 'm1', 'FOR');
     expect((await read('m1', 'cy')).viewer).toEqual({
       myVote: 'FOR',
-      standBefore: null,
+      standBefore: 'SKIPPED',
       askBefore: false,
     });
     expect(await standBefore('cy', 'm1', 'AGAINST')).toEqual({
@@ -66,6 +66,11 @@ describe('minds changed', () => {
       message:
         'You have voted on this debate: where you stood before reading it can no longer be asked.',
     });
+    // Taking the vote back does not open the question again.
+    await vote('cy', 'm1', null);
+    expect((await read('m1', 'cy')).viewer?.askBefore).toBe(false);
+    expect(await standBefore('cy', 'm1', 'AGAINST')).toMatchObject({ refused: 'answered' });
+    expect((await read('m1', 'cy')).viewer?.standBefore).toBe('SKIPPED');
     // The author (whose own For vote the copy starts with).
     const author = debateOf('m1').userId;
     expect((await read('m1', author)).viewer?.askBefore).toBe(false);

@@ -108,6 +108,6 @@ const graphqlBaseQuery: BaseQueryFn<GraphqlRequest, unknown, GraphqlFailure> = (
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: graphqlBaseQuery,
-  tagTypes: ['Usage', 'History'],
+  tagTypes: ['Usage', 'History', 'CommunityDebate'],
   endpoints: () => ({}),
 });

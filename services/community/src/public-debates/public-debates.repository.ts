@@ -235,7 +235,8 @@ export class PublicDebatesRepository implements OnApplicationBootstrap {
   /**
    * Replaces the voter's vote `previous` by `next` (null: none) and moves the counters by
    * `moves` and the minds-changed cells by `minds`, in one write, only if the vote is still
-   * `previous` and the answer before reading still `before`. The counters after it; null when
+   * `previous` and the answer before reading still `before` (none: SKIPPED is recorded with a
+   * vote). The counters after it; null when
    * either changed (or the debate went) since it was read.
    */
   replaceVote(
@@ -256,7 +257,11 @@ export class PublicDebatesRepository implements OnApplicationBootstrap {
           [`before.${voterId}`]: before ?? { $exists: false },
         },
         {
-          ...(next ? { $set: { [path]: next } } : { $unset: { [path]: 1 } }),
+          // A first vote without an answer before reading closes the question for good: the
+          // reader's mind before reading is unknown from now on (SKIPPED), vote taken back or not.
+          ...(next
+            ? { $set: { [path]: next, ...(before ? {} : { [`before.${voterId}`]: 'SKIPPED' }) } }
+            : { $unset: { [path]: 1 } }),
           $inc: moves,
         },
         {

@@ -40,7 +40,7 @@ const counterOf: Record<VoteKind, keyof VoteCounts> = {
 
 /** Why a reader is not asked where they stood before reading, in words. */
 const BEFORE_REFUSED = {
-  answered: 'You have already said where you stood before reading this debate.',
+  answered: 'Where you stood before reading this debate is already recorded, or was skipped.',
   voted: 'You have voted on this debate: where you stood before reading it can no longer be asked.',
   author: 'You wrote this debate: the question is for its readers.',
 } as const;
@@ -160,7 +160,7 @@ export class PublicDebatesService {
     const current = await this.debates.findReader(debateId, readerId);
     if (!current) return { found: false };
     const refused =
-      current.userId === readerId ? 'author' : current.before?.[readerId] ? 'answered' : 'voted';
+      current.userId === readerId ? 'author' : current.votes?.[readerId] ? 'voted' : 'answered';
     return { refused, message: BEFORE_REFUSED[refused] };
   }
 

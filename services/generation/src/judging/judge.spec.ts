@@ -146,6 +146,47 @@ describe('a model judge', () => {
   });
 });
 
+// Each structured-output mode, on the server families that take it or refuse it.
+describe('a model judge in JSON mode', () => {
+  const judgeOn = (fake: FakeOpenAi, structuredOutput: 'json_object' | 'json_schema') =>
+    new ModelJudge(
+      { id: 'judge', label: 'Judge model', kind: 'model' },
+      new OpenAI({ apiKey: 'sk-test', baseURL: fake.baseUrl, maxRetries: 0 }),
+      { providerModel: 'judge-large', structuredOutput },
+    );
+
+  it('asks for JSON in words, as OpenAI wants for json_object', async () => {
+    const fake = await startFakeOpenAi({ family: 'openai' });
+    try {
+      const verdict = await judgeDebate(judgeOn(fake, 'json_object'), topic, turns, never);
+      expect(verdict.winner).toBe('First Speaker');
+      expect(fake.requests.map((request) => request.body.response_format?.type)).toEqual([
+        'json_object',
+        'json_object',
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('moves to the next mode once a server refuses its own, and stays there', async () => {
+    const fake = await startFakeOpenAi({ family: 'lmstudio' });
+    try {
+      const verdict = await judgeDebate(judgeOn(fake, 'json_object'), topic, turns, never);
+      expect(verdict.winner).toBe('First Speaker');
+      // The first reading's json_object is refused, then a function call; the second reading
+      // starts in the function call.
+      expect(fake.requests.map((request) => request.answeredAs)).toEqual([
+        400,
+        'tool_call',
+        'tool_call',
+      ]);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
 describe(parseScorecard.name, () => {
   it('refuses a scorecard that leaves a criterion out', () => {
     expect(() =>

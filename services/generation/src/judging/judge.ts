@@ -3,6 +3,7 @@ import {
   judgeCriteria,
   type JudgeCriterion,
   type SpeakerModelRef,
+  type speakerNames,
   type Verdict,
   type VerdictReading,
   type VerdictScore,
@@ -53,7 +54,7 @@ export interface JudgedTurn {
   readonly text: string;
 }
 
-type Debater = 'First Speaker' | 'Second Speaker';
+type Debater = (typeof speakerNames)[number];
 
 /** The debate's rounds in one order: as given (First Speaker is A), or swapped (Second is A). */
 export function readingOf(

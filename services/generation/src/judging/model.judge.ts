@@ -1,7 +1,13 @@
-import { judgeCriteria, type SpeakerModelRef, type StructuredOutputMode } from '@debate/contracts';
+import {
+  judgeCriteria,
+  type SpeakerModelRef,
+  structuredOutputModes,
+  type StructuredOutputMode,
+} from '@debate/contracts';
 import { jsonrepair } from 'jsonrepair';
 import type OpenAI from 'openai';
 import { z } from 'zod';
+import { refusesMode } from '../speakers/openai.speaker.js';
 import type { Judge, JudgedReading, ReadingRequest, ReadingResult } from './judge.js';
 
 const FUNCTION_NAME = 'submit_scorecard';
@@ -51,6 +57,10 @@ const SYSTEM = [
   'argument (the strength of its arguments), evidence (the support it gives), rebuttal (how it',
   'answers and clashes with the other side) and clarity. Judge the arguments, not the order',
   "they came in. Then name the winner: 'A', 'B' or 'tie'.",
+  'Answer with the scorecard as one JSON object:',
+  '{"scores": [{"speaker": "A" or "B", "criterion": "argument", "evidence", "rebuttal" or',
+  '"clarity", "score": 1 to 10, "reason": "one sentence"}, eight of them, one per speaker and',
+  'criterion], "winner": "A", "B" or "tie"}.',
 ].join(' ');
 
 /** The scorecard from a judge's answer: every criterion of both speakers, or it throws. */
@@ -88,7 +98,12 @@ export class ModelJudge implements Judge {
       readonly providerModel: string;
       readonly structuredOutput: StructuredOutputMode;
     },
-  ) {}
+  ) {
+    this.mode = model.structuredOutput;
+  }
+
+  /** The mode in use: the configured one until the server refuses it (then the next). */
+  private mode: StructuredOutputMode;
 
   async read(request: ReadingRequest, signal: AbortSignal): Promise<JudgedReading> {
     const transcript = [
@@ -97,7 +112,26 @@ export class ModelJudge implements Judge {
         (turn) => `--- Speaker ${turn.position}, ${turn.roundTitle} ---\n${turn.text}`,
       ),
     ].join('\n');
-    const mode = this.model.structuredOutput;
+    // The mode in use first, then each other once, as a speaker does (openai.speaker.ts).
+    const order = [this.mode, ...structuredOutputModes.filter((mode) => mode !== this.mode)];
+    for (const [index, mode] of order.entries()) {
+      try {
+        return await this.readIn(mode, transcript, signal);
+      } catch (error) {
+        const next = order[index + 1];
+        if (signal.aborted || !next || !refusesMode(error, mode)) throw error;
+        if (this.mode === mode) this.mode = next;
+      }
+    }
+    throw new Error('The judge answered no scorecard');
+  }
+
+  /** One reading in `mode`. */
+  private async readIn(
+    mode: StructuredOutputMode,
+    transcript: string,
+    signal: AbortSignal,
+  ): Promise<JudgedReading> {
     const answer = await this.client.chat.completions.create(
       {
         model: this.model.providerModel,

@@ -58,6 +58,8 @@ export class Models implements OnApplicationShutdown {
   /** The judges of the catalogue, in JUDGE_MODELS' order of preference. */
   private readonly judges = new Map<string, Judge>();
   private readonly offlineJudge = new OfflineJudge();
+  /** JUDGE_MODELS: the catalogue ids of the judges, most preferred first. */
+  private readonly judgeOrder: readonly string[];
   /** Stops reporting this catalogue's degraded models on /health/ready. */
   private readonly stopReporting: () => void;
 
@@ -67,6 +69,7 @@ export class Models implements OnApplicationShutdown {
     private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'>,
   ) {
     const metrics = modelMetrics();
+    this.judgeOrder = options.judges ?? [];
     const unknownJudges = (options.judges ?? []).filter(
       (id) => !configured.some((entry) => entry.id === id),
     );
@@ -136,7 +139,11 @@ export class Models implements OnApplicationShutdown {
    * the first judge when all did, the offline judge when none is configured.
    */
   judgeFor(spokeBy: readonly string[]): Judge {
-    const judges = [...this.judges.values()];
+    // In JUDGE_MODELS' order, whatever the catalogue's.
+    const judges = this.judgeOrder.flatMap((id) => {
+      const judge = this.judges.get(id);
+      return judge ? [judge] : [];
+    });
     return (
       judges.find((judge) => !spokeBy.includes(judge.ref.id)) ?? judges[0] ?? this.offlineJudge
     );

@@ -120,14 +120,15 @@ describe('generating a debate', () => {
           maxRetries: 0,
           idleTimeoutMs: 1_000,
           offline: { tokensPerSecond: 0, firstTokenDelayMs: 0 },
-          judges: ['alpha', 'beta'],
+          // The operator's order, not the catalogue's.
+          judges: ['beta', 'alpha'],
         },
         quiet,
       );
-      expect(models.judgeFor(['alpha', 'offline']).ref.id).toBe('beta');
-      expect(models.judgeFor(['offline', 'offline']).ref.id).toBe('alpha');
+      expect(models.judgeFor(['beta', 'offline']).ref.id).toBe('alpha');
+      expect(models.judgeFor(['offline', 'offline']).ref.id).toBe('beta');
       // When every judge spoke, the first judges all the same.
-      expect(models.judgeFor(['alpha', 'beta']).ref.id).toBe('alpha');
+      expect(models.judgeFor(['alpha', 'beta']).ref.id).toBe('beta');
       const run = new DebateRun('run-9', 'user-1');
       const onAlpha = { ...settings, first: { ...settings.first, model: 'alpha' } };
       expect(await generateDebate(run, onAlpha, models, { pauseMs: 0 })).toBe('completed');
@@ -226,6 +227,9 @@ describe('generating a debate', () => {
         writtenBy: { modelId: 'down', turns: 1, failedTurns: 1, tokensIn: null },
       });
       expect(written).toMatchObject({ failed: false, writtenBy: { modelId: 'offline' } });
+      // Not judged: the judge would read the error text as the first speaker's argument.
+      expect(run.history.map((event) => event.type)).not.toContain('judgingStarted');
+      expect(run.verdict).toBeNull();
 
       const broken = new DebateRun('run-5', 'user-1');
       const both = { ...half, second: { ...settings.second, model: 'down' } };

@@ -159,6 +159,7 @@ export async function generateDebate(
     secondStance: settings.second.stance,
   });
   const earlier: SpokenTurn[] = [];
+  let speakerTurnsFailed = 0;
   let written = 0;
   try {
     for (const [turn, planned] of planTurns(settings.moderatorEnabled).entries()) {
@@ -186,6 +187,7 @@ export async function generateDebate(
         }
         const failed = outcome.turn === undefined;
         if (!failed) written += 1;
+        else if (planned.speaker !== 'Moderator') speakerTurnsFailed += 1;
         const spoken = outcome.turn ?? {
           text: generationTexts.turnFailedText,
           summary: generationTexts.turnFailedSummary,
@@ -208,6 +210,11 @@ export async function generateDebate(
   if (written === 0) {
     run.emit({ type: 'runFailed', message: generationTexts.runFailed });
     return 'failed';
+  }
+  // A speaker whose turn could not be written would be judged on the error text: not judged.
+  if (speakerTurnsFailed > 0) {
+    run.emit({ type: 'runCompleted' });
+    return 'completed';
   }
   try {
     // The judges read the speakers' rounds (not the moderator's) once the Summary is spoken.

@@ -8,6 +8,7 @@ import { communityStanceLabel } from '../debates/stance';
 import { useAppSelector } from '../../app/hooks';
 import { type CommunityDebate, useCommunityDebateQuery, type VoteCounts } from './community.api';
 import type { MindsChanged } from './minds';
+import { BeforeQuestion } from './BeforeQuestion';
 import { MindsChangedLine } from './MindsChangedPanel';
 
 /** The three vote kinds' shares of all votes, in whole percent. */
@@ -48,7 +49,8 @@ export function sharedDate(iso: string): string {
 /** The rounds of an expanded card: fetched on first expansion, then from the cache. */
 function CardRounds({ debateId }: { debateId: string }) {
   const viewer = useAppSelector((state) => state.auth.user?.uid ?? null);
-  const { data, error, isLoading } = useCommunityDebateQuery({ id: debateId, viewer });
+  const args = { id: debateId, viewer };
+  const { data, error, isLoading } = useCommunityDebateQuery(args);
   if (isLoading) return <p role="status">Loading debate rounds...</p>;
   if (error) {
     const notFound = 'code' in error && error.code === 'NOT_FOUND';
@@ -57,6 +59,8 @@ function CardRounds({ debateId }: { debateId: string }) {
     );
   }
   if (!data) return <p className="error">Debate not found.</p>;
+  // A signed-in reader is asked where they stand first, here as on the debate's page.
+  if (data.askBefore) return <BeforeQuestion args={args} />;
   return <DebateRounds rounds={data.rounds} />;
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { SignInDialog } from '../../components/SignInDialog';
-import type { StanceBefore, VoteKind } from '../../gql/graphql';
+import type { VoteKind } from '../../gql/graphql';
 import { CategoryChips, SpeakerFacts } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard, VerdictLine } from '../debates/Scorecard';
@@ -11,21 +11,12 @@ import {
   communityApi,
   type PublicDebatePage,
   useCommunityDebateQuery,
-  useStandBeforeMutation,
   useVoteMutation,
 } from './community.api';
 import { sharedDate, speakersLine } from './DebateCard';
+import { BeforeQuestion } from './BeforeQuestion';
 import { MindsChangedPanel } from './MindsChangedPanel';
 
-/** The question a signed-in reader is asked before the rounds are shown. */
-export const BEFORE_QUESTION = 'Before you read: where do you stand on this motion?';
-export const BEFORE_HINT =
-  'Asked once. Your For or Against vote after reading says where you stand then; the two together show whose minds the debate changed.';
-const BEFORE_CHOICES: ReadonlyArray<[StanceBefore, string]> = [
-  ['FOR', 'For'],
-  ['AGAINST', 'Against'],
-  ['UNDECIDED', 'Undecided'],
-];
 const VOTES: ReadonlyArray<[VoteKind, string, 'upvotes' | 'interesting' | 'downvotes']> = [
   ['FOR', 'For', 'upvotes'],
   ['INTERESTING', 'Interesting', 'interesting'],
@@ -50,8 +41,12 @@ export function DebatePage() {
   const auth = useAppSelector((state) => state.auth);
   const viewer = auth.status === 'signedIn' ? (auth.user?.uid ?? null) : null;
   const args = { id, viewer };
-  const { data, error, isLoading } = useCommunityDebateQuery(args);
-  const [standBefore, { isLoading: answering }] = useStandBeforeMutation();
+  // Read once the sign-in state is known (a signed-in reader is asked first), and afresh on
+  // each visit: a card's copy may be older than a vote since.
+  const { data, error, isLoading } = useCommunityDebateQuery(args, {
+    skip: auth.status === 'loading' && auth.lastUserLoggedIn,
+    refetchOnMountOrArgChange: true,
+  });
   const [vote, { isLoading: voting }] = useVoteMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const [askSignIn, setAskSignIn] = useState(false);
@@ -63,21 +58,6 @@ export function DebatePage() {
   /** Writes what a mutation answered into the page's cached debate. */
   const patch = (change: (draft: PublicDebatePage) => PublicDebatePage) =>
     dispatch(communityApi.util.updateQueryData('communityDebate', args, change));
-
-  const onAnswer = async (stance: StanceBefore | null) => {
-    setProblem(null);
-    try {
-      const result = await standBefore({ debateId: id, stance }).unwrap();
-      patch((page) => ({
-        ...page,
-        standBefore: result.standBefore,
-        askBefore: false,
-        mindsChanged: result.mindsChanged,
-      }));
-    } catch (failure) {
-      setProblem(messageOf(failure, 'Your answer could not be recorded. Please try again.'));
-    }
-  };
 
   const onVote = async (kind: VoteKind | null) => {
     if (!viewer) {
@@ -100,7 +80,7 @@ export function DebatePage() {
     }
   };
 
-  if (isLoading) {
+  if (isLoading || (!data && !error)) {
     return (
       <section className="page" aria-label="Debate">
         <p role="status">Loading debate rounds...</p>
@@ -138,31 +118,7 @@ export function DebatePage() {
         </p>
       )}
       {data.askBefore ? (
-        <section className="card before-question" aria-labelledby="before-question">
-          <h2 id="before-question">{BEFORE_QUESTION}</h2>
-          <p className="hint">{BEFORE_HINT}</p>
-          <div className="card-actions" role="group" aria-label="Where you stand before reading">
-            {BEFORE_CHOICES.map(([stance, label]) => (
-              <button
-                key={stance}
-                type="button"
-                className="button"
-                disabled={answering}
-                onClick={() => void onAnswer(stance)}
-              >
-                {label}
-              </button>
-            ))}
-            <button
-              type="button"
-              className="button secondary"
-              disabled={answering}
-              onClick={() => void onAnswer(null)}
-            >
-              Skip
-            </button>
-          </div>
-        </section>
+        <BeforeQuestion args={args} />
       ) : (
         <>
           <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>

@@ -1,11 +1,11 @@
-import type { MindsChanged } from './minds';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { RankingPeriod, RankingSort, VoteKind } from '../../gql/graphql';
 import { CategorySelect, LoadMore } from '../debates/DebateParts';
 import {
+  communityApi,
   type CommunityDebate,
   type RankingArgs,
   useCategoriesQuery,
@@ -14,6 +14,7 @@ import {
   type VoteCounts,
 } from './community.api';
 import { DebateCard } from './DebateCard';
+import type { MindsChanged } from './minds';
 import { useStars } from './stars';
 
 const SORTS: ReadonlyArray<[RankingSort, string]> = [
@@ -132,6 +133,7 @@ export function RankingTab() {
   const [askSignIn, setAskSignIn] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const stars = useStars();
+  const dispatch = useAppDispatch();
   const [vote] = useVoteMutation();
   const signedIn = auth.status === 'signedIn';
   const viewer = signedIn ? (auth.user?.uid ?? null) : null;
@@ -162,6 +164,16 @@ export function RankingTab() {
     setProblem(null);
     try {
       const result = await vote({ debateId: debate.id, kind }).unwrap();
+      // A card's rounds read before the vote: the question before reading is closed now.
+      dispatch(
+        communityApi.util.updateQueryData('communityDebate', { id: debate.id, viewer }, (page) => ({
+          ...page,
+          myVote: result.myVote,
+          askBefore: false,
+          standBefore: page.standBefore ?? 'SKIPPED',
+          mindsChanged: result.mindsChanged,
+        })),
+      );
       setMarks((current) => ({
         ...current,
         votes: {

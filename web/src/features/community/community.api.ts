@@ -17,6 +17,12 @@ import type {
 /** A shared debate's page: its rounds, verdict, minds changed, the reader's marks, its pair. */
 export type PublicDebatePage = CommunityDebateQuery['communityDebate'];
 
+/** Which debate, for whom: the page's and an expanded card's cache key. */
+export interface CommunityDebateArgs {
+  readonly id: string;
+  readonly viewer: string | null;
+}
+
 /** A ranking card: counts, the viewer's own vote and star; no rounds. */
 export type CommunityDebate = CommunityDebatesQuery['communityDebates']['debates'][number];
 
@@ -218,11 +224,9 @@ export const communityApi = api.injectEndpoints({
       keepUnusedDataFor: 30,
     }),
     // Keyed by the viewer too: signing in or out reads the reader's own marks again.
-    communityDebate: build.query<
-      CommunityDebateQuery['communityDebate'],
-      { readonly id: string; readonly viewer: string | null }
-    >({
+    communityDebate: build.query<CommunityDebateQuery['communityDebate'], CommunityDebateArgs>({
       query: ({ id }) => operation(CommunityDebateDocument, { id }),
+      providesTags: (_page, _error, { id }) => [{ type: 'CommunityDebate', id }],
       transformResponse: (data: CommunityDebateQuery) => data.communityDebate,
       // Fetched on first expansion, then kept: expanding again reads the cache.
       keepUnusedDataFor: 3600,

@@ -15,7 +15,6 @@ export type VerdictSummary = VerdictSummaryFieldsFragment;
 
 export const FIRST_SPEAKER = 'First Speaker';
 export const SECOND_SPEAKER = 'Second Speaker';
-export const DEBATERS = [FIRST_SPEAKER, SECOND_SPEAKER] as const;
 
 /** The judges' criteria, in the scorecard's order, with their labels and weights. */
 export const CRITERIA = judgeCriteria.map((id) => ({

@@ -28,7 +28,11 @@ export function judgingText(judge: string): string {
 
 /** Over a rematch's run: what it is. */
 export const REMATCH_NOTE =
-  'The side-swapped rematch of your debate: the same motion, format and styles, each model now on the other side. Saved, the two are shown together as a pair.';
+  'The side-swapped rematch of your debate: the same motion, format and sides, each model now on the other side. Saved and shared with its first debate, each one’s page shows the other.';
+
+/** A speaker's turn could not be written: the debate is not judged. */
+export const NOT_JUDGED =
+  'Not judged: a speaker’s turn could not be written, and the judges score complete debates only.';
 
 /** The run ended without a scorecard: the judge could not score it. */
 export const JUDGE_FAILED = 'The judge could not score this debate.';
@@ -231,6 +235,9 @@ export function EnginePage() {
       {engine.verdict && <Scorecard verdict={engine.verdict} />}
       {engine.status === 'done' && engine.judge && !engine.verdict && (
         <p className="hint judge-failed">{JUDGE_FAILED}</p>
+      )}
+      {engine.status === 'done' && !engine.judge && engine.turns.some((turn) => turn.failed) && (
+        <p className="hint judge-failed">{NOT_JUDGED}</p>
       )}
       {engine.status === 'done' && engine.runId && (
         <SavePanel key={engine.runId} runId={engine.runId} categories={data?.categories ?? []} />

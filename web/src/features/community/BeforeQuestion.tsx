@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { useAppDispatch } from '../../app/hooks';
+import type { StanceBefore } from '../../gql/graphql';
+import { communityApi, type CommunityDebateArgs, useStandBeforeMutation } from './community.api';
+
+/** The question a signed-in reader is asked before the rounds are shown. */
+export const BEFORE_QUESTION = 'Before you read: where do you stand on this motion?';
+export const BEFORE_HINT =
+  'Asked once. Your For or Against vote after reading says where you stand then; the two together show whose minds the debate changed.';
+const CHOICES: ReadonlyArray<[StanceBefore, string]> = [
+  ['FOR', 'For'],
+  ['AGAINST', 'Against'],
+  ['UNDECIDED', 'Undecided'],
+];
+
+/**
+ * Where the reader stands before reading (or Skip), asked once in place of the rounds, on a
+ * debate's page and on an expanded card alike. The answer is written into the cached debate, so
+ * the rounds follow at once; a refusal (answered elsewhere meanwhile) reads the debate again.
+ */
+export function BeforeQuestion({ args }: { args: CommunityDebateArgs }) {
+  const dispatch = useAppDispatch();
+  const [standBefore, { isLoading }] = useStandBeforeMutation();
+  const [problem, setProblem] = useState<string | null>(null);
+  const headingId = `before-question-${args.id}`;
+
+  const onAnswer = async (stance: StanceBefore | null) => {
+    setProblem(null);
+    try {
+      const result = await standBefore({ debateId: args.id, stance }).unwrap();
+      dispatch(
+        communityApi.util.updateQueryData('communityDebate', args, (page) => ({
+          ...page,
+          standBefore: result.standBefore,
+          askBefore: false,
+          mindsChanged: result.mindsChanged,
+        })),
+      );
+    } catch (failure) {
+      setProblem(
+        failure && typeof failure === 'object' && 'message' in failure
+          ? String(failure.message)
+          : 'Your answer could not be recorded. Please try again.',
+      );
+      dispatch(communityApi.util.invalidateTags([{ type: 'CommunityDebate', id: args.id }]));
+    }
+  };
+
+  return (
+    <section className="card before-question" aria-labelledby={headingId}>
+      <h2 id={headingId}>{BEFORE_QUESTION}</h2>
+      <p className="hint">{BEFORE_HINT}</p>
+      <div className="card-actions" role="group" aria-label="Where you stand before reading">
+        {CHOICES.map(([stance, label]) => (
+          <button
+            key={stance}
+            type="button"
+            className="button"
+            disabled={isLoading}
+            onClick={() => void onAnswer(stance)}
+          >
+            {label}
+          </button>
+        ))}
+        <button
+          type="button"
+          className="button secondary"
+          disabled={isLoading}
+          onClick={() => void onAnswer(null)}
+        >
+          Skip
+        </button>
+      </div>
+      {problem && (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      )}
+    </section>
+  );
+}
