@@ -378,6 +378,32 @@ describe('saved debates', () => {
     expect(await pairOf(rematchRun)).toEqual({ id: firstRun, isRematch: false });
   }, 60_000);
 
+  it("keeps the user's last debate, not saved, to be shown again until it is saved", async () => {
+    const una = await signUp('una@example.org');
+    const UNSAVED = '{ unsavedDebate { runId topic } }';
+    const unsavedOf = async (person: Person | null) =>
+      graphql<{ unsavedDebate: { runId: string; topic: string } | null }>(url, UNSAVED, {
+        ...(person ? { headers: { authorization: `Bearer ${person.token}` } } : {}),
+      });
+    expect((await unsavedOf(una)).data?.unsavedDebate).toBeNull();
+    const runId = await generate(una, 'Should libraries lend tools?');
+    const shown = await eventually(
+      () => unsavedOf(una),
+      (answer) => answer.data?.unsavedDebate !== null,
+    );
+    expect(shown.data?.unsavedDebate).toEqual({ runId, topic: 'Should libraries lend tools?' });
+    // Nobody else's, and not signed out.
+    expect((await unsavedOf(eve)).data?.unsavedDebate).toBeNull();
+    expect((await unsavedOf(null)).errors?.[0]?.message).toBe('Sign in required');
+    // Saved, it is no longer the engine's to show.
+    await graphql(
+      url,
+      'mutation ($runId: String!) { saveDebate(runId: $runId, categories: ["Science"]) { id } }',
+      { headers: { authorization: `Bearer ${una.token}` }, variables: { runId } },
+    );
+    expect((await unsavedOf(una)).data?.unsavedDebate).toBeNull();
+  });
+
   it('a share the event log refused reaches the community once the log takes events again', async () => {
     const gus = await signUp('gus@example.org');
     const runId = await generate(gus, 'Should voting be compulsory?');

@@ -38,6 +38,22 @@ describe('accessibility', () => {
     expect(found).toEqual([]);
   });
 
+  it('has none in dark mode either, which follows the browser', async () => {
+    const page = await session.open(desktop);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const found: string[] = [];
+    for (const path of pages) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      found.push(...(await violations(page, `${path} (dark)`)));
+    }
+    expect(found).toEqual([]);
+    // The page is dark: its background, read back.
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor),
+    ).toBe('rgb(18, 19, 26)');
+  });
+
   it('checks every About tab and the open phone menu too', async () => {
     const page = await session.open(phone);
     await page.goto('/about');

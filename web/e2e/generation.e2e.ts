@@ -15,10 +15,18 @@ async function usageRow(page: Page, term: string): Promise<string> {
   return (await value.textContent()) ?? '';
 }
 
-async function begin(page: Page) {
+async function begin(page: Page, replacing = false) {
   await page.goto('/engine');
+  // The last debate, not saved, comes back first; a new one replaces it once confirmed.
+  if (replacing) await page.getByRole('region', { name: 'Save Your Debate' }).waitFor();
   await page.getByLabel('Debate topic').fill(TOPIC);
   await page.getByRole('button', { name: 'Begin discussion' }).click();
+  if (replacing) {
+    await page
+      .getByRole('dialog', { name: 'Begin a new debate?' })
+      .getByRole('button', { name: 'Begin anyway' })
+      .click();
+  }
 }
 
 // The offline speaker writes the debates (no key is configured), 60 words a second.
@@ -96,12 +104,12 @@ describe('generating a debate on /engine', () => {
     // The offline speaker reads and writes no model's tokens.
     expect(await usageRow(page, 'Tokens used by your debates')).toBe('0 in / 0 out');
 
-    await begin(page);
+    await begin(page, true);
     await page.getByRole('button', { name: 'Begin discussion' }).waitFor({ timeout: 30_000 });
     const lastRow = await usageRow(page, 'Free Debates Remaining');
     expect(lastRow).toBe('0 (Refreshes after 6 days of inactivity)');
 
-    await begin(page);
+    await begin(page, true);
     await page.getByRole('alert').getByText(NO_FREE).waitFor();
   }, 90_000);
 });

@@ -120,3 +120,14 @@ export class DebatePageModel {
   @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
   next!: string | null;
 }
+
+@ObjectType('UnsavedDebate', { description: "The user's last generated debate, not saved yet." })
+export class UnsavedDebateModel {
+  @Field(() => String, {
+    description: 'Its run: watch it with debateRun, save it with saveDebate.',
+  })
+  runId!: string;
+
+  @Field(() => String)
+  topic!: string;
+}

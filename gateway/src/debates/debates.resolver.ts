@@ -13,7 +13,7 @@ import { Authenticated } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
 import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { debateNotFound, parseInput } from '../errors/graphql-errors.js';
-import { DebateModel, DebatePageModel } from './debates.models.js';
+import { DebateModel, DebatePageModel, UnsavedDebateModel } from './debates.models.js';
 
 function found(debate: Debate | null): DebateModel {
   if (!debate) throw debateNotFound();
@@ -91,6 +91,19 @@ export class DebatesResolver {
       listArgumentMessage,
     );
     return this.services.request(debatesContracts.list, request);
+  }
+
+  // The user's own last run only: the debates service asks the usage service which it was.
+  @Authenticated()
+  @Query(() => UnsavedDebateModel, {
+    nullable: true,
+    description:
+      "The user's last generated debate while it is not saved and can still be (watch it again " +
+      'with debateRun, save it with saveDebate); null otherwise.',
+  })
+  async unsavedDebate(@CurrentUser() user: AuthenticatedUser): Promise<UnsavedDebateModel | null> {
+    const { run } = await this.services.request(debatesContracts.unsaved, { userId: user.id });
+    return run;
   }
 
   @Authenticated()

@@ -127,6 +127,17 @@ export const debatesContracts = {
   ),
   /** One of the user's debates (null when it is not theirs, or does not exist). */
   get: defineRequest(subjects.debates.debate.get, OwnDebate, DebateOrNone),
+  /**
+   * The user's last generated debate while it is not saved and its run can still be saved (on
+   * its generation instance): what the engine shows again after a reload. Null otherwise.
+   */
+  unsaved: defineRequest(
+    subjects.debates.debate.unsaved,
+    z.object({ userId }).strict(),
+    z
+      .object({ run: z.object({ runId: DebateId, topic: z.string() }).strict().nullable() })
+      .strict(),
+  ),
   share: defineRequest(subjects.debates.debate.share, OwnDebate, DebateOrNone),
   unshare: defineRequest(subjects.debates.debate.unshare, OwnDebate, DebateOrNone),
   delete: defineRequest(

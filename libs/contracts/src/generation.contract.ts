@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { defineRequest, defineStream } from './contract.js';
-import { judgeCriteria, MAX_VERDICT_TOTAL, modelKinds } from './constants/index.js';
+import {
+  judgeCriteria,
+  MAX_TOPIC_LENGTH,
+  MAX_VERDICT_TOTAL,
+  modelKinds,
+} from './constants/index.js';
 import { subjects } from './subjects.js';
 import { ConsumeRefusal } from './usage.contract.js';
 
@@ -62,8 +67,6 @@ export const SpeakerSettings = z
   })
   .strict();
 export type SpeakerSettings = z.output<typeof SpeakerSettings>;
-
-export const MAX_TOPIC_LENGTH = 500;
 
 export const DebateSettings = z
   .object({

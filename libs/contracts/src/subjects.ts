@@ -27,6 +27,7 @@ export const subjects = {
       refund: 'usage.allowance.refund',
       settle: 'usage.allowance.settle',
     },
+    lastRun: { get: 'usage.lastrun.get' },
   },
   generation: {
     catalog: { get: 'generation.catalog.get' },
@@ -41,6 +42,7 @@ export const subjects = {
       save: 'debates.debate.save',
       list: 'debates.debate.list',
       get: 'debates.debate.get',
+      unsaved: 'debates.debate.unsaved',
       share: 'debates.debate.share',
       unshare: 'debates.debate.unshare',
       delete: 'debates.debate.delete',

@@ -62,4 +62,10 @@ export const usageContracts = {
     EndedRun,
     z.object({ settled: z.boolean() }).strict(),
   ),
+  /** The run of the user's last debate that ended normally (settled); null: none yet. */
+  lastRun: defineRequest(
+    subjects.usage.lastRun.get,
+    z.object({ userId }).strict(),
+    z.object({ runId: runId.nullable() }).strict(),
+  ),
 } as const;

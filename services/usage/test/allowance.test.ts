@@ -110,6 +110,13 @@ describe('the free-debate allowance', () => {
     // Another user cannot give someone's debate back.
     await consume('cy', 'open');
     expect(await refund('eve', 'open')).toEqual({ refunded: false });
+    // The completed run is the user's last debate (a failed one never is).
+    expect(await usage.client.request(usageContracts.lastRun, { userId: 'cy' })).toEqual({
+      runId: 'completed',
+    });
+    expect(await usage.client.request(usageContracts.lastRun, { userId: 'eve' })).toEqual({
+      runId: null,
+    });
     // The completed run's tokens are the user's, counted once.
     expect(await stats('cy')).toMatchObject({
       freeDebatesRemaining: 0,

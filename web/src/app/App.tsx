@@ -1,9 +1,10 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { AuthProvider } from '../features/auth/AuthProvider';
 import { CommunityHub } from '../features/community/CommunityHub';
 import { RankingTab } from '../features/community/RankingTab';
 import { NavBar } from '../features/navigation/NavBar';
+import { titleFor } from './titles';
 
 // The community ranking is where visitors land (/ redirects there): it is in the first
 // bundle; every other page loads when it is first opened.
@@ -35,11 +36,31 @@ const LoginPage = lazy(() =>
 );
 
 function NotFound() {
+  const { pathname } = useLocation();
   return (
     <section className="page" aria-labelledby="not-found-heading">
       <h1 id="not-found-heading">Page not found</h1>
+      <p>There is no page at {pathname}. It may have moved, or the link may be mistyped.</p>
+      <p className="card-actions">
+        <Link className="button" to="/community/ranking">
+          Go to the Community Forum
+        </Link>
+        <Link className="button secondary" to="/engine">
+          Start a debate
+        </Link>
+      </p>
     </section>
   );
+}
+
+/** Sets the browser tab's title for the route shown (titles.ts). */
+function RouteTitle() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    const title = titleFor(pathname);
+    if (title) document.title = title;
+  }, [pathname]);
+  return null;
 }
 
 /** The route table of spec §2. */
@@ -79,6 +100,7 @@ export function App() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <RouteTitle />
       <NavBar />
       <main id="main">
         <AppRoutes />

@@ -36,6 +36,7 @@ type Documents = {
   '\n  fragment VerdictSummaryFields on DebateVerdict {\n    winner\n    tie\n    firstTotal\n    secondTotal\n  }\n': typeof types.VerdictSummaryFieldsFragmentDoc;
   '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        rematchOf\n        moderatorEnabled\n      }\n      total\n      next\n    }\n  }\n': typeof types.MyDebatesDocument;
   '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n': typeof types.MyDebateDocument;
+  '\n  query UnsavedDebate {\n    unsavedDebate {\n      runId\n      topic\n    }\n  }\n': typeof types.UnsavedDebateDocument;
   '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n': typeof types.SaveDebateDocument;
   '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n': typeof types.ShareDebateDocument;
   '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n      }\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
@@ -90,6 +91,8 @@ const documents: Documents = {
     types.MyDebatesDocument,
   '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n':
     types.MyDebateDocument,
+  '\n  query UnsavedDebate {\n    unsavedDebate {\n      runId\n      topic\n    }\n  }\n':
+    types.UnsavedDebateDocument,
   '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n':
     types.SaveDebateDocument,
   '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n':
@@ -246,6 +249,12 @@ export function graphql(
 export function graphql(
   source: '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n',
 ): typeof import('./graphql').MyDebateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query UnsavedDebate {\n    unsavedDebate {\n      runId\n      topic\n    }\n  }\n',
+): typeof import('./graphql').UnsavedDebateDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

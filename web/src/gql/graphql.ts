@@ -737,6 +737,12 @@ export type MyDebateQuery = {
   };
 };
 
+export type UnsavedDebateQueryVariables = Exact<{ [key: string]: never }>;
+
+export type UnsavedDebateQuery = {
+  readonly unsavedDebate: { readonly runId: string; readonly topic: string } | null;
+};
+
 export type SaveDebateMutationVariables = Exact<{
   runId: string;
   categories: ReadonlyArray<string> | string;
@@ -1645,6 +1651,14 @@ fragment DebateVerdictFields on DebateVerdict {
     failedTurns
   }
 }`) as unknown as TypedDocumentString<MyDebateQuery, MyDebateQueryVariables>;
+export const UnsavedDebateDocument = new TypedDocumentString(`
+    query UnsavedDebate {
+  unsavedDebate {
+    runId
+    topic
+  }
+}
+    `) as unknown as TypedDocumentString<UnsavedDebateQuery, UnsavedDebateQueryVariables>;
 export const SaveDebateDocument = new TypedDocumentString(`
     mutation SaveDebate($runId: String!, $categories: [String!]!) {
   saveDebate(runId: $runId, categories: $categories) {

@@ -35,3 +35,6 @@ export const MAX_VERDICT_TOTAL =
 
 /** Minds changed are shown once at least this many readers gave where they stood before and after. */
 export const MINDS_CHANGED_MIN_READERS = 5;
+
+/** The longest topic a debate may have, in characters. */
+export const MAX_TOPIC_LENGTH = 500;

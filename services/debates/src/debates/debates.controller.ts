@@ -25,6 +25,13 @@ export class DebatesController {
     return this.debates.get(request);
   }
 
+  @HandleRequest(debatesContracts.unsaved)
+  unsaved(
+    request: ParsedRequestOf<Contracts['unsaved']>,
+  ): Promise<ResponseOf<Contracts['unsaved']>> {
+    return this.debates.unsaved(request);
+  }
+
   @HandleRequest(debatesContracts.share)
   share(request: ParsedRequestOf<Contracts['share']>): Promise<ResponseOf<Contracts['share']>> {
     return this.debates.share(request);

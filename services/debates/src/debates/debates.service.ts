@@ -1,5 +1,6 @@
 import {
   type debatesContracts,
+  usageContracts,
   type FinishedRun,
   type ParsedRequestOf,
   type ResponseOf,
@@ -123,6 +124,22 @@ export class DebatesService {
   async list(request: ParsedRequestOf<Contracts['list']>): Promise<ResponseOf<Contracts['list']>> {
     const page = await this.debates.list(request);
     return { debates: page.debates.map(toDebate), total: page.total, next: page.next };
+  }
+
+  /**
+   * The user's last generated debate, while it is not saved and its run is still on its
+   * generation instance (kept there until the user's next debate replaces it): the engine
+   * shows it again, with its Save panel, after a reload.
+   */
+  async unsaved(
+    request: ParsedRequestOf<Contracts['unsaved']>,
+  ): Promise<ResponseOf<Contracts['unsaved']>> {
+    const { runId } = await this.services.request(usageContracts.lastRun, {
+      userId: request.userId,
+    });
+    if (!runId || (await this.debates.findOwn(request.userId, runId))) return { run: null };
+    const run = await this.finishedRun(runId, request.userId);
+    return { run: run ? { runId, topic: run.topic } : null };
   }
 
   async get(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {

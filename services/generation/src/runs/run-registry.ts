@@ -9,7 +9,9 @@ import { DebateRun } from './debate-run.js';
 
 /**
  * The runs this instance generates, kept for their life and an hour after (so a browser that
- * reconnects after the end still gets the whole debate, and the user can save it), then forgotten.
+ * reconnects after the end still gets the whole debate, and the user can save it), then forgotten;
+ * a user's latest completed run stays until their next (at most a week): nothing generated is
+ * lost to a reload. Kept in memory: a restart of the instance forgets them.
  * On shutdown, runs still going are given `drainTimeoutMs` to finish; the rest are aborted.
  */
 @Injectable()
@@ -17,10 +19,14 @@ export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShut
   private readonly runs = new Map<string, DebateRun>();
   private readonly running = new WorkInProgress<DebateRun>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly expiry = new Map<DebateRun, NodeJS.Timeout>();
+  /** Each user's latest completed run. */
+  private readonly latest = new Map<string, DebateRun>();
 
   constructor(
     private readonly keepAfterEndMs = 60 * 60_000,
     private readonly drainTimeoutMs = 10_000,
+    private readonly keepLatestMs = 7 * 24 * 60 * 60_000,
   ) {}
 
   create(
@@ -42,15 +48,39 @@ export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShut
     return run?.userId === userId ? run : undefined;
   }
 
-  /** Forgets the run `keepAfterEndMs` after it ended. */
+  /**
+   * Forgets the run `keepAfterEndMs` after it ended; but a user's latest completed run is kept
+   * until their next one completes (at most `keepLatestMs`), so that it can still be shown
+   * again and saved after a reload, however long the user takes.
+   */
   ended(run: DebateRun): void {
     this.running.delete(run);
+    if (!run.completed) {
+      this.forget(run, this.keepAfterEndMs);
+      return;
+    }
+    const previous = this.latest.get(run.userId);
+    this.latest.set(run.userId, run);
+    if (previous) this.forget(previous, this.keepAfterEndMs);
+    this.forget(run, this.keepLatestMs);
+  }
+
+  /** Forgets `run` in `ms`, unless it is forgotten sooner (its earlier timer replaced). */
+  private forget(run: DebateRun, ms: number): void {
+    const earlier = this.expiry.get(run);
+    if (earlier) {
+      clearTimeout(earlier);
+      this.timers.delete(earlier);
+    }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
+      this.expiry.delete(run);
       this.runs.delete(run.runId);
-    }, this.keepAfterEndMs);
+      if (this.latest.get(run.userId) === run) this.latest.delete(run.userId);
+    }, ms);
     timer.unref();
     this.timers.add(timer);
+    this.expiry.set(run, timer);
   }
 
   /** Lets the runs going on finish, for up to `drainTimeoutMs`. */

@@ -37,4 +37,11 @@ export class AllowanceController {
     const { userId, runId, tokensIn, tokensOut } = request;
     return { settled: await this.ledger.settle(userId, runId, { tokensIn, tokensOut }) };
   }
+
+  @HandleRequest(usageContracts.lastRun)
+  async lastRun(
+    request: ParsedRequestOf<Contracts['lastRun']>,
+  ): Promise<ResponseOf<Contracts['lastRun']>> {
+    return { runId: await this.ledger.lastRun(request.userId) };
+  }
 }

@@ -302,12 +302,18 @@ export class UsageLedger {
           {
             $pull: { openRuns: runId },
             $inc: { ...tokens },
+            $set: { lastSettledRun: runId },
             $unset: { [`openRunsTakenAt.${runId}`]: 1 },
           },
         )
         .exec();
       return result.modifiedCount === 1;
     });
+  }
+
+  /** The run of the user's last debate that ended normally; null when none has. */
+  async lastRun(userId: string): Promise<string | null> {
+    return this.step('read', async () => (await this.read(userId))?.lastSettledRun ?? null);
   }
 
   /**

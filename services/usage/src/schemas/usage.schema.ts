@@ -24,6 +24,8 @@ export interface UsageDocument {
    * (absent on records from before it was kept).
    */
   recentStarts?: Date[];
+  /** The run of the user's last debate that ended normally (absent until one has). */
+  lastSettledRun?: string | null;
   /** The tokens the models counted for the user's runs, in and out (absent on older records). */
   tokensIn?: number;
   tokensOut?: number;
@@ -43,6 +45,7 @@ const usageSchema = new Schema<UsageDocument>(
     openRuns: { type: [String], default: [] },
     openRunsTakenAt: { type: Schema.Types.Mixed, default: {} },
     recentStarts: { type: [Date], default: [] },
+    lastSettledRun: { type: String, default: null },
     tokensIn: { type: Number, default: 0 },
     tokensOut: { type: Number, default: 0 },
   },

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { RelativeTime } from '../../components/RelativeTime';
 import type { VoteKind } from '../../gql/graphql';
 import { CategoryChips } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
@@ -36,14 +37,6 @@ export function speakersLine(debate: Pick<CommunityDebate, 'model1' | 'model2'>)
   const side = (speaker: CommunityDebate['model1']) =>
     `${speakerModel(speaker)} (${communityStanceLabel(speaker.stance)})`;
   return `${side(debate.model1)} vs ${side(debate.model2)}`;
-}
-
-export function sharedDate(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  });
 }
 
 /** The rounds of an expanded card: fetched on first expansion, then from the cache. */
@@ -139,7 +132,9 @@ export function DebateCard({
           </button>
         ))}
       </div>
-      <p className="shared-line">Shared {sharedDate(debate.sharedAt)}</p>
+      <p className="shared-line">
+        Shared <RelativeTime iso={debate.sharedAt} />
+      </p>
       <button
         type="button"
         className="link-button"

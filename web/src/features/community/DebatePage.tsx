@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { RelativeTime } from '../../components/RelativeTime';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { VoteKind } from '../../gql/graphql';
 import { CategoryChips, SpeakerFacts } from '../debates/DebateParts';
@@ -13,9 +14,18 @@ import {
   useCommunityDebateQuery,
   useVoteMutation,
 } from './community.api';
-import { sharedDate, speakersLine } from './DebateCard';
+import { speakersLine } from './DebateCard';
 import { BeforeQuestion } from './BeforeQuestion';
+import { SITE_NAME } from '../../app/titles';
 import { MindsChangedPanel } from './MindsChangedPanel';
+import { useStars } from './stars';
+
+export const LINK_COPIED = 'Link copied.';
+
+/** '1 view', '2 views'. */
+export function viewsText(views: number): string {
+  return views === 1 ? '1 view' : `${views} views`;
+}
 
 const VOTES: ReadonlyArray<[VoteKind, string, 'upvotes' | 'interesting' | 'downvotes']> = [
   ['FOR', 'For', 'upvotes'],
@@ -52,12 +62,35 @@ export function DebatePage() {
   const [askSignIn, setAskSignIn] = useState(false);
 
   useEffect(() => {
-    if (data) document.title = `${data.topic} - AI Debate`;
+    if (data) document.title = `${data.topic} - ${SITE_NAME}`;
   }, [data]);
 
   /** Writes what a mutation answered into the page's cached debate. */
   const patch = (change: (draft: PublicDebatePage) => PublicDebatePage) =>
     dispatch(communityApi.util.updateQueryData('communityDebate', args, change));
+
+  const stars = useStars();
+  const starred = stars.ids.includes(id);
+  const [copied, setCopied] = useState<string | null>(null);
+
+  const onStar = async () => {
+    setProblem(null);
+    try {
+      await stars.toggle(id, starred);
+    } catch {
+      setProblem('The star could not be changed. Please try again.');
+    }
+  };
+
+  const onCopy = async () => {
+    const link = window.location.href;
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(LINK_COPIED);
+    } catch {
+      setCopied(`The link could not be copied: ${link}`);
+    }
+  };
 
   const onVote = async (kind: VoteKind | null) => {
     if (!viewer) {
@@ -98,18 +131,38 @@ export function DebatePage() {
       </section>
     );
   }
-  const shared = sharedDate(data.sharedAt);
   const pair = data.pairedWith;
   return (
     <section className="page" aria-labelledby="debate-topic">
       <p>
         <Link to="/community/ranking">← Community Forum</Link>
       </p>
-      <h1 id="debate-topic">{data.topic}</h1>
+      <div className="debate-card-head">
+        <h1 id="debate-topic">{data.topic}</h1>
+        <button
+          type="button"
+          className={`star-toggle${starred ? ' starred' : ''}`}
+          aria-pressed={starred}
+          aria-label={starred ? 'Unstar debate' : 'Star debate'}
+          onClick={() => void onStar()}
+        >
+          {starred ? '★' : '☆'}
+        </button>
+      </div>
+      <p className="card-actions">
+        <button type="button" className="button secondary" onClick={() => void onCopy()}>
+          Copy link
+        </button>
+        {copied && (
+          <span className="hint" role="status">
+            {copied}
+          </span>
+        )}
+      </p>
       <CategoryChips categories={data.categories} />
       <p className="shared-line">
-        Shared {shared} by {data.userDisplayName} · For {data.upvotes} · Interesting{' '}
-        {data.interesting} · Against {data.downvotes} · {data.views} views
+        Shared <RelativeTime iso={data.sharedAt} /> by {data.userDisplayName} · For {data.upvotes} ·
+        Interesting {data.interesting} · Against {data.downvotes} · {viewsText(data.views)}
       </p>
       <SpeakerFacts model1={data.model1} model2={data.model2} detailed />
       {problem && (

@@ -5,6 +5,7 @@ import type {
   MyDebatesQuery,
   SaveDebateMutation,
   ShareDebateMutation,
+  UnsavedDebateQuery,
 } from '../../gql/graphql';
 
 /** One of the user's saved debates, as the history lists it (rounds come on demand). */
@@ -74,6 +75,15 @@ const MyDebateDocument = graphql(`
   }
 `);
 
+const UnsavedDebateDocument = graphql(`
+  query UnsavedDebate {
+    unsavedDebate {
+      runId
+      topic
+    }
+  }
+`);
+
 const SaveDebateDocument = graphql(`
   mutation SaveDebate($runId: String!, $categories: [String!]!) {
     saveDebate(runId: $runId, categories: $categories) {
@@ -104,6 +114,12 @@ export const historyApi = api.injectEndpoints({
       transformResponse: (data: MyDebateQuery) => data.myDebate,
       keepUnusedDataFor: 3600,
     }),
+    // The user's last generated debate, not saved yet: the engine shows it again.
+    unsavedDebate: build.query<UnsavedDebateQuery['unsavedDebate'], undefined>({
+      query: () => operation(UnsavedDebateDocument),
+      transformResponse: (data: UnsavedDebateQuery) => data.unsavedDebate,
+      keepUnusedDataFor: 0,
+    }),
     saveDebate: build.mutation<
       SaveDebateMutation['saveDebate'],
       { runId: string; categories: readonly string[] }
@@ -120,6 +136,7 @@ export const historyApi = api.injectEndpoints({
 });
 
 export const {
+  useUnsavedDebateQuery,
   useMyDebatesQuery,
   useMyDebateQuery,
   useSaveDebateMutation,

@@ -1,11 +1,16 @@
+import { MAX_TOPIC_LENGTH } from '@debate/contracts/constants';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Dialog } from '../../components/Dialog';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { DebateSettingsInput, SpeakerSettingsInput } from '../../gql/graphql';
 import { OFFLINE_KIND } from '../debates/provenance';
 import { Scorecard } from '../debates/Scorecard';
+import { useUsageQuery } from '../account/usage.api';
+import { useUnsavedDebateQuery } from '../debates/debates.api';
 import { useCatalogQuery } from './catalog.api';
+import { readDraft, sessionStore, writeDraft } from './draft';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
@@ -24,6 +29,23 @@ export function drawTopic(topics: readonly string[], current: string, random: nu
 /** While the judge reads, after the Summary round: 'The judges are reading the debate… (Offline judge)'. */
 export function judgingText(judge: string): string {
   return `The judges are reading the debate… (${judge})`;
+}
+
+/** The topic's length is shown from this many characters on, near the limit. */
+export const TOPIC_COUNTER_FROM = MAX_TOPIC_LENGTH - 100;
+export function topicCounterText(length: number): string {
+  return `${length} of ${MAX_TOPIC_LENGTH} characters`;
+}
+
+/** 'Begin discussion' over a finished debate not saved yet. */
+export const REPLACE_HEADING = 'Begin a new debate?';
+export function replaceText(topic: string): string {
+  return `Your debate “${topic}” is not saved. A new one replaces it: save it first if you want to keep it.`;
+}
+
+/** Before Begin: what the allowance has left. */
+export function freeDebatesLeftText(count: number): string {
+  return count === 1 ? '1 free debate left.' : `${count} free debates left.`;
 }
 
 /** Over a rematch's run: what it is. */
@@ -52,17 +74,43 @@ export function EnginePage() {
   const auth = useAppSelector((state) => state.auth.status);
   const user = useAppSelector((state) => state.auth.user);
   const engine = useAppSelector((state) => state.engine);
-  const [typedTopic, setTopic] = useState('');
+  // The draft kept through sign-in and reloads, else the defaults.
+  const [draft] = useState(() => readDraft(sessionStore()));
+  const [typedTopic, setTopic] = useState(draft?.topic ?? '');
   // A rematch started from the history shows its motion until another is typed.
   const topic = engine.rematchOf && engine.topic && typedTopic === '' ? engine.topic : typedTopic;
-  const [debateFormat, setDebateFormat] = useState('structured');
-  const [moderatorEnabled, setModeratorEnabled] = useState(false);
+  const [debateFormat, setDebateFormat] = useState(draft?.debateFormat ?? 'structured');
+  const [moderatorEnabled, setModeratorEnabled] = useState(draft?.moderatorEnabled ?? false);
   const [globalOpen, setGlobalOpen] = useState(false);
   const [speakers, setSpeakers] = useState(() => {
+    if (draft) return { first: draft.first, second: draft.second };
     const [first, second] = initialStances(Math.random());
     return { first: speaker(first), second: speaker(second) };
   });
   const [askSignIn, setAskSignIn] = useState(false);
+  const [askReplace, setAskReplace] = useState(false);
+  const signedIn = auth === 'signedIn';
+  const usage = useUsageQuery(undefined, { skip: !signedIn }).data;
+  // The user's last debate, not saved yet, is shown again (after a reload, a sign-in).
+  const unsaved = useUnsavedDebateQuery(undefined, {
+    skip: !signedIn || engine.status !== 'idle',
+  }).data;
+
+  useEffect(() => {
+    writeDraft(sessionStore(), {
+      topic: typedTopic,
+      debateFormat,
+      moderatorEnabled,
+      first: speakers.first,
+      second: speakers.second,
+    });
+  }, [typedTopic, debateFormat, moderatorEnabled, speakers]);
+
+  useEffect(() => {
+    if (unsaved && engine.status === 'idle') {
+      void dispatch(runDebate({ kind: 'restore', runId: unsaved.runId, topic: unsaved.topic }));
+    }
+  }, [unsaved, engine.status, dispatch]);
   const [titleHidden, setTitleHidden] = useState(false);
   const title = useRef<HTMLHeadingElement>(null);
   const topicId = useId();
@@ -77,12 +125,18 @@ export function EnginePage() {
     return () => observer.disconnect();
   }, []);
 
-  const begin = () => {
+  const begin = (replacing = false) => {
     if (auth !== 'signedIn') {
       setAskSignIn(true);
       return;
     }
     if (!data) return;
+    // A finished debate not saved yet would be lost: asked first.
+    if (!replacing && engine.status === 'done' && engine.runId && !engine.saved) {
+      setAskReplace(true);
+      return;
+    }
+    setAskReplace(false);
     // A choice the catalogue no longer offers is sent as its first model, as the select shows it.
     const given = (settings: SpeakerSettingsInput) => ({
       ...settings,
@@ -118,10 +172,14 @@ export function EnginePage() {
             id={topicId}
             type="text"
             value={topic}
-            maxLength={500}
+            maxLength={MAX_TOPIC_LENGTH}
             placeholder="Enter a topic to debate"
             disabled={running}
             onChange={(event) => setTopic(event.target.value)}
+            // Enter begins, as the button does.
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !running && topic.trim() !== '' && data) begin();
+            }}
           />
           <button
             type="button"
@@ -132,6 +190,11 @@ export function EnginePage() {
             Random topic
           </button>
         </div>
+        {topic.length >= TOPIC_COUNTER_FROM && (
+          <p className="hint topic-counter" aria-live="polite">
+            {topicCounterText(topic.length)}
+          </p>
+        )}
         {isLoading ? <p className="hint">Loading the built-in topics…</p> : null}
         {error ? (
           <p className="error" role="alert">
@@ -197,10 +260,13 @@ export function EnginePage() {
         type="button"
         className="button begin"
         disabled={running || topic.trim() === '' || !data}
-        onClick={begin}
+        onClick={() => begin()}
       >
         {running ? 'discussion in progress...' : 'Begin discussion'}
       </button>
+      {signedIn && usage && !running && (
+        <p className="hint free-left">{freeDebatesLeftText(usage.freeDebatesRemaining)}</p>
+      )}
 
       {running && current && (
         <p className="loading" role="status">
@@ -241,6 +307,23 @@ export function EnginePage() {
       )}
       {engine.status === 'done' && engine.runId && (
         <SavePanel key={engine.runId} runId={engine.runId} categories={data?.categories ?? []} />
+      )}
+      {askReplace && (
+        <Dialog labelledBy="replace-heading" onClose={() => setAskReplace(false)}>
+          <h2 id="replace-heading">{REPLACE_HEADING}</h2>
+          <p>{replaceText(engine.topic ?? '')}</p>
+          <button type="button" className="button" onClick={() => begin(true)}>
+            Begin anyway
+          </button>{' '}
+          <button
+            type="button"
+            className="button secondary"
+            autoFocus
+            onClick={() => setAskReplace(false)}
+          >
+            Keep it
+          </button>
+        </Dialog>
       )}
       {askSignIn && (
         <SignInDialog

@@ -41,6 +41,8 @@ export interface EngineState {
   readonly turns: readonly Turn[];
   /** The turn being written. */
   readonly current: { speaker: string; round: number; roundTitle: string } | null;
+  /** Whether the run's debate was saved (else beginning another asks first). */
+  readonly saved: boolean;
   /** The saved debate this run is the side-swapped rematch of; null: a new debate. */
   readonly rematchOf: string | null;
   /** The judge reading the debate after its last turn (judgingStarted). */
@@ -64,6 +66,7 @@ const initialState: EngineState = {
   turns: [],
   current: null,
   error: null,
+  saved: false,
   rematchOf: null,
   judge: null,
   verdict: null,
@@ -88,6 +91,8 @@ const StartRematchDocument = graphql(`
  */
 export type RunRequest =
   | { readonly kind: 'new'; readonly settings: DebateSettingsInput }
+  /** The user's last debate, not saved yet, shown again (after a reload): its run replayed. */
+  | { readonly kind: 'restore'; readonly runId: string; readonly topic: string }
   | {
       readonly kind: 'rematch';
       readonly debateId: string;
@@ -97,6 +102,7 @@ export type RunRequest =
 
 /** Starts the run: its id, or why it did not start. */
 async function startRun(request: RunRequest): Promise<{ runId: string } | { error: string }> {
+  if (request.kind === 'restore') return { runId: request.runId };
   if (request.kind === 'new') {
     const started = await graphqlRequest(StartDebateDocument, { settings: request.settings });
     return 'error' in started
@@ -236,6 +242,10 @@ export const engineSlice = createSlice({
     runAccepted(state, action: PayloadAction<string>): EngineState {
       return { ...state, runId: action.payload };
     },
+    /** The run was saved to the history: beginning another loses nothing. */
+    runSaved(state, action: PayloadAction<string>): EngineState {
+      return state.runId === action.payload ? { ...state, saved: true } : state;
+    },
     eventReceived(state, action: PayloadAction<RunEvent>): EngineState {
       const event = action.payload;
       if (event.seq <= state.seq) return state;
@@ -265,7 +275,12 @@ export const engineSlice = createSlice({
             model: event.model,
             writtenBy: null,
           };
-          return { ...next, current: position, turns: [...state.turns, turn] };
+          return {
+            ...next,
+            current: position,
+            turns: [...state.turns, turn],
+            moderator: state.moderator || position.speaker === 'Moderator',
+          };
         }
         case 'textDelta':
           return {
@@ -303,7 +318,13 @@ export const engineSlice = createSlice({
   extraReducers: (builder) => {
     builder
       .addCase(runDebate.pending, (_state, { meta: { arg } }) => {
-        const { topic, moderatorEnabled } = arg.kind === 'new' ? arg.settings : arg;
+        const { topic, moderatorEnabled } =
+          arg.kind === 'new'
+            ? arg.settings
+            : arg.kind === 'rematch'
+              ? arg
+              : // A replayed run says whether it has a moderator with its first turn.
+                { topic: arg.topic, moderatorEnabled: false };
         return {
           ...initialState,
           status: 'running',
@@ -327,4 +348,4 @@ export const engineSlice = createSlice({
   },
 });
 
-export const { eventReceived } = engineSlice.actions;
+export const { eventReceived, runSaved } = engineSlice.actions;

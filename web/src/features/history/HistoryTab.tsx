@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { api } from '../../app/api';
 import { runDebate } from '../engine/engine.slice';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { RelativeTime } from '../../components/RelativeTime';
 import { useToast } from '../../components/Toast';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard } from '../debates/Scorecard';
@@ -76,7 +77,9 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
     <article className="card debate-card" aria-labelledby={headingId}>
       <h3 id={headingId}>{debate.topic}</h3>
       <CategoryChips categories={debate.categories} />
-      <p className="hint">Saved {new Date(debate.timestamp).toLocaleString()}</p>
+      <p className="hint">
+        Saved <RelativeTime iso={debate.timestamp} />
+      </p>
       <SpeakerFacts model1={debate.model1} model2={debate.model2} />
       <VerdictLine verdict={debate.verdict} />
       {debate.rematchOf && (

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useToast } from '../../../components/Toast';
+import { useAppDispatch } from '../../../app/hooks';
 import { useSaveDebateMutation } from '../../debates/debates.api';
+import { runSaved } from '../engine.slice';
 
 export const SAVE_SUCCESS = 'Debate saved to your history!';
 export const SAVE_FAILURE = 'Failed to save debate. Please try again.';
@@ -14,6 +16,7 @@ export function SavePanel({ runId, categories }: { runId: string; categories: re
   const [chosen, setChosen] = useState<readonly string[]>([]);
   const [state, setState] = useState<'not saved' | 'saving' | 'saved'>('not saved');
   const [save] = useSaveDebateMutation();
+  const dispatch = useAppDispatch();
   const { toast, show } = useToast();
   const full = chosen.length >= MAX_CATEGORIES;
 
@@ -32,6 +35,7 @@ export function SavePanel({ runId, categories }: { runId: string; categories: re
     try {
       await save({ runId, categories: chosen }).unwrap();
       setState('saved');
+      dispatch(runSaved(runId));
       show(SAVE_SUCCESS);
     } catch {
       setState('not saved');
