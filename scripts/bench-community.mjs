@@ -10,13 +10,12 @@
 // and votes go through the community service's own subject. Server time is what the gateway
 // reports in Server-Timing for each answer; the client's latency (autocannon) adds the
 // loopback and the load generator, which shares the 2 cores.
-import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromiumArgs, chromiumPath } from './chromium.mjs';
+import { measureQuery, startCommunityPlatform } from './bench/community-load.mjs';
 import { buildAll, ensureInstalled, root } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -44,27 +43,7 @@ const { seedCommunity } = await import('./bench/seed-community.mjs');
 
 // ---------------------------------------------------------------------------------------------
 // The platform
-const server = spawn(process.execPath, ['scripts/bench/community-server.mjs'], {
-  cwd: root,
-  env: { ...process.env, LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-process.on('exit', () => {
-  if (server.exitCode === null) server.kill('SIGTERM');
-});
-const [url, natsUrl] = await new Promise((resolve, reject) => {
-  let output = '';
-  const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
-  server.stdout.setEncoding('utf8').on('data', (chunk) => {
-    output += chunk;
-    const ready = /ready (\S+) (\S+)/.exec(output);
-    if (ready) {
-      clearTimeout(timer);
-      resolve([ready[1], ready[2]]);
-    }
-  });
-  server.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
-});
+const { url, natsUrl, stop } = await startCommunityPlatform();
 
 // ---------------------------------------------------------------------------------------------
 // 10,000 shared debates over the last 60 days, then votes on them
@@ -81,38 +60,9 @@ const QUERY = `query Ranking($category: String, $sort: RankingSort, $period: Ran
   }
 }`;
 
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** One run of autocannon on the query: server times (Server-Timing), req/s, failures. */
-async function measure(request, connectionCount, seconds) {
-  const serverMs = [];
-  let failures = 0;
-  const counted = {
-    ...request,
-    onResponse: (status, responseBody, _context, headers) => {
-      const timing = /dur=([\d.]+)/.exec(headers['server-timing'] ?? '');
-      if (timing) serverMs.push(Number(timing[1]));
-      if (status !== 200 || responseBody.includes('"errors"')) failures += 1;
-    },
-  };
-  const result = await autocannon({
-    url,
-    connections: connectionCount,
-    duration: seconds,
-    requests: [counted],
-  });
-  serverMs.sort((a, b) => a - b);
-  return {
-    rps: result.requests.average,
-    p50: percentile(serverMs, 50),
-    p95: percentile(serverMs, 95),
-    p99: percentile(serverMs, 99),
-    failures: failures + result.non2xx + result.errors,
-  };
-}
+/** One run of autocannon on the query (bench/community-load.mjs). */
+const measure = (request, connectionCount, seconds) =>
+  measureQuery(url, request, connectionCount, seconds);
 
 /**
  * The query's own time, one request at a time (no queueing behind other requests), then its
@@ -231,5 +181,4 @@ if (!values['no-lighthouse']) {
   }
 }
 
-server.kill('SIGTERM');
-await new Promise((resolve) => server.once('exit', resolve));
+await stop();

@@ -11,10 +11,9 @@
 // judged as Bradley-Terry says they would be, one in five the side-swapped rematch of the one
 // before it; on 200 of them five readers say where they stood and vote (the audience's column).
 // Server time is what the gateway reports in Server-Timing for each answer.
-import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { buildAll, ensureInstalled, root } from './workspace.mjs';
+import { measureQuery, startCommunityPlatform } from './bench/community-load.mjs';
+import { buildAll, ensureInstalled } from './workspace.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -47,27 +46,7 @@ const { debateOf, offlineTurn, offlineVerdict } = await import('@debate/testing'
 
 // ---------------------------------------------------------------------------------------------
 // The platform
-const server = spawn(process.execPath, ['scripts/bench/community-server.mjs'], {
-  cwd: root,
-  env: { ...process.env, LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-process.on('exit', () => {
-  if (server.exitCode === null) server.kill('SIGTERM');
-});
-const [url, natsUrl] = await new Promise((resolve, reject) => {
-  let output = '';
-  const timer = setTimeout(() => reject(new Error(`no start:\n${output}`)), 60_000);
-  server.stdout.setEncoding('utf8').on('data', (chunk) => {
-    output += chunk;
-    const ready = /ready (\S+) (\S+)/.exec(output);
-    if (ready) {
-      clearTimeout(timer);
-      resolve([ready[1], ready[2]]);
-    }
-  });
-  server.once('exit', (code) => reject(new Error(`the platform exited (${code}):\n${output}`)));
-});
+const { url, natsUrl, stop } = await startCommunityPlatform();
 
 // ---------------------------------------------------------------------------------------------
 // 10,000 judged debates between models of known strengths
@@ -250,39 +229,9 @@ fragment LeaderboardRowFields on LeaderboardRow {
   id label rating low high debates pairs audience { rating low high debates }
 }`;
 
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** One run of autocannon on the query: server times (Server-Timing), req/s, failures. */
-async function measure(request, connectionCount, seconds) {
-  const serverMs = [];
-  let failures = 0;
-  const counted = {
-    ...request,
-    onResponse: (status, responseBody, _context, headers) => {
-      const timing = /dur=([\d.]+)/.exec(headers['server-timing'] ?? '');
-      if (timing) serverMs.push(Number(timing[1]));
-      if (status !== 200 || responseBody.includes('"errors"')) failures += 1;
-    },
-  };
-  const result = await autocannon({
-    url,
-    connections: connectionCount,
-    duration: seconds,
-    requests: [counted],
-  });
-  serverMs.sort((a, b) => a - b);
-  return {
-    rps: result.requests.average,
-    p50: percentile(serverMs, 50),
-    p95: percentile(serverMs, 95),
-    p99: percentile(serverMs, 99),
-    clientP99: result.latency.p99,
-    failures: failures + result.non2xx + result.errors,
-  };
-}
+/** One run of autocannon on the query (bench/community-load.mjs). */
+const measure = (request, connectionCount, seconds) =>
+  measureQuery(url, request, connectionCount, seconds);
 
 const rows = [];
 for (const subject of ['MODEL', 'STYLE']) {
@@ -358,5 +307,4 @@ console.log(
     `${connections} at once (goal <= 30 ms)`,
 );
 
-server.kill('SIGTERM');
-await new Promise((resolve) => server.once('exit', resolve));
+await stop();
