@@ -158,7 +158,7 @@ export function EnginePage() {
   return (
     <section className="page" aria-labelledby="engine-heading">
       {titleHidden && (engine.topic ?? topic.trim()) && (
-        <div className="sticky-topic" role="status">
+        <div className="sticky-topic" role="status" title={engine.topic ?? topic.trim()}>
           {engine.topic ?? topic.trim()}
         </div>
       )}

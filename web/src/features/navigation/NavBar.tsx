@@ -15,6 +15,18 @@ export function NavBar() {
   const menuId = useId();
   const menuRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  const barRef = useRef<HTMLElement>(null);
+
+  // The bar's height, for what sticks under it (the engine's topic): --nav-height on the root.
+  useEffect(() => {
+    const bar = barRef.current;
+    if (!bar || typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() =>
+      document.documentElement.style.setProperty('--nav-height', `${bar.offsetHeight}px`),
+    );
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -51,7 +63,7 @@ export function NavBar() {
   );
 
   return (
-    <header className="nav-bar">
+    <header className="nav-bar" ref={barRef}>
       <nav className="nav-inner" aria-label="Main">
         <Link className="logo" to="/" aria-label="AI Debate home">
           <span aria-hidden="true">⚖</span> AI Debate
