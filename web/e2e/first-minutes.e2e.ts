@@ -96,7 +96,9 @@ describe('a dialog', () => {
     const { page } = session;
     await page.goto('/engine');
     await page.getByLabel('Debate topic').fill('Should cities plant more trees?');
-    const begin = page.getByRole('button', { name: 'Begin discussion' });
+    // Enabled once the catalogue and the session are known (a disabled button takes no focus).
+    const begin = page.getByRole('button', { name: 'Begin discussion', disabled: false });
+    await begin.waitFor();
     await begin.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Sign in required' });

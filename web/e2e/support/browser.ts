@@ -45,6 +45,8 @@ export function useBrowser(options: { env?: () => Record<string, string> } = {})
     async open(viewport, init) {
       await context?.close();
       context = await browser.newContext({ viewport, baseURL: app.url });
+      // Below jest's 30 s: a step that hangs fails naming itself, not as the test's timeout.
+      context.setDefaultTimeout(20_000);
       if (init) await context.addInitScript(init);
       page = await context.newPage();
       return page;

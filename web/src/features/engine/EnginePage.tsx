@@ -259,7 +259,7 @@ export function EnginePage() {
       <button
         type="button"
         className="button begin"
-        disabled={running || topic.trim() === '' || !data}
+        disabled={running || topic.trim() === '' || !data || auth === 'loading'}
         onClick={() => begin()}
       >
         {running ? 'discussion in progress...' : 'Begin discussion'}
