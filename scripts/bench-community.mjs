@@ -1,5 +1,6 @@
 // Community benchmark: 10,000 public debates, the ranking query through the gateway for each
-// sort and period, a Lighthouse performance score of /community/ranking, the initial JS size.
+// sort and period, Lighthouse's performance and accessibility of /community/ranking and /engine,
+// the initial JS size.
 //
 //   npm run bench:community                                 # 10,000 debates, 5 s per query
 //   npm run bench:community -- --debates 2000 --duration 3 --connections 10 --no-build
@@ -157,24 +158,35 @@ if (!values['no-lighthouse']) {
     chromeFlags: chromiumArgs,
   });
   try {
-    const page = `${url}/community/ranking`;
-    for (const [label, config] of [
-      ['mobile (Lighthouse default: Moto G Power, simulated slow 4G)', undefined],
-      ['desktop (simulated, desktop throttling)', desktopConfig],
-    ]) {
-      const result = await lighthouse(
-        page,
-        { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' },
-        config,
-      );
-      const lhr = result?.lhr;
-      const metric = (id) => lhr?.audits[id]?.displayValue ?? '-';
-      console.log(
-        `Lighthouse performance of /community/ranking, ${label}: ` +
-          `${lhr?.categories.performance.score ?? 'n/a'} (goal >= 0.95); ` +
-          `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, ` +
-          `TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
-      );
+    for (const path of ['/community/ranking', '/engine']) {
+      for (const [label, config] of [
+        ['mobile (Lighthouse default: Moto G Power, simulated slow 4G)', undefined],
+        ['desktop (simulated, desktop throttling)', desktopConfig],
+      ]) {
+        const result = await lighthouse(
+          `${url}${path}`,
+          {
+            port: chrome.port,
+            onlyCategories: ['performance', 'accessibility'],
+            logLevel: 'error',
+            output: 'json',
+          },
+          config,
+        );
+        const lhr = result?.lhr;
+        const metric = (id) => lhr?.audits[id]?.displayValue ?? '-';
+        const failed = Object.values(lhr?.audits ?? {})
+          .filter((audit) => audit.scoreDisplayMode === 'binary' && audit.score === 0)
+          .map((audit) => audit.id);
+        console.log(
+          `Lighthouse of ${path}, ${label}: performance ` +
+            `${lhr?.categories.performance.score ?? 'n/a'} (goal >= 0.95), accessibility ` +
+            `${lhr?.categories.accessibility.score ?? 'n/a'} (goal 1.0); ` +
+            `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, ` +
+            `TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}` +
+            (failed.length > 0 ? `; failed audits: ${failed.join(', ')}` : ''),
+        );
+      }
     }
   } finally {
     await chrome.kill();

@@ -82,6 +82,9 @@ function accepted(schema) {
       return stringValues(schema);
     case 'number':
       return numberValues(def);
+    case 'boolean':
+      // z.stringbool(): the words zod reads as true or false.
+      return `${code('true')} or ${code('false')} (or 1/0, yes/no, on/off)`;
     case 'enum':
       return Object.values(def.entries).map(code).join(', ');
     case 'literal':

@@ -108,6 +108,8 @@ export async function startPlatformProcess(env = {}) {
       DATA_DIR: dataDir,
       OPS_PORT: '0',
       OPENAI_API_KEY: '',
+      // What a benchmark or a screenshot seeds, and nothing else.
+      SEED_EXAMPLES: 'false',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -870,8 +870,9 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     );
     await settled(pulumi.all([deployable.autoscaler.urn, realm.serviceClient.urn]));
     const children = [...declared];
-    // The Secret, Deployment, Service and autoscaler; the provider, realm, profile, clients, role.
-    expect(children).toHaveLength(10);
+    // The Secret, Deployment, Service and autoscaler; the provider, realm, profile, clients, and
+    // the service account's two roles.
+    expect(children).toHaveLength(11);
     for (const [name, opts] of children) {
       expect([name, opts.dependsOn]).toEqual([name, [first]]);
     }

@@ -5,8 +5,10 @@ import { brokersFrom, mailSettingsFrom } from '@debate/embedded-keycloak';
 import { emailVerificationSummary } from '@debate/identity-service';
 import {
   closeOnSignals,
+  createClientProxy,
   inProcessTransport,
   loadConfigOrExit,
+  ServiceClient,
   startOperationsServer,
   startTracing,
   tuneRuntime,
@@ -14,6 +16,7 @@ import {
 import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
 import { platformEnvSchema } from './platform.config.js';
+import { seedExamples } from './seed-examples.js';
 import { startPlatform } from './start-platform.js';
 
 /**
@@ -29,8 +32,9 @@ const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_POR
 const mongoUrl = store?.uri ?? env.MONGO_URL ?? '';
 
 const mail = mailSettingsFrom(env);
+const transport = inProcessTransport();
 const platform = await startPlatform({
-  transport: inProcessTransport(),
+  transport,
   port: env.PORT,
   host: env.HOST,
   logLevel: env.LOG_LEVEL,
@@ -73,3 +77,20 @@ closeOnSignals(async () => {
   await platform.stop();
   await store?.stop();
 });
+
+// A first look at an empty community finds examples (SEED_EXAMPLES); a failure costs only them.
+if (env.SEED_EXAMPLES) {
+  const seeder = new ServiceClient(createClientProxy(transport, 'platform-examples'));
+  try {
+    const shared = await seedExamples(seeder);
+    if (shared > 0) {
+      process.stdout.write(
+        `Examples: ${shared} example debates shared (SEED_EXAMPLES=false: none)\n`,
+      );
+    }
+  } catch (error) {
+    process.stdout.write(`Examples: not all shared (${String(error)}); the next start goes on\n`);
+  } finally {
+    await seeder.close();
+  }
+}

@@ -29,6 +29,9 @@ export const platformEnvSchema = gatewayEnvSchema
     MONGO_PORT: optionalEnv(z.coerce.number().int().min(0).max(65_535).default(27017)).describe(
       "The embedded server's port, on loopback only.",
     ),
+    SEED_EXAMPLES: optionalEnv(z.stringbool().default(true)).describe(
+      'On an empty community, write five example debates with the offline speaker and share them (marked as examples), so a first look is not an empty page; false: never.',
+    ),
   })
   .superRefine((env, context) => checkMailEnv(env, context));
 export type PlatformEnv = z.output<typeof platformEnvSchema>;

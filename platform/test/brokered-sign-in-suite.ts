@@ -84,6 +84,12 @@ export function describeBrokeredSignIn(
       return outcome.user;
     }
 
+    it('offers both providers, which the realm has enabled', async () => {
+      await expect(identity.request(identityContracts.providers, {})).resolves.toEqual({
+        providers: ['google', 'github'],
+      });
+    });
+
     it('signs in with GitHub as the GitHub profile, the same user every time', async () => {
       const first = await signInWith('github');
       expect(first).toMatchObject({

@@ -378,11 +378,17 @@ describe('saved debates', () => {
     expect(await pairOf(rematchRun)).toEqual({ id: firstRun, isRematch: false });
   }, 60_000);
 
-  it("keeps the user's last debate, not saved, to be shown again until it is saved", async () => {
+  it("keeps the user's last debate, not saved, to be shown again until it is saved, through a restart of its generation instance", async () => {
     const una = await signUp('una@example.org');
-    const UNSAVED = '{ unsavedDebate { runId topic } }';
+    const UNSAVED = '{ unsavedDebate { runId topic rounds { round speaker } verdict { tie } } }';
+    type Unsaved = {
+      runId: string;
+      topic: string;
+      rounds: { round: number; speaker: string }[];
+      verdict: { tie: boolean } | null;
+    };
     const unsavedOf = async (person: Person | null) =>
-      graphql<{ unsavedDebate: { runId: string; topic: string } | null }>(url, UNSAVED, {
+      graphql<{ unsavedDebate: Unsaved | null }>(url, UNSAVED, {
         ...(person ? { headers: { authorization: `Bearer ${person.token}` } } : {}),
       });
     expect((await unsavedOf(una)).data?.unsavedDebate).toBeNull();
@@ -391,16 +397,26 @@ describe('saved debates', () => {
       () => unsavedOf(una),
       (answer) => answer.data?.unsavedDebate !== null,
     );
-    expect(shown.data?.unsavedDebate).toEqual({ runId, topic: 'Should libraries lend tools?' });
+    expect(shown.data?.unsavedDebate).toMatchObject({
+      runId,
+      topic: 'Should libraries lend tools?',
+    });
+    expect(shown.data?.unsavedDebate?.rounds).toHaveLength(6);
+    expect(shown.data?.unsavedDebate?.verdict).not.toBeNull();
+    // The instance that ran it restarts, and with it every run it had: the debate is still there.
+    await running.platform.stopService('generation');
+    await running.platform.startService('generation');
+    expect((await unsavedOf(una)).data?.unsavedDebate).toEqual(shown.data?.unsavedDebate);
     // Nobody else's, and not signed out.
     expect((await unsavedOf(eve)).data?.unsavedDebate).toBeNull();
     expect((await unsavedOf(null)).errors?.[0]?.message).toBe('Sign in required');
     // Saved, it is no longer the engine's to show.
-    await graphql(
+    const saved = await graphql<{ saveDebate: { id: string } }>(
       url,
       'mutation ($runId: String!) { saveDebate(runId: $runId, categories: ["Science"]) { id } }',
       { headers: { authorization: `Bearer ${una.token}` }, variables: { runId } },
     );
+    expect(saved.data?.saveDebate.id).toBe(runId);
     expect((await unsavedOf(una)).data?.unsavedDebate).toBeNull();
   });
 

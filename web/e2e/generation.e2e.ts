@@ -62,7 +62,9 @@ describe('generating a debate on /engine', () => {
     expect(await page.getByRole('button', { name: 'discussion in progress...' }).isDisabled()).toBe(
       true,
     );
-    await page.getByText('First Speaker is speaking: Round 1, Constructive Arguments').waitFor();
+    await page
+      .getByText('First Speaker is speaking: round 1 of 3, Constructive Arguments')
+      .waitFor();
     // Words on screen while the first turn is still being written.
     const streaming = page.locator('.turn-text.streaming').first();
     await streaming.filter({ hasText: /\S+ \S+ \S+/ }).waitFor();

@@ -23,8 +23,10 @@ async function overflow(page: Page): Promise<string | null> {
   const left = await excess();
   if (left <= 0) return null;
   const culprits = await page.evaluate(() =>
-    [...document.querySelectorAll('main *')]
+    [...document.querySelectorAll('body *')]
       .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 1)
+      // The outermost first: the element that widens the page, then what it holds.
+      .filter((element, _index, all) => !all.includes(element.parentElement as Element))
       .slice(0, 8)
       .map(
         (element) =>
@@ -34,13 +36,58 @@ async function overflow(page: Page): Promise<string | null> {
   return `${left} px too wide (${culprits.join(', ')})`;
 }
 
+/**
+ * The controls (links, buttons, fields) something else covers: each is brought to the middle of
+ * the screen and must be what is under its own centre (or inside it).
+ */
+async function covered(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const controls = document.querySelectorAll<HTMLElement>(
+      'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])',
+    );
+    // First as the page opens, unscrolled (a sticky or fixed bar over what is on screen), then
+    // each control in the middle of the screen (content over content).
+    for (const control of controls) {
+      if (control.closest('[inert], dialog:not([open])')) continue;
+      const box = control.getBoundingClientRect();
+      if (box.width < 1 || box.height < 1 || box.top < 0 || box.bottom > window.innerHeight) {
+        continue;
+      }
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      if (!hit || control === hit || control.contains(hit) || hit.contains(control)) continue;
+      const name = (control.getAttribute('aria-label') ?? control.textContent ?? '').trim();
+      found.push(
+        `${control.tagName.toLowerCase()} '${name.slice(0, 40)}' on screen under ${hit.tagName.toLowerCase()}.${hit.className}`,
+      );
+    }
+    for (const control of controls) {
+      if (control.closest('[inert], dialog:not([open])')) continue;
+      const style = getComputedStyle(control);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      control.scrollIntoView({ block: 'center', inline: 'center' });
+      const box = control.getBoundingClientRect();
+      if (box.width < 1 || box.height < 1) continue;
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      if (!hit || control === hit || control.contains(hit) || hit.contains(control)) continue;
+      const name = (control.getAttribute('aria-label') ?? control.textContent ?? '').trim();
+      found.push(
+        `${control.tagName.toLowerCase()} '${name.slice(0, 40)}' under ${hit.tagName.toLowerCase()}.${hit.className}`,
+      );
+    }
+    window.scrollTo(0, 0);
+    return found;
+  });
+}
+
 // Once in about six runs the history at 390 px has stayed 34 px too wide (its expanded rounds and
 // scorecard offset past the edge), never when looked at by hand: retried once, its first failure
 // logged with the elements that stuck out, until the cause is found (the closing note of the
 // session that wrote this says so).
 jest.retryTimes(1, { logErrorsBeforeRetry: true });
 
-// Issue 25: every page fits a phone, signed out and signed in, with content on it.
+// Issue 25: every page fits a phone, signed out and signed in, with content on it, and nothing
+// on it covers a control.
 describe('every route on a phone', () => {
   const session = useBrowser({
     env: () => ({
@@ -50,7 +97,7 @@ describe('every route on a phone', () => {
     }),
   });
 
-  it('fits 360 and 390 px without scrolling sideways', async () => {
+  it('fits 360 and 390 px without scrolling sideways, nothing covering a control', async () => {
     const { page } = session;
     // An account of its own on each attempt (the check is retried once: see above).
     await signUp(page, `narrow-${Date.now()}@example.org`);
@@ -80,6 +127,7 @@ describe('every route on a phone', () => {
         }
         const excess = await overflow(page);
         if (excess) wide.push(`${route} at ${width} px: ${excess}`);
+        for (const control of await covered(page)) wide.push(`${route} at ${width} px: ${control}`);
       }
     }
     // Signed out: the login page and the ranking.
@@ -92,6 +140,9 @@ describe('every route on a phone', () => {
         await page.locator('main').waitFor();
         const excess = await overflow(page);
         if (excess) wide.push(`${route} signed out at ${width} px: ${excess}`);
+        for (const control of await covered(page)) {
+          wide.push(`${route} signed out at ${width} px: ${control}`);
+        }
       }
     }
     expect(wide).toEqual([]);

@@ -133,6 +133,12 @@ export class CommunityDebateModel extends DebateFieldsModel {
 
   @Field(() => MindsChangedModel)
   mindsChanged!: MindsChangedModel;
+
+  @Field(() => Boolean, {
+    description:
+      "One of the examples the platform seeded (the offline speaker wrote it), not a person's debate.",
+  })
+  example!: boolean;
 }
 
 @ObjectType('CommunityDebatePage')
@@ -188,6 +194,12 @@ export class PublicDebateModel extends DebateFieldsModel {
 
   @Field(() => MindsChangedModel)
   mindsChanged!: MindsChangedModel;
+
+  @Field(() => Boolean, {
+    description:
+      "One of the examples the platform seeded (the offline speaker wrote it), not a person's debate.",
+  })
+  example!: boolean;
 
   @Field(() => VoteKindValue, { nullable: true, description: "The signed-in reader's vote." })
   myVote!: VoteKind | null;

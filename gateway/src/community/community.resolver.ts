@@ -179,14 +179,20 @@ export class CommunityResolver {
 
   @Authenticated()
   @RateLimit('toggleStar', { account: 'user' })
-  @Mutation(() => Boolean, { description: 'Stars the debate, or takes the star away: starred?' })
+  @Mutation(() => Boolean, {
+    description:
+      'Stars the debate or takes the star away: to `starred` when given (sending it twice ' +
+      'changes nothing), else the other way round. Answers whether it is starred.',
+  })
   async toggleStar(
     @Args('debateId') id: string,
     @CurrentUser() user: AuthenticatedUser,
+    @Args('starred', { type: () => Boolean, nullable: true }) starred?: boolean | null,
   ): Promise<boolean> {
     const result = await this.services.request(communityDebateContracts.toggleStar, {
       userId: user.id,
       debateId: parseInput(DebateId, id, 'Invalid debate id'),
+      ...(typeof starred === 'boolean' ? { starred } : {}),
     });
     if (!result.found) throw debateNotFound();
     return result.starred;

@@ -121,13 +121,37 @@ export class DebatePageModel {
   next!: string | null;
 }
 
-@ObjectType('UnsavedDebate', { description: "The user's last generated debate, not saved yet." })
+@ObjectType('UnsavedDebate', {
+  description: "The user's last generated debate, not saved yet, with what the engine shows of it.",
+})
 export class UnsavedDebateModel {
-  @Field(() => String, {
-    description: 'Its run: watch it with debateRun, save it with saveDebate.',
-  })
+  @Field(() => String, { description: 'Its run: save it with saveDebate.' })
   runId!: string;
 
   @Field(() => String)
   topic!: string;
+
+  @Field(() => DebateSpeakerModel)
+  model1!: DebateSpeakerModel;
+
+  @Field(() => DebateSpeakerModel)
+  model2!: DebateSpeakerModel;
+
+  @Field(() => [DebateRoundModel], { description: "The speakers' turns (the moderator's aside)." })
+  rounds!: DebateRoundModel[];
+
+  @Field(() => DebateVerdictModel, {
+    nullable: true,
+    description: "The judges' scorecard; null when the judge could not score it.",
+  })
+  verdict!: DebateVerdictModel | null;
+
+  @Field(() => Boolean, { nullable: true })
+  moderatorEnabled!: boolean | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The debate it is the side-swapped rematch of; null: not a rematch.',
+  })
+  rematchOf!: string | null;
 }

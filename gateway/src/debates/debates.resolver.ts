@@ -98,8 +98,8 @@ export class DebatesResolver {
   @Query(() => UnsavedDebateModel, {
     nullable: true,
     description:
-      "The user's last generated debate while it is not saved and can still be (watch it again " +
-      'with debateRun, save it with saveDebate); null otherwise.',
+      "The user's last generated debate while it is not saved and can still be (save it with " +
+      'saveDebate), with its turns and scorecard; null otherwise.',
   })
   async unsavedDebate(@CurrentUser() user: AuthenticatedUser): Promise<UnsavedDebateModel | null> {
     const { run } = await this.services.request(debatesContracts.unsaved, { userId: user.id });

@@ -172,6 +172,15 @@ export class SessionResolver {
   }
 
   @Public()
+  @Query(() => [SignInProviderValue], {
+    description:
+      "The providers the realm has enabled, in the sign-in page's order: the only ones to offer.",
+  })
+  async signInProviders(): Promise<SignInProvider[]> {
+    return (await this.services.request(identityContracts.providers, {})).providers;
+  }
+
+  @Public()
   @Mutation(() => String, {
     description:
       'Starts a sign-in with Google or GitHub; returns the URL to send the browser to. It comes back to /login with a code and state for completeProviderSignIn.',

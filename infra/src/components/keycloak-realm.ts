@@ -144,16 +144,19 @@ export class DebateRealm extends pulumi.ComponentResource {
       { realmId: this.realm.id, clientId: 'realm-management' },
       { provider, parent: this },
     );
-    new keycloak.openid.ClientServiceAccountRole(
-      `${name}-identity-manage-users`,
-      {
-        realmId: this.realm.id,
-        serviceAccountUserId: this.serviceClient.serviceAccountUserId,
-        clientId: realmManagement.id,
-        role: 'manage-users',
-      },
-      opts,
-    );
+    // Users to create and read; the identity providers, so the sign-in page offers only those on.
+    for (const role of ['manage-users', 'view-identity-providers']) {
+      new keycloak.openid.ClientServiceAccountRole(
+        `${name}-identity-${role}`,
+        {
+          realmId: this.realm.id,
+          serviceAccountUserId: this.serviceClient.serviceAccountUserId,
+          clientId: realmManagement.id,
+          role,
+        },
+        opts,
+      );
+    }
 
     // Each broker as the realm file has it: PKCE, and the mappers that bring the picture in.
     const declareBroker = (

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { categoryNames } from './constants/index.js';
 import { defineRequest } from './contract.js';
 import { SpeakerModelRef } from './generation.contract.js';
 import { subjects } from './subjects.js';
@@ -6,22 +7,11 @@ import { subjects } from './subjects.js';
 const nonEmptyList = z.array(z.string().min(1)).min(1);
 
 /**
- * The ten categories a debate can be filed under, in the order the ranking filter lists them
- * (spec §2). Every payload that carries a debate's category is validated against this list,
- * and the gateway answers the category names from it.
+ * The ten categories a debate can be filed under (categoryNames, in the order the ranking
+ * filter lists them, spec §2). Every payload that carries a debate's category is validated
+ * against this list, and the gateway answers the category names from it.
  */
-export const DebateCategory = z.enum([
-  'Politics',
-  'Technology',
-  'Philosophy',
-  'Science',
-  'Society',
-  'Economics',
-  'Environment',
-  'Ethics',
-  'Culture',
-  'Funny',
-]);
+export const DebateCategory = z.enum(categoryNames);
 export type DebateCategory = z.output<typeof DebateCategory>;
 export const debateCategories: readonly DebateCategory[] = DebateCategory.options;
 

@@ -65,6 +65,9 @@ export const PublicDebate = Debate.extend({
   sharedAt: z.iso.datetime(),
   interesting: z.number().int().nonnegative(),
   mindsChanged: MindsChanged,
+  /** One of the examples the platform seeded (EXAMPLES_USER_ID's), not a person's debate. */
+  // (Defaulted: a gateway of this version still reads a community service of the last one.)
+  example: z.boolean().default(false),
 }).strict();
 export type PublicDebate = z.output<typeof PublicDebate>;
 
@@ -201,10 +204,14 @@ export const communityDebateContracts = {
         .strict(),
     ]),
   ),
-  /** Stars a public debate for the user, or takes the star away. */
+  /**
+   * Stars a public debate for the user, or takes the star away: to `starred` when it is given
+   * (the same answer however often it is sent: a retry after a lost answer changes nothing),
+   * else the other way round.
+   */
   toggleStar: defineRequest(
     subjects.community.star.toggle,
-    z.object({ userId: VoterId, debateId: DebateId }).strict(),
+    z.object({ userId: VoterId, debateId: DebateId, starred: z.boolean().optional() }).strict(),
     z.union([
       z.object({ found: z.literal(true), starred: z.boolean() }).strict(),
       z.object({ found: z.literal(false) }).strict(),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { DebateCategory } from './catalog.contract.js';
+import { speakerNames } from './constants/index.js';
 import { defineEvent, defineRequest } from './contract.js';
 import {
   DebateFormat,
+  FinishedRun,
   ModelId,
   RhetoricStyle,
-  speakerNames,
   Stance,
   Verdict,
   WrittenBy,
@@ -77,6 +78,27 @@ export const Debate = z
   .strict();
 export type Debate = z.output<typeof Debate>;
 
+/** How long a completed run that was not saved is kept for its user. */
+export const KEPT_RUN_DAYS = 7;
+
+/**
+ * A completed run not saved yet, as the engine shows it again: its content as a saved debate
+ * would have it (the moderator's turns aside), before categories and a save time.
+ */
+export const UnsavedDebate = Debate.pick({
+  topic: true,
+  model1: true,
+  model2: true,
+  rounds: true,
+  verdict: true,
+  debateFormat: true,
+  moderatorEnabled: true,
+  rematchOf: true,
+})
+  .extend({ runId: DebateId })
+  .strict();
+export type UnsavedDebate = z.output<typeof UnsavedDebate>;
+
 const OwnDebate = z.object({ userId, debateId: DebateId }).strict();
 const DebateOrNone = z.object({ debate: Debate.nullable() }).strict();
 
@@ -128,15 +150,24 @@ export const debatesContracts = {
   /** One of the user's debates (null when it is not theirs, or does not exist). */
   get: defineRequest(subjects.debates.debate.get, OwnDebate, DebateOrNone),
   /**
-   * The user's last generated debate while it is not saved and its run can still be saved (on
-   * its generation instance): what the engine shows again after a reload. Null otherwise.
+   * The user's last generated debate while it is not saved and can still be (on its generation
+   * instance, or kept here): what the engine shows again after a reload, its content included.
+   * Null otherwise.
    */
   unsaved: defineRequest(
     subjects.debates.debate.unsaved,
     z.object({ userId }).strict(),
-    z
-      .object({ run: z.object({ runId: DebateId, topic: z.string() }).strict().nullable() })
-      .strict(),
+    z.object({ run: UnsavedDebate.nullable() }).strict(),
+  ),
+  /**
+   * Keeps the user's latest completed run (the generation service sends it as it completes)
+   * until it is saved or their next replaces it, for at most KEPT_RUN_DAYS: saving it and
+   * showing it again then need no generation instance, which may have restarted since.
+   */
+  keepRun: defineRequest(
+    subjects.debates.run.keep,
+    z.object({ userId, run: FinishedRun }).strict(),
+    z.object({ kept: z.boolean() }).strict(),
   ),
   share: defineRequest(subjects.debates.debate.share, OwnDebate, DebateOrNone),
   unshare: defineRequest(subjects.debates.debate.unshare, OwnDebate, DebateOrNone),

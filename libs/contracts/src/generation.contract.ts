@@ -5,6 +5,7 @@ import {
   MAX_TOPIC_LENGTH,
   MAX_VERDICT_TOTAL,
   modelKinds,
+  speakerNames,
 } from './constants/index.js';
 import { subjects } from './subjects.js';
 import { ConsumeRefusal } from './usage.contract.js';
@@ -30,9 +31,6 @@ export const debateFormats = [
  * operator's catalogue (MODEL_CATALOG) may offer any others.
  */
 export const defaultModelIds = ['gpt-4', 'gpt-3.5-turbo'] as const;
-/** Round 1, 2 and 3, in order. */
-export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as const;
-export const speakerNames = ['First Speaker', 'Second Speaker'] as const;
 
 export const RhetoricStyle = z.enum(rhetoricStyles);
 export const DebateFormat = z.enum(debateFormats);
@@ -288,6 +286,16 @@ export function runInstanceKey(runId: string): string | undefined {
 }
 
 export const generationContracts = {
+  /**
+   * Writes an example debate with the offline speaker, at once and outside any allowance, as a
+   * completed run of the examples account (EXAMPLES_USER_ID), ready to save and share. Both
+   * speakers must be the offline speaker: an example never costs a provider anything.
+   */
+  writeExample: defineRequest(
+    subjects.generation.example.write,
+    z.object({ settings: DebateSettings }).strict(),
+    z.object({ runId: z.string().min(1) }).strict(),
+  ),
   /**
    * Takes one free debate from the user's allowance, then starts the run; the run goes on
    * after the reply. Refused (nothing started, nothing taken) when no free debate is left, or

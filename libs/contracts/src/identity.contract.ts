@@ -103,6 +103,12 @@ export const identityContracts = {
     z.object({ refreshToken: opaqueToken }).strict(),
     z.object({ signedOut: z.boolean() }).strict(),
   ),
+  /** The providers the realm has enabled: the only ones the sign-in page offers. */
+  providers: defineRequest(
+    subjects.identity.provider.list,
+    z.object({}).strict(),
+    z.object({ providers: z.array(SignInProvider) }).strict(),
+  ),
   startProvider: defineRequest(
     subjects.identity.provider.start,
     z.object({ provider: SignInProvider, redirectUri }).strict(),

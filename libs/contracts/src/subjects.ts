@@ -13,6 +13,7 @@ export const subjects = {
     provider: {
       start: 'identity.provider.start',
       complete: 'identity.provider.complete',
+      list: 'identity.provider.list',
     },
     user: { get: 'identity.user.get', created: 'identity.user.created' },
     verification: {
@@ -36,6 +37,7 @@ export const subjects = {
       watch: 'generation.run.watch',
       get: 'generation.run.get',
     },
+    example: { write: 'generation.example.write' },
   },
   debates: {
     debate: {
@@ -49,6 +51,7 @@ export const subjects = {
       shared: 'debates.debate.shared',
       unshared: 'debates.debate.unshared',
     },
+    run: { keep: 'debates.run.keep' },
   },
   community: {
     debate: { get: 'community.debate.get', rank: 'community.debate.rank' },

@@ -130,6 +130,33 @@ function fail(reply: FastifyReply, error: unknown): FastifyReply {
 }
 
 /**
+ * A failure of a page the browser is on (the way in, the provider's way back): Keycloak's error
+ * page, not a JSON document, with the way back to the web app's sign-in.
+ */
+function failPage(reply: FastifyReply, issuer: EmbeddedIssuer, error: unknown): FastifyReply {
+  let status = 400;
+  let message = 'Invalid request';
+  if (error instanceof OAuthError) {
+    status = error.status;
+    message = error.description;
+  } else if (error instanceof z.ZodError) {
+    message = `Invalid parameter: ${String(error.issues[0]?.path[0] ?? 'request')}`;
+  } else {
+    throw error;
+  }
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(
+      renderPage(issuer.settings.displayName, {
+        header: ERROR_HEADER,
+        message,
+        link: { href: issuer.applicationSignIn, text: 'Back to Application' },
+      }),
+    );
+}
+
+/**
  * Keycloak's paths for the realm, under the prefix the plugin is registered with (e.g. /auth):
  * discovery, JWKS, token, logout, userinfo, the pages a verify-email link leads to, and the
  * admin API's user creation, user lookup and send-verify-email.
@@ -194,7 +221,7 @@ export async function issuerRoutes(
       const query = AuthorizationQuery.parse(request.query ?? {});
       return reply.redirect(await issuer.authorize(query), 302);
     } catch (error) {
-      return fail(reply, error);
+      return failPage(reply, issuer, error);
     }
   });
 
@@ -205,7 +232,7 @@ export async function issuerRoutes(
       const query = BrokerQuery.parse(request.query ?? {});
       return reply.redirect(await issuer.brokerCallback(alias, query), 302);
     } catch (error) {
-      return fail(reply, error);
+      return failPage(reply, issuer, error);
     }
   });
 
@@ -270,6 +297,14 @@ export async function issuerRoutes(
       reply,
       await issuer.requiredAction(query.data, cookie(request, AUTH_SESSION_COOKIE)),
     );
+  });
+
+  fastify.get(`/admin${realm}/identity-provider/instances`, async (request, reply) => {
+    try {
+      return await issuer.identityProviders(bearer(request));
+    } catch (error) {
+      return fail(reply, error);
+    }
   });
 
   fastify.get(`/admin${realm}/users/:id`, async (request, reply) => {

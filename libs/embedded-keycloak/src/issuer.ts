@@ -162,7 +162,7 @@ function answer(redirectUri: string, fields: Record<string, string | null | unde
   }
   return url.toString();
 }
-const SERVICE_ROLES = ['manage-users', 'view-users'];
+const SERVICE_ROLES = ['manage-users', 'view-users', 'view-identity-providers'];
 
 /**
  * The token logic of the embedded issuer: the password, refresh_token and client_credentials
@@ -424,6 +424,11 @@ export class EmbeddedIssuer {
     return origin === new URL(this.issuerUrl).origin || this.federation.webOrigins.includes(origin);
   }
 
+  /** The web app's sign-in page, where an error page of a brokered sign-in leads back to. */
+  get applicationSignIn(): string {
+    return `${this.federation.webOrigins[0] ?? new URL(this.issuerUrl).origin}/login`;
+  }
+
   /**
    * GET …/protocol/openid-connect/auth: the authorization-code flow with PKCE, for brokered
    * sign-in (kc_idp_hint names the provider). Returns where to send the browser: the provider,
@@ -668,6 +673,30 @@ export class EmbeddedIssuer {
     if (policy) throw new OAuthError(400, policy.error, policy.error_description);
     const user = await this.store.createUser(email, await hash(password), { emailVerified });
     return user._id;
+  }
+
+  /**
+   * GET /admin/realms/{realm}/identity-provider/instances: the brokers whose OAuth app is
+   * configured, enabled (view- or manage-identity-providers, view- or manage-realm).
+   */
+  async identityProviders(
+    accessToken: string | undefined,
+  ): Promise<{ alias: BrokerAlias; providerId: BrokerAlias; enabled: boolean }[]> {
+    const roles = await this.adminRoles(accessToken);
+    // Keycloak lets the realm's viewers and managers read them too.
+    const allowed = [
+      'view-identity-providers',
+      'manage-identity-providers',
+      'view-realm',
+      'manage-realm',
+    ];
+    if (!allowed.some((role) => roles.includes(role)))
+      throw new OAuthError(403, 'HTTP 403 Forbidden', 'HTTP 403 Forbidden');
+    return (Object.keys(this.federation.brokers) as BrokerAlias[]).map((alias) => ({
+      alias,
+      providerId: alias,
+      enabled: true,
+    }));
   }
 
   /** GET /admin/realms/{realm}/users/{id}: view-users (or manage-users). */

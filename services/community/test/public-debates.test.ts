@@ -44,6 +44,8 @@ describe('the public debates', () => {
       id: 'p1',
       userId: 'author-p1',
       userDisplayName: 'Anonymous',
+      // A person's debate, not one of the examples npm start seeds.
+      example: false,
       topic: 'Topic p1',
       categories: ['Politics'],
       timestamp: debate.timestamp,

@@ -39,6 +39,22 @@ describe('stars', () => {
     expect(await starredOf('bo')).toEqual({ s1: false, s2: false, s3: false });
   });
 
+  it('sets the star as asked however often it is sent (a retry after a lost answer)', async () => {
+    const set = (starred: boolean, debateId = 's3') =>
+      community.client.request(communityDebateContracts.toggleStar, {
+        userId: 'eli',
+        debateId,
+        starred,
+      });
+    expect(await set(true)).toEqual({ found: true, starred: true });
+    expect(await set(true)).toEqual({ found: true, starred: true });
+    expect(await starredOf('eli')).toEqual({ s1: false, s2: false, s3: true });
+    expect(await set(false)).toEqual({ found: true, starred: false });
+    expect(await set(false)).toEqual({ found: true, starred: false });
+    expect(await starredOf('eli')).toEqual({ s1: false, s2: false, s3: false });
+    expect(await set(true, 'no-such-debate')).toEqual({ found: false });
+  });
+
   it("shows the user's starred debates only, when asked", async () => {
     await toggle('cy', 's3');
     await toggle('cy', 's1');

@@ -9,6 +9,7 @@ import { DebateOutboxService } from './debates/debate-outbox.service.js';
 import { DebatesController } from './debates/debates.controller.js';
 import { DebatesRepository } from './debates/debates.repository.js';
 import { DebatesService } from './debates/debates.service.js';
+import { KeptRunsRepository } from './debates/kept-runs.repository.js';
 
 /** The debates service: the users' saved debates, private until shared (spec §3, §4). */
 @Module({})
@@ -24,6 +25,7 @@ export class DebatesServiceModule {
       providers: [
         DebatesService,
         DebatesRepository,
+        KeptRunsRepository,
         DebateOutboxService,
         serviceClientProvider(options.transport, 'debates'),
       ],

@@ -89,6 +89,11 @@ export class GenerationStandIn {
     return run;
   }
 
+  /** The instance restarted: it no longer has the run. */
+  forget(runId: string): void {
+    this.runs.delete(runId);
+  }
+
   find(runId: string, userId: string): FinishedRun | null {
     const found = this.runs.get(runId);
     return found?.userId === userId ? found.run : null;

@@ -1,4 +1,4 @@
-import { debatesContracts } from '@debate/contracts';
+import { debatesContracts, type FinishedRun } from '@debate/contracts';
 import { INSTANCE_KEY } from '@debate/nest';
 import { type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -153,5 +153,39 @@ describe('saving a debate', () => {
     expect(eves).toEqual([]);
     // Ada's run is still hers to save.
     expect((await save('ada', adas.runId)).saved).toBe(true);
+  });
+
+  describe('a run kept when it completed', () => {
+    const keep = (userId: string, run: FinishedRun) =>
+      debates.client.request(debatesContracts.keepRun, { userId, run });
+
+    it('is saved though its generation instance no longer has it', async () => {
+      const run = generation.finish('kim', 'Should libraries open on Sundays?');
+      await expect(keep('kim', run)).resolves.toEqual({ kept: true });
+      generation.forget(run.runId);
+      const saved = await save('kim', run.runId);
+      if (!saved.saved) throw new Error(saved.message);
+      expect(saved.debate).toMatchObject({
+        id: run.runId,
+        topic: 'Should libraries open on Sundays?',
+        verdict: run.verdict,
+        debateFormat: 'oxford',
+      });
+      expect(saved.debate.rounds).toHaveLength(6);
+      // Saved, it is kept no more: a second save finds it saved, not kept.
+      expect(await save('kim', run.runId)).toMatchObject({ reason: 'already_saved' });
+    });
+
+    it("is one per user, the latest, and never another user's", async () => {
+      const earlier = generation.finish('lee', 'Is chess a sport?');
+      const later = generation.finish('lee', 'Is poker a sport?');
+      await keep('lee', earlier);
+      await keep('lee', later);
+      generation.forget(earlier.runId);
+      generation.forget(later.runId);
+      expect(await save('lee', earlier.runId)).toMatchObject({ reason: 'run_not_found' });
+      expect(await save('max', later.runId)).toMatchObject({ reason: 'run_not_found' });
+      expect((await save('lee', later.runId)).saved).toBe(true);
+    });
   });
 });

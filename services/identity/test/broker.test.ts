@@ -230,10 +230,19 @@ describe('brokered sign-in through the embedded issuer', () => {
     expect(after['email_verified']).toBe(true);
   });
 
-  it('refuses a broker callback whose state it did not issue', async () => {
+  it('refuses a broker callback whose state it did not issue, on a page that leads back', async () => {
     const response = await fetch(`${issuer.realmUrl}/broker/google/endpoint?code=x&state=forged`, {
       redirect: 'manual',
     });
     expect(response.status).toBe(400);
+    // A browser is on this page: Keycloak's error page with the way back, not a JSON document.
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await response.text();
+    expect(page).toContain('We are sorry...');
+    expect(page).toContain(`<a href="${WEB}/login">Back to Application</a>`);
+  });
+
+  it('lists the enabled providers: Google, not GitHub whose OAuth app is not configured', async () => {
+    expect(await keycloak.enabledProviders()).toEqual(['google']);
   });
 });

@@ -176,6 +176,12 @@ describe('the identity service', () => {
     ).resolves.toEqual({ sent: false, reason: 'not_required' });
   });
 
+  it('offers no provider when the realm has none enabled', async () => {
+    await expect(identity.client.request(identityContracts.providers, {})).resolves.toEqual({
+      providers: [],
+    });
+  });
+
   it('knows no user it has not seen', async () => {
     await expect(
       identity.client.request(identityContracts.getUser, { id: 'nobody' }),

@@ -30,6 +30,8 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
       MONGO_PORT: '0',
       DATA_DIR: dataDir,
       OPS_PORT: '0',
+      // An empty community, as most tests need it (edges.e2e.ts asks for the examples).
+      SEED_EXAMPLES: 'false',
       // Every test signs up from 127.0.0.1: room for them all, the other limits as shipped.
       RATE_LIMITS: JSON.stringify({
         signUp: { address: '1000/1h', global: '1000/1m' },

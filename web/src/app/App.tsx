@@ -53,6 +53,21 @@ function NotFound() {
   );
 }
 
+/** Every page's foot: what this is, and the ways on. */
+function Footer() {
+  return (
+    <footer className="site-footer">
+      <p>AI Debate: two AI speakers, three rounds, a judge, and the community's vote.</p>
+      <nav aria-label="Footer">
+        <Link to="/about">How it works</Link>
+        <Link to="/community/ranking">Shared debates</Link>
+        <Link to="/community/leaderboard">Model leaderboard</Link>
+        <Link to="/engine">New debate</Link>
+      </nav>
+    </footer>
+  );
+}
+
 /** Sets the browser tab's title for the route shown (titles.ts). */
 function RouteTitle() {
   const { pathname } = useLocation();
@@ -105,6 +120,7 @@ export function App() {
       <main id="main">
         <AppRoutes />
       </main>
+      <Footer />
     </AuthProvider>
   );
 }

@@ -20,6 +20,23 @@ interface GraphqlResponse {
   errors?: Array<{ message: string; extensions?: { code?: string } }>;
 }
 
+/** What a request that never reached the gateway says (the network, not the server). */
+export const UNREACHABLE = 'The server could not be reached. Check your connection and try again.';
+
+/** What an answer that is not the gateway's says. */
+export function unavailable(status: number): string {
+  return `The server is not answering right now (HTTP ${status}). Please try again in a moment.`;
+}
+
+/**
+ * Whether the request most likely never reached the gateway (the browser could not send it):
+ * trying again may work and repeats nothing. An answer that is not the gateway's (UNAVAILABLE)
+ * may come after the gateway acted, so it is not one.
+ */
+export function isTransportFailure(failure: GraphqlFailure): boolean {
+  return failure.code === 'UNREACHABLE';
+}
+
 /** An operation without variables: the generator types them as an object with no keys. */
 type NoVariables = Readonly<Record<string, never>>;
 
@@ -54,8 +71,9 @@ async function send(
   { document, variables }: GraphqlRequest,
   signal?: AbortSignal,
 ): Promise<{ data: unknown } | { error: GraphqlFailure }> {
+  let response: Response;
   try {
-    const response = await fetch('/graphql', {
+    response = await fetch('/graphql', {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -65,21 +83,33 @@ async function send(
       credentials: 'same-origin',
       ...(signal ? { signal } : {}),
     });
-    const body = (await response.json()) as GraphqlResponse;
-    const first = body.errors?.[0];
-    if (first) {
-      return {
-        error: {
-          message: first.message,
-          ...(first.extensions?.code ? { code: first.extensions.code } : {}),
-        },
-      };
-    }
-    if (!response.ok) return { error: { message: `The server answered ${response.status}` } };
-    return { data: body.data };
   } catch (error) {
-    return { error: { message: error instanceof Error ? error.message : 'Network error' } };
+    // Cancelled by its caller (RTK Query drops the answer).
+    if (signal?.aborted) return { error: { message: String(error) } };
+    // The browser's own words ('Failed to fetch', 'NetworkError when…') help nobody.
+    return { error: { message: UNREACHABLE, code: 'UNREACHABLE' } };
   }
+  let body: GraphqlResponse;
+  try {
+    body = (await response.json()) as GraphqlResponse;
+  } catch (error) {
+    if (signal?.aborted) return { error: { message: String(error) } };
+    // Not the gateway's JSON: a proxy's error page, a cut connection.
+    return { error: { message: unavailable(response.status), code: 'UNAVAILABLE' } };
+  }
+  const first = body.errors?.[0];
+  if (first) {
+    return {
+      error: {
+        message: first.message,
+        ...(first.extensions?.code ? { code: first.extensions.code } : {}),
+      },
+    };
+  }
+  if (!response.ok) {
+    return { error: { message: unavailable(response.status), code: 'UNAVAILABLE' } };
+  }
+  return { data: body.data };
 }
 
 /**

@@ -194,6 +194,7 @@ export type CommunityDebatesQuery = {
       readonly views: number;
       readonly myVote: VoteKind | null;
       readonly starred: boolean;
+      readonly example: boolean;
       readonly model1: {
         readonly name: string;
         readonly stance: number;
@@ -266,6 +267,7 @@ export type CommunityDebateQuery = {
     readonly downvotes: number;
     readonly interesting: number;
     readonly views: number;
+    readonly example: boolean;
     readonly myVote: VoteKind | null;
     readonly standBefore: BeforeAnswer | null;
     readonly askBefore: boolean;
@@ -481,6 +483,7 @@ export type StandBeforeMutation = {
 
 export type ToggleStarMutationVariables = Exact<{
   debateId: string;
+  starred?: boolean | null | undefined;
 }>;
 
 export type ToggleStarMutation = { readonly toggleStar: boolean };
@@ -740,7 +743,95 @@ export type MyDebateQuery = {
 export type UnsavedDebateQueryVariables = Exact<{ [key: string]: never }>;
 
 export type UnsavedDebateQuery = {
-  readonly unsavedDebate: { readonly runId: string; readonly topic: string } | null;
+  readonly unsavedDebate: {
+    readonly runId: string;
+    readonly topic: string;
+    readonly moderatorEnabled: boolean | null;
+    readonly rematchOf: string | null;
+    readonly model1: {
+      readonly name: string;
+      readonly stance: number;
+      readonly rhetoricStyle: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
+    };
+    readonly model2: {
+      readonly name: string;
+      readonly stance: number;
+      readonly rhetoricStyle: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
+    };
+    readonly rounds: ReadonlyArray<{
+      readonly speaker: string;
+      readonly round: number;
+      readonly text: string;
+      readonly summary: string;
+      readonly writtenBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      } | null;
+    }>;
+    readonly verdict: {
+      readonly winner: string | null;
+      readonly tie: boolean;
+      readonly tieReason: string | null;
+      readonly firstTotal: number;
+      readonly secondTotal: number;
+      readonly scores: ReadonlyArray<{
+        readonly speaker: string;
+        readonly criterion: string;
+        readonly score: number;
+        readonly reason: string;
+      }>;
+      readonly readings: ReadonlyArray<{
+        readonly order: string;
+        readonly winner: string | null;
+        readonly firstTotal: number;
+        readonly secondTotal: number;
+      }>;
+      readonly judgedBy: {
+        readonly kind: string;
+        readonly modelId: string;
+        readonly label: string;
+        readonly serverModel: string | null;
+        readonly tokensIn: number | null;
+        readonly tokensOut: number | null;
+        readonly firstTokenMs: number | null;
+        readonly totalMs: number;
+        readonly turns: number;
+        readonly failedTurns: number;
+      };
+    } | null;
+  } | null;
 };
 
 export type SaveDebateMutationVariables = Exact<{
@@ -924,6 +1015,10 @@ export type LeaderboardQuery = {
     }>;
   };
 };
+
+export type SignInProvidersQueryVariables = Exact<{ [key: string]: never }>;
+
+export type SignInProvidersQuery = { readonly signInProviders: ReadonlyArray<SignInProvider> };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1245,6 +1340,7 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
       mindsChanged {
         ...MindsChangedFields
       }
+      example
     }
     next
   }
@@ -1318,6 +1414,7 @@ export const CommunityDebateDocument = new TypedDocumentString(`
     mindsChanged {
       ...MindsChangedFields
     }
+    example
     myVote
     standBefore
     askBefore
@@ -1489,8 +1586,8 @@ export const StandBeforeDocument = new TypedDocumentString(`
   }
 }`) as unknown as TypedDocumentString<StandBeforeMutation, StandBeforeMutationVariables>;
 export const ToggleStarDocument = new TypedDocumentString(`
-    mutation ToggleStar($debateId: String!) {
-  toggleStar(debateId: $debateId)
+    mutation ToggleStar($debateId: String!, $starred: Boolean) {
+  toggleStar(debateId: $debateId, starred: $starred)
 }
     `) as unknown as TypedDocumentString<ToggleStarMutation, ToggleStarMutationVariables>;
 export const CategoriesDocument = new TypedDocumentString(`
@@ -1656,9 +1753,88 @@ export const UnsavedDebateDocument = new TypedDocumentString(`
   unsavedDebate {
     runId
     topic
+    model1 {
+      ...DebateSpeakerFields
+    }
+    model2 {
+      ...DebateSpeakerFields
+    }
+    rounds {
+      ...DebateRoundFields
+    }
+    verdict {
+      ...DebateVerdictFields
+    }
+    moderatorEnabled
+    rematchOf
   }
 }
-    `) as unknown as TypedDocumentString<UnsavedDebateQuery, UnsavedDebateQueryVariables>;
+    fragment DebateSpeakerFields on DebateSpeaker {
+  name
+  stance
+  rhetoricStyle
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+}
+fragment DebateRoundFields on DebateRound {
+  speaker
+  round
+  text
+  summary
+  writtenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+}
+fragment DebateVerdictFields on DebateVerdict {
+  winner
+  tie
+  tieReason
+  firstTotal
+  secondTotal
+  scores {
+    speaker
+    criterion
+    score
+    reason
+  }
+  readings {
+    order
+    winner
+    firstTotal
+    secondTotal
+  }
+  judgedBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+}`) as unknown as TypedDocumentString<UnsavedDebateQuery, UnsavedDebateQueryVariables>;
 export const SaveDebateDocument = new TypedDocumentString(`
     mutation SaveDebate($runId: String!, $categories: [String!]!) {
   saveDebate(runId: $runId, categories: $categories) {
@@ -1818,3 +1994,8 @@ export const LeaderboardDocument = new TypedDocumentString(`
     debates
   }
 }`) as unknown as TypedDocumentString<LeaderboardQuery, LeaderboardQueryVariables>;
+export const SignInProvidersDocument = new TypedDocumentString(`
+    query SignInProviders {
+  signInProviders
+}
+    `) as unknown as TypedDocumentString<SignInProvidersQuery, SignInProvidersQueryVariables>;

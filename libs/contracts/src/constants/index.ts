@@ -36,5 +36,43 @@ export const MAX_VERDICT_TOTAL =
 /** Minds changed are shown once at least this many readers gave where they stood before and after. */
 export const MINDS_CHANGED_MIN_READERS = 5;
 
+/** The categories a debate can be filed under, in the ranking filter's order (spec §2). */
+export const categoryNames = [
+  'Politics',
+  'Technology',
+  'Philosophy',
+  'Science',
+  'Society',
+  'Economics',
+  'Environment',
+  'Ethics',
+  'Culture',
+  'Funny',
+] as const;
+
+/** Round 1, 2 and 3, in order. */
+export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as const;
+
+/** The two speakers, as every round names them: the first speaker's side, then the second's. */
+export const speakerNames = ['First Speaker', 'Second Speaker'] as const;
+
 /** The longest topic a debate may have, in characters. */
 export const MAX_TOPIC_LENGTH = 500;
+
+/** The name a saved debate's author gets when they have no display name (spec §3 debates). */
+export const ANONYMOUS_AUTHOR = 'Anonymous User';
+/** The community copy's fallback for an empty name (spec §3 publicDebates). */
+export const ANONYMOUS_SHARER = 'Anonymous';
+
+/**
+ * The account the example debates belong to: `npm start` writes a handful with the offline
+ * speaker and shares them when the community is empty (SEED_EXAMPLES), each shown as an example.
+ */
+export const EXAMPLES_USER_ID = 'examples';
+export const EXAMPLES_AUTHOR = 'AI Debate examples';
+
+/** The author's name to show, or null when the debate carries only a fallback for none. */
+export function authorName(userDisplayName: string): string | null {
+  const name = userDisplayName.trim();
+  return name === '' || name === ANONYMOUS_AUTHOR || name === ANONYMOUS_SHARER ? null : name;
+}

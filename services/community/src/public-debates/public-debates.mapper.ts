@@ -1,4 +1,9 @@
-import type { PublicDebate, RankedDebate, VoteCounts } from '@debate/contracts';
+import {
+  EXAMPLES_USER_ID,
+  type PublicDebate,
+  type RankedDebate,
+  type VoteCounts,
+} from '@debate/contracts';
 import { mindsChangedOf } from '../minds/minds-changed.js';
 import type { PublicDebateDocument } from '../schemas/public-debate.schema.js';
 import type { PublicDebateCard } from './public-debates.repository.js';
@@ -31,6 +36,7 @@ function cardOf(document: PublicDebateCard): Omit<RankedDebate, 'myVote' | 'star
     moderatorEnabled: document.moderatorEnabled ?? null,
     rematchOf: document.rematchOf ?? null,
     mindsChanged: mindsChangedOf(document.minds),
+    example: document.userId === EXAMPLES_USER_ID,
   };
 }
 

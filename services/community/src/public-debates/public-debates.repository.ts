@@ -7,6 +7,7 @@ import { type PublicDebateDocument, publicDebateModel } from '../schemas/public-
 
 /** What a ranking card needs: everything but the rounds and the other voters' votes. */
 const CARD_FIELDS = [
+  'userId',
   'userDisplayName',
   'topic',
   'categories',

@@ -1,4 +1,5 @@
 import {
+  ANONYMOUS_SHARER,
   type communityDebateContracts,
   type Debate,
   type ParsedRequestOf,
@@ -27,9 +28,6 @@ import {
 } from './public-debates.repository.js';
 
 type Contracts = typeof communityDebateContracts;
-
-/** The community side's name for a user who has none (spec §3 'Public debate'). */
-const ANONYMOUS = 'Anonymous';
 
 /** The counter each vote kind moves. */
 const counterOf: Record<VoteKind, keyof VoteCounts> = {
@@ -83,7 +81,7 @@ export class PublicDebatesService {
       sharedAt: new Date(debate.sharedAt),
       content: {
         userId: debate.userId,
-        userDisplayName: debate.userDisplayName.trim() || ANONYMOUS,
+        userDisplayName: debate.userDisplayName.trim() || ANONYMOUS_SHARER,
         topic: debate.topic,
         categories: debate.categories,
         timestamp: new Date(debate.timestamp),
@@ -258,13 +256,20 @@ export class PublicDebatesService {
     }
   }
 
-  /** Takes the user's star away if there is one, else adds it (on a public debate only). */
+  /**
+   * Sets the user's star as `starred` says, or (without it) takes it away if there is one, else
+   * adds it; a star is added on a public debate only.
+   */
   async toggleStar({
     userId,
     debateId,
+    starred,
   }: ParsedRequestOf<Contracts['toggleStar']>): Promise<ResponseOf<Contracts['toggleStar']>> {
     const [isPublic] = await this.debates.existing([debateId]);
-    if (await this.stars.remove(userId, debateId)) return { found: true, starred: false };
+    if (starred !== true && (await this.stars.remove(userId, debateId))) {
+      return { found: true, starred: false };
+    }
+    if (starred === false) return isPublic ? { found: true, starred: false } : { found: false };
     // A debate no longer public can still lose its star, never gain one.
     if (!isPublic) return { found: false };
     await this.stars.insert(userId, debateId, new Date());

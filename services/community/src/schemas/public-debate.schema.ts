@@ -10,7 +10,7 @@ import { type Connection, type Model, Schema } from 'mongoose';
  */
 export interface PublicDebateDocument extends Omit<
   PublicDebate,
-  'id' | 'timestamp' | 'sharedAt' | 'mindsChanged'
+  'id' | 'timestamp' | 'sharedAt' | 'mindsChanged' | 'example'
 > {
   _id: string;
   timestamp: Date;

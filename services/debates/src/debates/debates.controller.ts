@@ -32,6 +32,13 @@ export class DebatesController {
     return this.debates.unsaved(request);
   }
 
+  @HandleRequest(debatesContracts.keepRun)
+  keepRun(
+    request: ParsedRequestOf<Contracts['keepRun']>,
+  ): Promise<ResponseOf<Contracts['keepRun']>> {
+    return this.debates.keepRun(request);
+  }
+
   @HandleRequest(debatesContracts.share)
   share(request: ParsedRequestOf<Contracts['share']>): Promise<ResponseOf<Contracts['share']>> {
     return this.debates.share(request);

@@ -1,4 +1,5 @@
 import {
+  ANONYMOUS_AUTHOR,
   type debatesContracts,
   usageContracts,
   type FinishedRun,
@@ -14,11 +15,15 @@ import type { SavedDebateDocument } from '../schemas/saved-debate.schema.js';
 import { DebateOutboxService } from './debate-outbox.service.js';
 import { toDebate } from './debates.mapper.js';
 import { DebatesRepository, type PrivateChange } from './debates.repository.js';
+import { KeptRunsRepository } from './kept-runs.repository.js';
 
 type Contracts = typeof debatesContracts;
 
-/** The debates service's name for a user who has none. */
-const ANONYMOUS_USER = 'Anonymous User';
+const ALREADY_SAVED = {
+  saved: false,
+  reason: 'already_saved',
+  message: 'This debate is already saved',
+} as const;
 
 /** A debate made private at `now`, owing the community its unshared event. */
 function privateSince(now: Date): PrivateChange {
@@ -38,6 +43,32 @@ function speakerOf(run: FinishedRun, speaker: 'First Speaker' | 'Second Speaker'
   };
 }
 
+/** What a finished run gives its saved debate (and the engine, shown again): all but the moderator's turns. */
+function contentOf(run: FinishedRun) {
+  return {
+    topic: run.topic,
+    model1: speakerOf(run, 'First Speaker'),
+    model2: speakerOf(run, 'Second Speaker'),
+    rounds: run.turns.flatMap((turn) =>
+      turn.speaker === 'Moderator' || turn.round < 1 || turn.round > 3
+        ? []
+        : [
+            {
+              speaker: turn.speaker,
+              round: turn.round,
+              text: turn.text,
+              summary: turn.summary,
+              writtenBy: turn.writtenBy,
+            },
+          ],
+    ),
+    verdict: run.verdict,
+    debateFormat: run.debateFormat,
+    moderatorEnabled: run.moderatorEnabled,
+    rematchOf: run.rematchOf,
+  };
+}
+
 /**
  * Saving, listing, sharing and deleting debates. Every operation names the user and finds only
  * that user's debates: the owner check is here, in the service that owns the data.
@@ -48,12 +79,15 @@ export class DebatesService {
     private readonly debates: DebatesRepository,
     private readonly services: ServiceClient,
     private readonly outbox: DebateOutboxService,
+    private readonly kept: KeptRunsRepository,
   ) {}
 
   /** Saves the user's finished run as a private debate, its content from the generation service. */
   async save(request: ParsedRequestOf<Contracts['save']>): Promise<ResponseOf<Contracts['save']>> {
     const run = await this.finishedRun(request.runId, request.userId);
     if (!run) {
+      // Saved already (and so kept no more), its instance restarted since: say so.
+      if (await this.debates.findOwn(request.userId, request.runId)) return ALREADY_SAVED;
       return {
         saved: false,
         reason: 'run_not_found',
@@ -63,8 +97,7 @@ export class DebatesService {
     const document: SavedDebateDocument = {
       _id: run.runId,
       userId: request.userId,
-      userDisplayName: request.userDisplayName?.trim() || ANONYMOUS_USER,
-      topic: run.topic,
+      userDisplayName: request.userDisplayName?.trim() || ANONYMOUS_AUTHOR,
       categories: request.categories,
       timestamp: new Date(),
       sharedAt: null,
@@ -73,35 +106,16 @@ export class DebatesService {
       downvotes: 0,
       isPublic: false,
       isPro: request.isPro,
-      model1: speakerOf(run, 'First Speaker'),
-      model2: speakerOf(run, 'Second Speaker'),
-      rounds: run.turns.flatMap((turn) =>
-        turn.speaker === 'Moderator' || turn.round < 1 || turn.round > 3
-          ? []
-          : [
-              {
-                speaker: turn.speaker,
-                round: turn.round,
-                text: turn.text,
-                summary: turn.summary,
-                writtenBy: turn.writtenBy,
-              },
-            ],
-      ),
-      verdict: run.verdict,
-      debateFormat: run.debateFormat,
-      moderatorEnabled: run.moderatorEnabled,
-      rematchOf: run.rematchOf,
+      ...contentOf(run),
     };
-    if (!(await this.debates.insert(document))) {
-      return { saved: false, reason: 'already_saved', message: 'This debate is already saved' };
-    }
+    if (!(await this.debates.insert(document))) return ALREADY_SAVED;
+    await this.kept.forget(request.userId, run.runId);
     return { saved: true, debate: toDebate(document) };
   }
 
   /**
-   * The user's finished run, from the generation instance that has it; null when there is no
-   * such run, or its instance is gone (it stopped, and its runs with it).
+   * The user's finished run: from the generation instance that has it, else as kept here when
+   * it completed (its instance restarted since); null when there is no such run of theirs.
    */
   private async finishedRun(runId: string, userId: string): Promise<FinishedRun | null> {
     const instance = runInstanceKey(runId);
@@ -112,13 +126,21 @@ export class DebatesService {
         { runId, userId },
         { instance },
       );
-      return run;
+      if (run) return run;
     } catch (error) {
-      if (error instanceof ServiceUnavailableError && /no responders/i.test(error.reason)) {
-        return null;
+      if (!(error instanceof ServiceUnavailableError && /no responders/i.test(error.reason))) {
+        throw error;
       }
-      throw error;
     }
+    return this.kept.find(userId, runId, new Date());
+  }
+
+  /** Keeps the user's run that just completed, so that nothing depends on its instance. */
+  async keepRun(
+    request: ParsedRequestOf<Contracts['keepRun']>,
+  ): Promise<ResponseOf<Contracts['keepRun']>> {
+    await this.kept.keep(request.userId, request.run, new Date());
+    return { kept: true };
   }
 
   async list(request: ParsedRequestOf<Contracts['list']>): Promise<ResponseOf<Contracts['list']>> {
@@ -139,7 +161,7 @@ export class DebatesService {
     });
     if (!runId || (await this.debates.findOwn(request.userId, runId))) return { run: null };
     const run = await this.finishedRun(runId, request.userId);
-    return { run: run ? { runId, topic: run.topic } : null };
+    return { run: run ? { runId, ...contentOf(run) } : null };
   }
 
   async get(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {

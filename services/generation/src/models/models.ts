@@ -58,6 +58,8 @@ export class Models implements OnApplicationShutdown {
   /** The judges of the catalogue, in JUDGE_MODELS' order of preference. */
   private readonly judges = new Map<string, Judge>();
   private readonly offlineJudge = new OfflineJudge();
+  /** The offline speaker without its pacing: example debates are written at once. */
+  private readonly offlineAtOnce = new OfflineSpeaker({ tokensPerSecond: 0, firstTokenDelayMs: 0 });
   /** JUDGE_MODELS: the catalogue ids of the judges, most preferred first. */
   private readonly judgeOrder: readonly string[];
   /** Stops reporting this catalogue's degraded models on /health/ready. */
@@ -136,9 +138,11 @@ export class Models implements OnApplicationShutdown {
 
   /**
    * The judge of a debate its speakers' models wrote: the first judge that did not speak in it,
-   * the first judge when all did, the offline judge when none is configured.
+   * the first judge when all did, the offline judge when none is configured (or `offlineOnly`:
+   * an example costs no provider anything).
    */
-  judgeFor(spokeBy: readonly string[]): Judge {
+  judgeFor(spokeBy: readonly string[], offlineOnly = false): Judge {
+    if (offlineOnly) return this.offlineJudge;
     // In JUDGE_MODELS' order, whatever the catalogue's.
     const judges = this.judgeOrder.flatMap((id) => {
       const judge = this.judges.get(id);
@@ -186,9 +190,11 @@ export class Models implements OnApplicationShutdown {
     modelId: string,
     request: TurnRequest,
     signal: AbortSignal,
+    atOnce = false,
   ): AsyncIterable<TurnOutcome> {
     const model = this.models.get(modelId);
     if (!model) throw new Error(`No model ${modelId} in the catalogue`);
+    const speaker = atOnce && model.ref.kind === 'offline' ? this.offlineAtOnce : model.speaker;
     const metrics = modelMetrics();
     const labels = { model: modelId };
     const release = await model.slots?.acquire(signal);
@@ -198,7 +204,7 @@ export class Models implements OnApplicationShutdown {
     let spent: { tokensIn: number | null; tokensOut: number | null } | undefined;
     metrics.turnsStarted.inc(labels);
     try {
-      for await (const chunk of model.speaker.speak(request, signal)) {
+      for await (const chunk of speaker.speak(request, signal)) {
         if (chunk.type === 'delta') {
           if (firstTokenMs === null) {
             firstTokenMs = performance.now() - started;

@@ -128,6 +128,8 @@ export class DebateRun {
 export interface RunOptions {
   /** The pause between turns (the spec's 1 s). */
   readonly pauseMs: number;
+  /** An example debate: the offline speaker writes each turn at once, the offline judge judges. */
+  readonly example?: boolean;
 }
 
 /**
@@ -180,7 +182,12 @@ export async function generateDebate(
         earlier: [...earlier],
       };
       run.emit({ type: 'turnStarted', turn, ...planned, model: refOf(request.settings.model) });
-      for await (const outcome of models.write(request.settings.model, request, signal)) {
+      for await (const outcome of models.write(
+        request.settings.model,
+        request,
+        signal,
+        options.example,
+      )) {
         if (outcome.type === 'delta') {
           run.emit({ type: 'textDelta', turn, text: outcome.text });
           continue;
@@ -218,7 +225,7 @@ export async function generateDebate(
   }
   try {
     // The judges read the speakers' rounds (not the moderator's) once the Summary is spoken.
-    const judge = models.judgeFor([settings.first.model, settings.second.model]);
+    const judge = models.judgeFor([settings.first.model, settings.second.model], options.example);
     run.emit({ type: 'judgingStarted', judge: judge.ref });
     const judged: JudgedTurn[] = earlier.flatMap((turn) =>
       turn.speaker === 'Moderator'

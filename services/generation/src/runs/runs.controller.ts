@@ -1,6 +1,10 @@
 import {
+  debatesContracts,
+  EXAMPLES_USER_ID,
+  type FinishedRun,
   generationContracts,
   generationTexts,
+  OFFLINE_MODEL_ID,
   type ParsedRequestOf,
   type ResponseOf,
   type RunEvent,
@@ -13,10 +17,40 @@ import { RpcException } from '@nestjs/microservices';
 import { randomUUID } from 'node:crypto';
 import type { Observable } from 'rxjs';
 import { Models } from '../models/models.js';
-import { generateDebate, type RunOptions } from './debate-run.js';
+import { type DebateRun, generateDebate, type RunOptions } from './debate-run.js';
 import { RunRegistry } from './run-registry.js';
 
 export const RUN_OPTIONS = Symbol('RUN_OPTIONS');
+
+/** A completed run as saving needs it: its settings and the turns; null before it completed. */
+function finishedOf(run: DebateRun): FinishedRun | null {
+  if (!run.completed || !run.settings) return null;
+  const turns = run.history.flatMap((event) =>
+    event.type === 'turnCompleted'
+      ? [
+          {
+            speaker: event.speaker,
+            round: event.round,
+            text: event.text,
+            summary: event.summary,
+            writtenBy: event.writtenBy,
+          },
+        ]
+      : [],
+  );
+  const { topic, first, second, debateFormat, moderatorEnabled } = run.settings;
+  return {
+    runId: run.runId,
+    topic,
+    first,
+    second,
+    turns,
+    verdict: run.verdict,
+    debateFormat,
+    moderatorEnabled,
+    rematchOf: run.rematchOf,
+  };
+}
 
 type Contracts = typeof generationContracts;
 
@@ -64,6 +98,7 @@ export class RunsController {
     const run = this.registry.create(runId, userId, settings, rematchOf ?? null);
     void generateDebate(run, settings, this.models, this.options)
       .then(async (outcome) => {
+        if (outcome === 'completed') await this.keep(run);
         const contract = outcome === 'completed' ? usageContracts.settle : usageContracts.refund;
         await this.services.request(contract, { userId, runId, ...run.tokens() });
         if (outcome === 'failed')
@@ -78,38 +113,59 @@ export class RunsController {
     return { started: true, runId };
   }
 
+  /**
+   * Hands the completed run to the debates service, which keeps it until it is saved: saving
+   * it and showing it again then survive this instance's restart. A failure is logged; the run
+   * is still here meanwhile.
+   */
+  private async keep(run: DebateRun): Promise<void> {
+    const finished = finishedOf(run);
+    if (!finished) return;
+    try {
+      await this.services.request(debatesContracts.keepRun, { userId: run.userId, run: finished });
+    } catch (error) {
+      this.logger.warn(
+        `Run ${run.runId} could not be kept by the debates service: ${String(error)}`,
+      );
+    }
+  }
+
+  /**
+   * An example debate for an empty community: the offline speaker writes it at once, judged by
+   * the offline judge, outside any allowance, as the examples account's completed run.
+   */
+  @HandleRequest(generationContracts.writeExample)
+  async writeExample(
+    request: ParsedRequestOf<Contracts['writeExample']>,
+  ): Promise<ResponseOf<Contracts['writeExample']>> {
+    const { settings } = request;
+    if (settings.first.model !== OFFLINE_MODEL_ID || settings.second.model !== OFFLINE_MODEL_ID) {
+      throw new RpcException({
+        status: 'error',
+        message: 'An example is written by the offline speaker only',
+      });
+    }
+    const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
+    const run = this.registry.create(runId, EXAMPLES_USER_ID, settings, null);
+    try {
+      const outcome = await generateDebate(run, settings, this.models, {
+        pauseMs: 0,
+        example: true,
+      });
+      if (outcome !== 'completed') {
+        throw new RpcException({ status: 'error', message: 'The example could not be written' });
+      }
+    } finally {
+      this.registry.ended(run);
+    }
+    return { runId };
+  }
+
   /** A completed run of the user's, for saving: its settings and the speakers' turns. */
   @HandleRequest(runLookupContract, { onThisInstance: true })
   get(request: ParsedRequestOf<typeof runLookupContract>): ResponseOf<typeof runLookupContract> {
     const run = this.registry.find(request.runId, request.userId);
-    if (!run?.completed || !run.settings) return { run: null };
-    const turns = run.history.flatMap((event) =>
-      event.type === 'turnCompleted'
-        ? [
-            {
-              speaker: event.speaker,
-              round: event.round,
-              text: event.text,
-              summary: event.summary,
-              writtenBy: event.writtenBy,
-            },
-          ]
-        : [],
-    );
-    const { topic, first, second, debateFormat, moderatorEnabled } = run.settings;
-    return {
-      run: {
-        runId: run.runId,
-        topic,
-        first,
-        second,
-        turns,
-        verdict: run.verdict,
-        debateFormat,
-        moderatorEnabled,
-        rematchOf: run.rematchOf,
-      },
-    };
+    return { run: run ? finishedOf(run) : null };
   }
 
   @HandleRequest(generationContracts.watch, { onThisInstance: true })

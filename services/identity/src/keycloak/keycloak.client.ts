@@ -36,6 +36,10 @@ const TokenSet = z.object({
 export type TokenSet = z.output<typeof TokenSet>;
 
 const AdminUser = z.object({ emailVerified: z.boolean() });
+/** An entry of the admin API's identity-provider/instances (the fields read here). */
+const AdminIdentityProviders = z.array(
+  z.object({ alias: z.string(), enabled: z.boolean().default(true) }),
+);
 
 const ErrorBody = z.object({
   error: z.string().optional(),
@@ -254,6 +258,18 @@ export class KeycloakClient {
     const id = response.headers.get('location')?.split('/').pop();
     if (!id) throw new Error('The realm created a user but did not say its id');
     return decodeURIComponent(id);
+  }
+
+  /**
+   * The aliases of the realm's enabled identity providers (the admin API; the service account
+   * needs realm-management's view-identity-providers).
+   */
+  async enabledProviders(): Promise<string[]> {
+    const response = await this.admin('GET', '/identity-provider/instances');
+    if (!response.ok) throw await this.refusal(response);
+    return AdminIdentityProviders.parse(await response.json())
+      .filter((provider) => provider.enabled)
+      .map((provider) => provider.alias);
   }
 
   /** Whether the realm has the user's address as verified (null: no such user). */

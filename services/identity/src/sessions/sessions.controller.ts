@@ -4,6 +4,7 @@ import {
   type ParsedRequestOf,
   type ResponseOf,
   type Session,
+  SignInProvider,
   type SignInRefusal,
 } from '@debate/contracts';
 import { HandleRequest, PinoLoggerService } from '@debate/nest';
@@ -18,6 +19,11 @@ import {
 import { toUser, UsersRepository } from '../users/users.repository.js';
 
 type Outcome = Session | SignInRefusal;
+
+/** How long the realm's list of enabled providers is reused. */
+const PROVIDERS_TTL_MS = 60_000;
+/** How long a failed reading of it is answered before the realm is asked again. */
+const FAILED_PROVIDERS_TTL_MS = 10_000;
 
 /** Whether the deployment asks new e-mail accounts to verify their address (it has mail). */
 export const EMAIL_VERIFICATION = Symbol('EMAIL_VERIFICATION');
@@ -57,6 +63,7 @@ function refusalOf(
 @Controller()
 export class SessionsController {
   private readonly verificationRequired: boolean;
+  private enabledProviders: { readAt: number; providers: Promise<SignInProvider[]> } | undefined;
 
   constructor(
     @Inject(KeycloakClient) private readonly keycloak: KeycloakClient,
@@ -139,6 +146,33 @@ export class SessionsController {
       if (error instanceof KeycloakError && error.status === 400) return { signedOut: false };
       throw error;
     }
+  }
+
+  /**
+   * The realm's enabled providers among Google and GitHub, read at most once a minute (the
+   * sign-in page asks on every visit; an operator enables one rarely). Visits while it is read
+   * wait for the same reading, and a failed reading is answered for a while too, so that a
+   * realm that refuses (or is down) is not asked on every visit.
+   */
+  @HandleRequest(identityContracts.providers)
+  async providers(): Promise<ResponseOf<typeof identityContracts.providers>> {
+    const now = Date.now();
+    if (!this.enabledProviders || this.enabledProviders.readAt + PROVIDERS_TTL_MS <= now) {
+      const reading = this.keycloak
+        .enabledProviders()
+        .then((aliases) => SignInProvider.options.filter((provider) => aliases.includes(provider)));
+      this.enabledProviders = { readAt: now, providers: reading };
+      // A failure is kept for a shorter while than an answer.
+      reading.catch(() => {
+        if (this.enabledProviders?.providers === reading) {
+          this.enabledProviders = {
+            readAt: now - PROVIDERS_TTL_MS + FAILED_PROVIDERS_TTL_MS,
+            providers: reading,
+          };
+        }
+      });
+    }
+    return { providers: await this.enabledProviders.providers };
   }
 
   /** Starts an authorization-code flow with PKCE through the realm, hinting the provider. */

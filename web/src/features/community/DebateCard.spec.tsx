@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
 import type { WrittenBy } from '../debates/provenance';
 import type { CommunityDebate } from './community.api';
-import { DebateCard, speakersLine, voteShares } from './DebateCard';
+import { DebateCard, EXAMPLE_NOTE, speakersLine, voteShares } from './DebateCard';
 
 const offline: WrittenBy = {
   kind: 'offline',
@@ -45,6 +45,7 @@ const offlineDebate: CommunityDebate = {
   model2: { name: 'offline', stance: -0.6, rhetoricStyle: 'standard', writtenBy: offline },
   verdict: null,
   mindsChanged: { readers: 0, shares: null },
+  example: false,
 };
 
 describe(speakersLine.name, () => {
@@ -80,8 +81,35 @@ describe(speakersLine.name, () => {
 });
 
 describe(DebateCard.name, () => {
+  const noop = () => undefined;
+  const card = (debate: CommunityDebate) =>
+    renderWithProviders(
+      <DebateCard
+        debate={debate}
+        counts={debate}
+        myVote="FOR"
+        mindsChanged={debate.mindsChanged}
+        starred={false}
+        expanded={false}
+        busy={false}
+        onToggleExpanded={noop}
+        onVote={noop}
+        onToggleStar={noop}
+      />,
+      { route: '/community/ranking' },
+    );
+
+  it('says so on an example the platform seeded, and only there', () => {
+    card({ ...offlineDebate, example: true });
+    expect(screen.getByText(EXAMPLE_NOTE)).toBeTruthy();
+  });
+
+  it('does not call a person’s debate an example', () => {
+    card(offlineDebate);
+    expect(screen.queryByText(EXAMPLE_NOTE)).toBeNull();
+  });
+
   it('shows the offline speaker on the card of a debate written offline', () => {
-    const noop = () => undefined;
     const { container } = renderWithProviders(
       <DebateCard
         debate={offlineDebate}

@@ -11,6 +11,11 @@ import { type CommunityDebate, useCommunityDebateQuery, type VoteCounts } from '
 import type { MindsChanged } from './minds';
 import { BeforeQuestion } from './BeforeQuestion';
 import { MindsChangedLine } from './MindsChangedPanel';
+import { type CardProblem, VOTE_KINDS } from './votes';
+
+/** What marks a debate the platform seeded, on its card and its page. */
+export const EXAMPLE_NOTE =
+  'An example debate, written by the offline speaker to show how one reads.';
 
 /** The three vote kinds' shares of all votes, in whole percent. */
 export function voteShares(counts: VoteCounts): Record<VoteKind, number> {
@@ -23,12 +28,6 @@ export function voteShares(counts: VoteCounts): Record<VoteKind, number> {
   };
 }
 
-const KINDS: ReadonlyArray<{ kind: VoteKind; label: string; count: keyof VoteCounts }> = [
-  { kind: 'FOR', label: 'For', count: 'upvotes' },
-  { kind: 'INTERESTING', label: 'Interesting', count: 'interesting' },
-  { kind: 'AGAINST', label: 'Against', count: 'downvotes' },
-];
-
 /**
  * 'Offline speaker (For) vs GPT-4o (Against)': what wrote each speaker's rounds and its
  * position; a debate saved before that was kept shows its catalogue ids.
@@ -37,6 +36,18 @@ export function speakersLine(debate: Pick<CommunityDebate, 'model1' | 'model2'>)
   const side = (speaker: CommunityDebate['model1']) =>
     `${speakerModel(speaker)} (${communityStanceLabel(speaker.stance)})`;
   return `${side(debate.model1)} vs ${side(debate.model2)}`;
+}
+
+/** A failed vote or star, where it failed, with 'Retry'. */
+export function ProblemLine({ problem }: { problem: CardProblem }) {
+  return (
+    <p className="error problem-line" role="alert">
+      {problem.message}{' '}
+      <button type="button" className="link-button" onClick={problem.retry}>
+        Retry
+      </button>
+    </p>
+  );
 }
 
 /** The rounds of an expanded card: fetched on first expansion, then from the cache. */
@@ -54,7 +65,7 @@ function CardRounds({ debateId }: { debateId: string }) {
   if (!data) return <p className="error">Debate not found.</p>;
   // A signed-in reader is asked where they stand first, here as on the debate's page.
   if (data.askBefore) return <BeforeQuestion args={args} />;
-  return <DebateRounds rounds={data.rounds} />;
+  return <DebateRounds rounds={data.rounds} sides={data} />;
 }
 
 export interface DebateCardProps {
@@ -66,6 +77,8 @@ export interface DebateCardProps {
   readonly starred: boolean;
   readonly expanded: boolean;
   readonly busy: boolean;
+  /** A vote or star that failed here, with its retry. */
+  readonly problem?: CardProblem | null;
   onToggleExpanded(): void;
   onVote(kind: VoteKind | null): void;
   onToggleStar(): void;
@@ -80,6 +93,7 @@ export function DebateCard({
   starred,
   expanded,
   busy,
+  problem,
   onToggleExpanded,
   onVote,
   onToggleStar,
@@ -89,7 +103,7 @@ export function DebateCard({
   return (
     <article className="card debate-card" aria-labelledby={headingId}>
       <div className="vote-bars" aria-label="Votes">
-        {KINDS.map(({ kind, label }) => (
+        {VOTE_KINDS.map(({ kind, label }) => (
           <div key={kind} className={`vote-bar vote-bar-${kind.toLowerCase()}`}>
             <span className="vote-bar-label">
               {label} {shares[kind]}%
@@ -115,11 +129,12 @@ export function DebateCard({
         </button>
       </div>
       <CategoryChips categories={debate.categories} />
+      {debate.example && <p className="hint example-line">{EXAMPLE_NOTE}</p>}
       <p className="hint speakers-line">{speakersLine(debate)}</p>
       <VerdictLine verdict={debate.verdict} />
       <MindsChangedLine minds={mindsChanged} />
       <div className="vote-buttons" role="group" aria-label="Vote">
-        {KINDS.map(({ kind, label, count }) => (
+        {VOTE_KINDS.map(({ kind, label, count }) => (
           <button
             key={kind}
             type="button"
@@ -132,6 +147,7 @@ export function DebateCard({
           </button>
         ))}
       </div>
+      {problem && <ProblemLine problem={problem} />}
       <p className="shared-line">
         Shared <RelativeTime iso={debate.sharedAt} />
       </p>

@@ -1,3 +1,4 @@
+import { authorName } from '@debate/contracts/constants';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -14,30 +15,25 @@ import {
   useCommunityDebateQuery,
   useVoteMutation,
 } from './community.api';
-import { speakersLine } from './DebateCard';
+import { EXAMPLE_NOTE, ProblemLine, speakersLine } from './DebateCard';
 import { BeforeQuestion } from './BeforeQuestion';
 import { SITE_NAME } from '../../app/titles';
 import { MindsChangedPanel } from './MindsChangedPanel';
 import { useStars } from './stars';
+import {
+  type CardProblem,
+  countsAfterVote,
+  messageOf,
+  STAR_FAILED,
+  VOTE_FAILED,
+  VOTE_KINDS,
+} from './votes';
 
 export const LINK_COPIED = 'Link copied.';
 
 /** '1 view', '2 views'. */
 export function viewsText(views: number): string {
   return views === 1 ? '1 view' : `${views} views`;
-}
-
-const VOTES: ReadonlyArray<[VoteKind, string, 'upvotes' | 'interesting' | 'downvotes']> = [
-  ['FOR', 'For', 'upvotes'],
-  ['INTERESTING', 'Interesting', 'interesting'],
-  ['AGAINST', 'Against', 'downvotes'],
-];
-
-/** A message from a failed mutation, or `fallback`. */
-function messageOf(error: unknown, fallback: string): string {
-  return error && typeof error === 'object' && 'message' in error
-    ? String(error.message)
-    : fallback;
 }
 
 /**
@@ -58,7 +54,9 @@ export function DebatePage() {
     refetchOnMountOrArgChange: true,
   });
   const [vote, { isLoading: voting }] = useVoteMutation();
-  const [problem, setProblem] = useState<string | null>(null);
+  // A failed star (by the title) or vote (by the buttons), shown where it failed.
+  const [starProblem, setStarProblem] = useState<CardProblem | null>(null);
+  const [voteProblem, setVoteProblem] = useState<CardProblem | null>(null);
   const [askSignIn, setAskSignIn] = useState(false);
 
   useEffect(() => {
@@ -74,11 +72,11 @@ export function DebatePage() {
   const [copied, setCopied] = useState<string | null>(null);
 
   const onStar = async () => {
-    setProblem(null);
+    setStarProblem(null);
     try {
       await stars.toggle(id, starred);
-    } catch {
-      setProblem('The star could not be changed. Please try again.');
+    } catch (failure) {
+      setStarProblem({ message: messageOf(failure, STAR_FAILED), retry: () => void onStar() });
     }
   };
 
@@ -92,12 +90,21 @@ export function DebatePage() {
     }
   };
 
+  /** Shows the vote at once, then the server's counts; puts the page back if it fails. */
   const onVote = async (kind: VoteKind | null) => {
     if (!viewer) {
       setAskSignIn(true);
       return;
     }
-    setProblem(null);
+    if (!data) return;
+    const before = {
+      upvotes: data.upvotes,
+      downvotes: data.downvotes,
+      interesting: data.interesting,
+      myVote: data.myVote,
+    };
+    setVoteProblem(null);
+    patch((page) => ({ ...page, ...countsAfterVote(page, page.myVote, kind), myVote: kind }));
     try {
       const result = await vote({ debateId: id, kind }).unwrap();
       patch((page) => ({
@@ -109,7 +116,8 @@ export function DebatePage() {
         mindsChanged: result.mindsChanged,
       }));
     } catch (failure) {
-      setProblem(messageOf(failure, 'Your vote could not be counted. Please try again.'));
+      patch((page) => ({ ...page, ...before }));
+      setVoteProblem({ message: messageOf(failure, VOTE_FAILED), retry: () => void onVote(kind) });
     }
   };
 
@@ -132,6 +140,7 @@ export function DebatePage() {
     );
   }
   const pair = data.pairedWith;
+  const author = authorName(data.userDisplayName);
   return (
     <section className="page" aria-labelledby="debate-topic">
       <p>
@@ -149,6 +158,7 @@ export function DebatePage() {
           {starred ? '★' : '☆'}
         </button>
       </div>
+      {starProblem && <ProblemLine problem={starProblem} />}
       <p className="card-actions">
         <button type="button" className="button secondary" onClick={() => void onCopy()}>
           Copy link
@@ -160,16 +170,13 @@ export function DebatePage() {
         )}
       </p>
       <CategoryChips categories={data.categories} />
+      {data.example && <p className="hint example-line">{EXAMPLE_NOTE}</p>}
       <p className="shared-line">
-        Shared <RelativeTime iso={data.sharedAt} /> by {data.userDisplayName} · For {data.upvotes} ·
-        Interesting {data.interesting} · Against {data.downvotes} · {viewsText(data.views)}
+        Shared <RelativeTime iso={data.sharedAt} />
+        {author ? ` by ${author}` : ''} · For {data.upvotes} · Interesting {data.interesting} ·
+        Against {data.downvotes} · {viewsText(data.views)}
       </p>
       <SpeakerFacts model1={data.model1} model2={data.model2} detailed />
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
       {data.askBefore ? (
         <BeforeQuestion args={args} />
       ) : (
@@ -177,12 +184,12 @@ export function DebatePage() {
           <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
             Export as Markdown
           </button>
-          <DebateRounds rounds={data.rounds} />
+          <DebateRounds rounds={data.rounds} sides={data} />
           {data.verdict && <Scorecard verdict={data.verdict} />}
           <section className="card after-vote" aria-labelledby="after-vote">
             <h2 id="after-vote">Where do you stand now?</h2>
             <div className="vote-buttons" role="group" aria-label="Vote">
-              {VOTES.map(([kind, label, count]) => (
+              {VOTE_KINDS.map(({ kind, label, count }) => (
                 <button
                   key={kind}
                   type="button"
@@ -195,6 +202,7 @@ export function DebatePage() {
                 </button>
               ))}
             </div>
+            {voteProblem && <ProblemLine problem={voteProblem} />}
           </section>
         </>
       )}

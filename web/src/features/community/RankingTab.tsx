@@ -1,6 +1,8 @@
+import { categoryNames } from '@debate/contracts/constants';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { ListSkeleton } from '../../components/ListSkeleton';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { RankingPeriod, RankingSort, VoteKind } from '../../gql/graphql';
 import { CategorySelect, LoadMore } from '../debates/DebateParts';
@@ -16,6 +18,7 @@ import {
 import { DebateCard } from './DebateCard';
 import type { MindsChanged } from './minds';
 import { useStars } from './stars';
+import { type CardProblem, countsAfterVote, messageOf, STAR_FAILED, VOTE_FAILED } from './votes';
 
 const SORTS: ReadonlyArray<[RankingSort, string]> = [
   ['MOST_POPULAR', 'Most Popular'],
@@ -29,6 +32,52 @@ const PERIODS: ReadonlyArray<[RankingPeriod, string]> = [
   ['THIS_MONTH', 'This Month'],
 ];
 
+/** 'MOST_POPULAR' as the address writes it: 'most-popular'. */
+const slug = (value: string) => value.toLowerCase().replaceAll('_', '-');
+
+/** The value of `options` whose slug `param` is, else `fallback` (an old or edited link). */
+function fromSlug<T extends string>(
+  options: ReadonlyArray<readonly [T, string]>,
+  param: string | null,
+  fallback: T,
+): T {
+  return options.find(([value]) => slug(value) === param)?.[0] ?? fallback;
+}
+
+/** The view the address asks for: ?category=…&sort=…&period=…&show=starred (defaults left out). */
+export interface RankingView {
+  readonly category: string | null;
+  readonly sort: RankingSort;
+  readonly period: RankingPeriod;
+  readonly starredOnly: boolean;
+}
+
+export const DEFAULT_VIEW: RankingView = {
+  category: null,
+  sort: 'MOST_RECENT',
+  period: 'ALL_TIME',
+  starredOnly: false,
+};
+
+export function viewOf(params: URLSearchParams): RankingView {
+  return {
+    // A category the platform does not have (an old or edited link): all of them.
+    category: categoryNames.find((name) => name === params.get('category')) ?? null,
+    sort: fromSlug(SORTS, params.get('sort'), DEFAULT_VIEW.sort),
+    period: fromSlug(PERIODS, params.get('period'), DEFAULT_VIEW.period),
+    starredOnly: params.get('show') === 'starred',
+  };
+}
+
+export function paramsOf(view: RankingView): URLSearchParams {
+  const params = new URLSearchParams();
+  if (view.category) params.set('category', view.category);
+  if (view.sort !== DEFAULT_VIEW.sort) params.set('sort', slug(view.sort));
+  if (view.period !== DEFAULT_VIEW.period) params.set('period', slug(view.period));
+  if (view.starredOnly) params.set('show', 'starred');
+  return params;
+}
+
 interface Marks {
   readonly votes: Readonly<
     Record<string, { counts: VoteCounts; myVote: VoteKind | null; mindsChanged: MindsChanged }>
@@ -36,25 +85,31 @@ interface Marks {
   readonly stars: Readonly<Record<string, boolean>>;
 }
 
-interface PageProps {
-  readonly args: RankingArgs;
-  readonly isLast: boolean;
-  readonly isFirst: boolean;
-  readonly expandedId: string | null;
+/** What every card of the list needs from the tab: the viewer's marks and their actions. */
+interface CardActions {
   readonly marks: Marks;
   readonly localStars: readonly string[] | null;
   readonly pending: string | null;
-  /** Wait: the sign-in state is loading for someone who was signed in last time. */
-  readonly waitForViewer: boolean;
-  onExpand(id: string | null): void;
-  onMore(after: string): void;
+  readonly problems: Readonly<Record<string, CardProblem>>;
   onVote(debate: CommunityDebate, kind: VoteKind | null): void;
   onStar(debate: CommunityDebate, starred: boolean): void;
 }
 
+interface PageProps extends CardActions {
+  readonly args: RankingArgs;
+  readonly isLast: boolean;
+  readonly isFirst: boolean;
+  readonly expandedId: string | null;
+  /** Wait: the sign-in state is loading for someone who was signed in last time. */
+  readonly waitForViewer: boolean;
+  readonly filtered: boolean;
+  onExpand(id: string | null): void;
+  onMore(after: string): void;
+}
+
 /** One page of cards (10); the last page offers the next. */
 function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: PageProps) {
-  const { data, error, isFetching } = useCommunityDebatesQuery(args, {
+  const { data, error, isFetching, refetch } = useCommunityDebatesQuery(args, {
     skip: props.waitForViewer,
   });
   if (error) {
@@ -66,23 +121,34 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
             ? `Unable to load debates: ${message}`
             : 'Unable to load debates. Please try again later.'}
         </p>
-        {isFirst && (
-          <>
-            <p>No debates for this filter, generate your own!</p>
-            <Link className="button" to="/engine">
-              Start a Debate
-            </Link>
-          </>
-        )}
+        <button
+          type="button"
+          className="button secondary"
+          disabled={isFetching}
+          onClick={() => void refetch()}
+        >
+          Retry
+        </button>
       </div>
     );
   }
-  if (!data) return <p role="status">Loading debates…</p>;
+  if (!data) return isFirst ? <ListSkeleton label="Loading debates…" /> : null;
   if (isFirst && data.debates.length === 0) {
     return (
       <div className="empty-state">
-        <p>No debates found for the selected filters.</p>
-        <p>Now is your chance to be the first!</p>
+        {props.filtered ? (
+          <>
+            <p>No debates found for the selected filters.</p>
+            <p>Now is your chance to be the first!</p>
+          </>
+        ) : (
+          // A first visit to an empty forum: what this is, and the way to the first debate.
+          <p className="intro">
+            Two AI speakers debate a motion over three rounds (Constructive Arguments, Rebuttal and
+            Summary), a judge scores them, and the debates people share here are voted on by the
+            community. Nothing has been shared yet: now is your chance to be the first!
+          </p>
+        )}
         <Link className="button" to="/engine">
           Start a Debate
         </Link>
@@ -105,6 +171,7 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
             starred={starred}
             expanded={props.expandedId === debate.id}
             busy={props.pending === debate.id}
+            problem={props.problems[debate.id] ?? null}
             onToggleExpanded={() =>
               props.onExpand(props.expandedId === debate.id ? null : debate.id)
             }
@@ -118,50 +185,93 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
   );
 }
 
-/** The 'Community Forum' tab: shared debates, filtered and ranked in the database. */
+/** The pages of one view: kept while the view stays, started again when it changes. */
+function RankingList({
+  base,
+  filtered,
+  waitForViewer,
+  ...actions
+}: CardActions & {
+  base: Omit<RankingArgs, 'after'>;
+  filtered: boolean;
+  waitForViewer: boolean;
+}) {
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const [expandedId, setExpandedId] = useState<string | null>(null);
+  return (
+    <div className="debate-list">
+      {cursors.map((after, index) => (
+        <RankingPage
+          key={after ?? 'first'}
+          {...actions}
+          args={{ ...base, after }}
+          isFirst={index === 0}
+          isLast={index === cursors.length - 1}
+          expandedId={expandedId}
+          waitForViewer={waitForViewer}
+          filtered={filtered}
+          onExpand={setExpandedId}
+          onMore={(next) => setCursors([...cursors, next])}
+        />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The 'Community Forum' tab: shared debates, filtered and ranked in the database. The view is
+ * in the address, so a reload keeps it and a link shares it. Votes and stars show at once and
+ * go back if the server refuses them, the reason and a retry on the card.
+ */
 export function RankingTab() {
   const auth = useAppSelector((state) => state.auth);
   const { data: categories } = useCategoriesQuery(undefined);
-  const [category, setCategory] = useState<string | null>(null);
-  const [sort, setSort] = useState<RankingSort>('MOST_RECENT');
-  const [period, setPeriod] = useState<RankingPeriod>('ALL_TIME');
-  const [starredOnly, setStarredOnly] = useState(false);
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const [expandedId, setExpandedId] = useState<string | null>(null);
+  const [params, setParams] = useSearchParams();
+  const view = viewOf(params);
   const [marks, setMarks] = useState<Marks>({ votes: {}, stars: {} });
   const [pending, setPending] = useState<string | null>(null);
+  const [problems, setProblems] = useState<Record<string, CardProblem>>({});
   const [askSignIn, setAskSignIn] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
   const stars = useStars();
   const dispatch = useAppDispatch();
   const [vote] = useVoteMutation();
   const signedIn = auth.status === 'signedIn';
   const viewer = signedIn ? (auth.user?.uid ?? null) : null;
 
-  const filtered =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setCursors([null]);
-      setExpandedId(null);
-    };
+  const show = (change: Partial<RankingView>) =>
+    setParams(paramsOf({ ...view, ...change }), { replace: true });
   const base = {
-    category,
-    sort,
-    period,
-    starredOnly,
+    ...view,
     // A visitor's Starred view asks for the stars kept in this browser.
-    starredIds: !signedIn && starredOnly ? stars.ids : null,
+    starredIds: !signedIn && view.starredOnly ? stars.ids : null,
     viewer,
   };
+
+  const setProblem = (debateId: string, problem: CardProblem | null) =>
+    setProblems((current) => {
+      const others = Object.fromEntries(Object.entries(current).filter(([id]) => id !== debateId));
+      return problem ? { ...others, [debateId]: problem } : others;
+    });
 
   const onVote = async (debate: CommunityDebate, kind: VoteKind | null) => {
     if (!signedIn) {
       setAskSignIn(true);
       return;
     }
+    const before = marks.votes[debate.id];
+    const counts = before?.counts ?? debate;
+    const myVote = before ? before.myVote : debate.myVote;
+    const mindsChanged = before?.mindsChanged ?? debate.mindsChanged;
     setPending(debate.id);
-    setProblem(null);
+    setProblem(debate.id, null);
+    // At once, as the server will count it; its answer replaces it.
+    setMarks((current) => ({
+      ...current,
+      votes: {
+        ...current.votes,
+        [debate.id]: { counts: countsAfterVote(counts, myVote, kind), myVote: kind, mindsChanged },
+      },
+    }));
     try {
       const result = await vote({ debateId: debate.id, kind }).unwrap();
       // A card's rounds read before the vote: the question before reading is closed now.
@@ -182,22 +292,31 @@ export function RankingTab() {
         },
       }));
     } catch (error) {
-      setProblem(
-        error && typeof error === 'object' && 'message' in error
-          ? String(error.message)
-          : 'Your vote could not be counted. Please try again.',
-      );
+      setMarks((current) => ({
+        ...current,
+        votes: { ...current.votes, [debate.id]: { counts, myVote, mindsChanged } },
+      }));
+      setProblem(debate.id, {
+        message: messageOf(error, VOTE_FAILED),
+        retry: () => void onVote(debate, kind),
+      });
     } finally {
       setPending(null);
     }
   };
 
   const onStar = async (debate: CommunityDebate, starred: boolean) => {
+    setProblem(debate.id, null);
+    setMarks((current) => ({ ...current, stars: { ...current.stars, [debate.id]: !starred } }));
     try {
       const now = await stars.toggle(debate.id, starred);
       setMarks((current) => ({ ...current, stars: { ...current.stars, [debate.id]: now } }));
-    } catch {
-      setProblem('The star could not be changed. Please try again.');
+    } catch (error) {
+      setMarks((current) => ({ ...current, stars: { ...current.stars, [debate.id]: starred } }));
+      setProblem(debate.id, {
+        message: messageOf(error, STAR_FAILED),
+        retry: () => void onStar(debate, starred),
+      });
     }
   };
 
@@ -206,15 +325,15 @@ export function RankingTab() {
       <h2>Community Forum</h2>
       <div className="filters">
         <CategorySelect
-          value={category}
+          value={view.category}
           categories={categories ?? []}
-          onChange={filtered(setCategory)}
+          onChange={(category) => show({ category })}
         />
         <label>
           Sort
           <select
-            value={sort}
-            onChange={(event) => filtered(setSort)(event.target.value as RankingSort)}
+            value={view.sort}
+            onChange={(event) => show({ sort: event.target.value as RankingSort })}
           >
             {SORTS.map(([value, label]) => (
               <option key={value} value={value}>
@@ -226,8 +345,8 @@ export function RankingTab() {
         <label>
           Time period
           <select
-            value={period}
-            onChange={(event) => filtered(setPeriod)(event.target.value as RankingPeriod)}
+            value={view.period}
+            onChange={(event) => show({ period: event.target.value as RankingPeriod })}
           >
             {PERIODS.map(([value, label]) => (
               <option key={value} value={value}>
@@ -241,39 +360,27 @@ export function RankingTab() {
             <button
               key={String(only)}
               type="button"
-              className={`segment${starredOnly === only ? ' active' : ''}`}
-              aria-pressed={starredOnly === only}
-              onClick={() => filtered(setStarredOnly)(only)}
+              className={`segment${view.starredOnly === only ? ' active' : ''}`}
+              aria-pressed={view.starredOnly === only}
+              onClick={() => show({ starredOnly: only })}
             >
               {only ? 'Starred' : 'All Debates'}
             </button>
           ))}
         </div>
       </div>
-      {problem && (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      )}
-      <div className="debate-list">
-        {cursors.map((after, index) => (
-          <RankingPage
-            key={after ?? 'first'}
-            args={{ ...base, after }}
-            isFirst={index === 0}
-            isLast={index === cursors.length - 1}
-            expandedId={expandedId}
-            marks={marks}
-            localStars={signedIn ? null : stars.ids}
-            pending={pending}
-            waitForViewer={auth.status === 'loading' && auth.lastUserLoggedIn}
-            onExpand={setExpandedId}
-            onMore={(next) => setCursors([...cursors, next])}
-            onVote={(debate, kind) => void onVote(debate, kind)}
-            onStar={(debate, starred) => void onStar(debate, starred)}
-          />
-        ))}
-      </div>
+      <RankingList
+        key={paramsOf(view).toString()}
+        base={base}
+        filtered={paramsOf(view).toString() !== ''}
+        waitForViewer={auth.status === 'loading' && auth.lastUserLoggedIn}
+        marks={marks}
+        localStars={signedIn ? null : stars.ids}
+        pending={pending}
+        problems={problems}
+        onVote={(debate, kind) => void onVote(debate, kind)}
+        onStar={(debate, starred) => void onStar(debate, starred)}
+      />
       {askSignIn && (
         <SignInDialog
           id="vote-login-heading"

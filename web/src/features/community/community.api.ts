@@ -85,6 +85,7 @@ const CommunityDebatesDocument = graphql(`
         mindsChanged {
           ...MindsChangedFields
         }
+        example
       }
       next
     }
@@ -118,6 +119,7 @@ const CommunityDebateDocument = graphql(`
       mindsChanged {
         ...MindsChangedFields
       }
+      example
       myVote
       standBefore
       askBefore
@@ -189,8 +191,8 @@ const StandBeforeDocument = graphql(`
 `);
 
 const ToggleStarDocument = graphql(`
-  mutation ToggleStar($debateId: String!) {
-    toggleStar(debateId: $debateId)
+  mutation ToggleStar($debateId: String!, $starred: Boolean) {
+    toggleStar(debateId: $debateId, starred: $starred)
   }
 `);
 
@@ -242,8 +244,9 @@ export const communityApi = api.injectEndpoints({
       query: (variables) => operation(StandBeforeDocument, variables),
       transformResponse: (data: StandBeforeMutation) => data.standBefore,
     }),
-    toggleStar: build.mutation<boolean, string>({
-      query: (debateId) => operation(ToggleStarDocument, { debateId }),
+    // The star as wanted, not flipped: a retry after a lost answer changes nothing.
+    toggleStar: build.mutation<boolean, { debateId: string; starred: boolean }>({
+      query: (variables) => operation(ToggleStarDocument, variables),
       transformResponse: (data: ToggleStarMutation) => data.toggleStar,
     }),
     // The category filters' choices (ranking and history): the gateway answers them itself,

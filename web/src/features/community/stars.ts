@@ -54,17 +54,30 @@ export function useStars() {
       });
   }, [signedIn, auth.user?.uid, merge]);
 
+  /**
+   * Stars or unstars at once; signed in, the account's answer then stands, and a failure puts
+   * the star back as it was and rejects.
+   */
   const toggle = useCallback(
     async (debateId: string, starred: boolean): Promise<boolean> => {
-      const next = signedIn ? await toggleOnServer(debateId).unwrap() : !starred;
-      setIds((current) => {
-        const updated = next
-          ? [debateId, ...current.filter((id) => id !== debateId)]
-          : current.filter((id) => id !== debateId);
-        writeLocalStars(updated);
-        return updated;
-      });
-      return next;
+      const show = (on: boolean) =>
+        setIds((current) => {
+          const updated = on
+            ? [debateId, ...current.filter((id) => id !== debateId)]
+            : current.filter((id) => id !== debateId);
+          writeLocalStars(updated);
+          return updated;
+        });
+      show(!starred);
+      if (!signedIn) return !starred;
+      try {
+        const now = await toggleOnServer({ debateId, starred: !starred }).unwrap();
+        if (now === starred) show(now);
+        return now;
+      } catch (error) {
+        show(starred);
+        throw error;
+      }
     },
     [signedIn, toggleOnServer],
   );

@@ -1,13 +1,26 @@
+import { roundTitles } from '@debate/contracts/constants';
 import { useState } from 'react';
-import type { DebateRoundFieldsFragment } from '../../gql/graphql';
+import type { DebateRoundFieldsFragment, DebateSpeakerFieldsFragment } from '../../gql/graphql';
 import { roundProvenance } from './provenance';
+import { sideOf } from './sides';
+import { communityStanceLabel } from './stance';
 
-function RoundView({ round }: { round: DebateRoundFieldsFragment }) {
+/** The two speakers of a debate, whose positions label their turns. */
+export interface DebateSides {
+  readonly model1: Pick<DebateSpeakerFieldsFragment, 'stance'>;
+  readonly model2: Pick<DebateSpeakerFieldsFragment, 'stance'>;
+}
+
+function RoundView({ round, sides }: { round: DebateRoundFieldsFragment; sides?: DebateSides }) {
   const [full, setFull] = useState(false);
-  const title = `Round ${round.round} - ${round.speaker}`;
+  const side = sideOf(round.speaker);
+  const speaker = side === 'first' ? sides?.model1 : side === 'second' ? sides?.model2 : undefined;
   return (
-    <article className="turn" aria-label={title}>
-      <h4>{title}</h4>
+    <article className={`turn side-${side}`} aria-label={`Round ${round.round} - ${round.speaker}`}>
+      <h4>
+        {round.speaker}
+        {speaker && <span className="side-label"> · {communityStanceLabel(speaker.stance)}</span>}
+      </h4>
       <p className="turn-text">{full ? round.text : round.summary}</p>
       {round.writtenBy && <p className="hint provenance">{roundProvenance(round.writtenBy)}</p>}
       <button type="button" className="link-button" onClick={() => setFull(!full)}>
@@ -17,14 +30,34 @@ function RoundView({ round }: { round: DebateRoundFieldsFragment }) {
   );
 }
 
-/** A saved or shared debate's rounds: each turn's summary, and its full text on Show More. */
-export function DebateRounds({ rounds }: { rounds: readonly DebateRoundFieldsFragment[] }) {
+/**
+ * A saved or shared debate's rounds, under their titles ('Round 1: Constructive Arguments'),
+ * each turn in its side's colour with its position: the summary, and the full text on Show More.
+ */
+export function DebateRounds({
+  rounds,
+  sides,
+}: {
+  rounds: readonly DebateRoundFieldsFragment[];
+  sides?: DebateSides;
+}) {
   if (rounds.length === 0) return <p>No rounds found for this debate.</p>;
+  const groups = new Map<number, DebateRoundFieldsFragment[]>();
+  for (const round of rounds) groups.set(round.round, [...(groups.get(round.round) ?? []), round]);
   return (
     <div className="rounds">
-      {rounds.map((round) => (
-        <RoundView key={`${round.round}-${round.speaker}`} round={round} />
-      ))}
+      {[...groups.entries()].map(([number, turns]) => {
+        const title = roundTitles[number - 1];
+        const heading = title ? `Round ${number}: ${title}` : `Round ${number}`;
+        return (
+          <section key={number} className="round" aria-label={heading}>
+            <h3>{heading}</h3>
+            {turns.map((round) => (
+              <RoundView key={`${round.round}-${round.speaker}`} round={round} sides={sides} />
+            ))}
+          </section>
+        );
+      })}
     </div>
   );
 }

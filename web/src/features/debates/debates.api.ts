@@ -80,6 +80,20 @@ const UnsavedDebateDocument = graphql(`
     unsavedDebate {
       runId
       topic
+      model1 {
+        ...DebateSpeakerFields
+      }
+      model2 {
+        ...DebateSpeakerFields
+      }
+      rounds {
+        ...DebateRoundFields
+      }
+      verdict {
+        ...DebateVerdictFields
+      }
+      moderatorEnabled
+      rematchOf
     }
   }
 `);

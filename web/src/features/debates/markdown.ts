@@ -1,4 +1,4 @@
-import { MAX_VERDICT_TOTAL } from '@debate/contracts/constants';
+import { MAX_VERDICT_TOTAL, roundTitles } from '@debate/contracts/constants';
 import type { DebateSpeakerFieldsFragment, MyDebateQuery } from '../../gql/graphql';
 import { judgeDetails, speakerModelDetails, turnProvenance } from './provenance';
 import { communityStanceLabel } from './stance';
@@ -16,12 +16,6 @@ export type ExportedDebate = Pick<
   MyDebateQuery['myDebate'],
   'topic' | 'categories' | 'sharedAt' | 'model1' | 'model2' | 'rounds' | 'verdict'
 >;
-
-const ROUND_TITLES: Record<number, string> = {
-  1: 'Constructive Arguments',
-  2: 'Rebuttal',
-  3: 'Summary',
-};
 
 /** Text that Markdown shows as written (no emphasis, links or headings by accident). */
 function escape(text: string): string {
@@ -46,7 +40,7 @@ export function debateToMarkdown(debate: ExportedDebate): string {
   for (const round of debate.rounds) {
     lines.push(
       '',
-      `## Round ${round.round} - ${round.speaker}${ROUND_TITLES[round.round] ? ` (${ROUND_TITLES[round.round]})` : ''}`,
+      `## Round ${round.round} - ${round.speaker}${roundTitles[round.round - 1] ? ` (${roundTitles[round.round - 1]})` : ''}`,
       '',
       ...(round.writtenBy ? [escape(turnProvenance(round.writtenBy)), ''] : []),
       escape(round.text),

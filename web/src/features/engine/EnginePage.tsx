@@ -1,4 +1,4 @@
-import { MAX_TOPIC_LENGTH } from '@debate/contracts/constants';
+import { MAX_TOPIC_LENGTH, roundTitles } from '@debate/contracts/constants';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -15,7 +15,7 @@ import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
 import { VerifyEmailNotice } from './components/VerifyEmailNotice';
-import { runDebate } from './engine.slice';
+import { type RunRequest, runDebate, runRestored } from './engine.slice';
 import { chosenModel, whoWrites } from './models';
 import { initialStances } from './stance';
 
@@ -35,6 +35,16 @@ export function judgingText(judge: string): string {
 export const TOPIC_COUNTER_FROM = MAX_TOPIC_LENGTH - 100;
 export function topicCounterText(length: number): string {
   return `${length} of ${MAX_TOPIC_LENGTH} characters`;
+}
+
+/** How close to the bottom of the page the reader must be for the page to follow the stream. */
+const FOLLOW_MARGIN_PX = 160;
+
+/** 'First Speaker is speaking: round 2 of 3, Rebuttal'; the moderator's turns by their title. */
+export function speakingText(current: { speaker: string; round: number; roundTitle: string }) {
+  return current.round >= 1 && current.round <= roundTitles.length
+    ? `${current.speaker} is speaking: round ${current.round} of ${roundTitles.length}, ${current.roundTitle}`
+    : `${current.speaker} is speaking: ${current.roundTitle}`;
 }
 
 /** 'Begin discussion' over a finished debate not saved yet. */
@@ -70,7 +80,7 @@ const speaker = (stance: number): SpeakerSettingsInput => ({
 /** /engine: the debate generator (spec §2). */
 export function EnginePage() {
   const dispatch = useAppDispatch();
-  const { data, error, isLoading } = useCatalogQuery(undefined);
+  const { data, error } = useCatalogQuery(undefined);
   const auth = useAppSelector((state) => state.auth.status);
   const user = useAppSelector((state) => state.auth.user);
   const engine = useAppSelector((state) => state.engine);
@@ -108,9 +118,30 @@ export function EnginePage() {
 
   useEffect(() => {
     if (unsaved && engine.status === 'idle') {
-      void dispatch(runDebate({ kind: 'restore', runId: unsaved.runId, topic: unsaved.topic }));
+      dispatch(runRestored(unsaved));
     }
   }, [unsaved, engine.status, dispatch]);
+  const following = useRef(true);
+  // Just after the last turn: how far the stream's end is below the screen.
+  const streamEnd = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (engine.status !== 'running') return undefined;
+    following.current = true;
+    // Any way of scrolling up (wheel, keys, the scrollbar, a finger, find in page) leaves the
+    // stream; back down at its end, the page follows it again. The page itself only ever
+    // scrolls down, and a turn that shrinks to its summary pulls the page up only at the end.
+    let lastY = window.scrollY;
+    const onScroll = () => {
+      const y = window.scrollY;
+      const end = streamEnd.current?.getBoundingClientRect().bottom ?? 0;
+      const atEnd = end - window.innerHeight < FOLLOW_MARGIN_PX;
+      if (y < lastY && !atEnd) following.current = false;
+      else if (atEnd) following.current = true;
+      lastY = y;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [engine.status]);
   const [titleHidden, setTitleHidden] = useState(false);
   const title = useRef<HTMLHeadingElement>(null);
   const topicId = useId();
@@ -124,6 +155,10 @@ export function EnginePage() {
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+
+  const start = (request: RunRequest) => {
+    void dispatch(runDebate(request)).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
+  };
 
   const begin = (replacing = false) => {
     if (auth !== 'signedIn') {
@@ -149,12 +184,19 @@ export function EnginePage() {
       first: given(speakers.first),
       second: given(speakers.second),
     };
-    void dispatch(runDebate({ kind: 'new', settings })).finally(() =>
-      dispatch(api.util.invalidateTags(['Usage'])),
-    );
+    start({ kind: 'new', settings });
   };
 
   const current = engine.current;
+  // While it runs, the page follows the words as they come, unless the reader scrolled up.
+  const streamed = engine.turns.length + (engine.turns.at(-1)?.text.length ?? 0);
+  useEffect(() => {
+    const end = streamEnd.current;
+    // (jsdom has no scrollIntoView.)
+    if (running && following.current && typeof end?.scrollIntoView === 'function') {
+      end.scrollIntoView({ block: 'end' });
+    }
+  }, [running, streamed]);
   return (
     <section className="page" aria-labelledby="engine-heading">
       {titleHidden && (engine.topic ?? topic.trim()) && (
@@ -178,7 +220,15 @@ export function EnginePage() {
             onChange={(event) => setTopic(event.target.value)}
             // Enter begins, as the button does.
             onKeyDown={(event) => {
-              if (event.key === 'Enter' && !running && topic.trim() !== '' && data) begin();
+              if (
+                event.key === 'Enter' &&
+                !running &&
+                topic.trim() !== '' &&
+                data &&
+                auth !== 'loading'
+              ) {
+                begin();
+              }
             }}
           />
           <button
@@ -195,7 +245,6 @@ export function EnginePage() {
             {topicCounterText(topic.length)}
           </p>
         )}
-        {isLoading ? <p className="hint">Loading the built-in topics…</p> : null}
         {error ? (
           <p className="error" role="alert">
             The built-in topics could not be loaded: {'message' in error ? error.message : ''}
@@ -268,14 +317,21 @@ export function EnginePage() {
         <p className="hint free-left">{freeDebatesLeftText(usage.freeDebatesRemaining)}</p>
       )}
 
-      {running && current && (
-        <p className="loading" role="status">
-          {current.speaker} is speaking: Round {current.round}, {current.roundTitle}
-        </p>
-      )}
       {engine.error && (
         <div className="error-box" role="alert">
           <p>{engine.error}</p>
+          {engine.retry && (
+            <button
+              type="button"
+              className="button secondary"
+              onClick={() => {
+                // The same start again (a new debate's settings, or the rematch), as it was.
+                if (engine.retry) start(engine.retry);
+              }}
+            >
+              Retry
+            </button>
+          )}
         </div>
       )}
       {engine.models && (
@@ -293,6 +349,13 @@ export function EnginePage() {
         <p className="hint rematch-note">{REMATCH_NOTE}</p>
       )}
       {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}
+      {running && current && (
+        <p className="loading run-status" role="status">
+          {speakingText(current)}
+        </p>
+      )}
+      {/* The stream's end, under the indicator: what following keeps in sight. */}
+      <div ref={streamEnd} />
       {running && engine.judge && !engine.verdict && (
         <p className="loading" role="status">
           {judgingText(engine.judge.label)}

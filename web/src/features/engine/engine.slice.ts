@@ -1,14 +1,24 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { currentAccessToken, graphqlRequest } from '../../app/api';
+import {
+  currentAccessToken,
+  type GraphqlFailure,
+  graphqlRequest,
+  isTransportFailure,
+} from '../../app/api';
 import { graphql } from '../../gql/gql';
 import type {
   DebateRunSubscription,
   DebateRunSubscriptionVariables,
   DebateSettingsInput,
 } from '../../gql/graphql';
+import { roundTitles } from '@debate/contracts/constants';
+import type { UnsavedDebateQuery } from '../../gql/graphql';
 import type { WrittenBy } from '../debates/provenance';
 import type { Verdict } from '../debates/verdict';
 import type { RunModel } from './models';
+
+/** The user's last debate, not saved yet, as the debates service keeps it. */
+export type UnsavedRun = NonNullable<UnsavedDebateQuery['unsavedDebate']>;
 
 /** One event of a run, as the gateway's debateRun subscription sends it. */
 export type RunEvent = DebateRunSubscription['debateRun'];
@@ -51,6 +61,8 @@ export interface EngineState {
   readonly verdict: Verdict | null;
   /** Why the run did not start or did not finish, for the user. */
   readonly error: string | null;
+  /** The start to try again when it never reached the server (Retry); null otherwise. */
+  readonly retry: RunRequest | null;
   /** The last event applied (events may arrive twice after a reconnection). */
   readonly seq: number;
 }
@@ -66,6 +78,7 @@ const initialState: EngineState = {
   turns: [],
   current: null,
   error: null,
+  retry: null,
   saved: false,
   rematchOf: null,
   judge: null,
@@ -91,8 +104,6 @@ const StartRematchDocument = graphql(`
  */
 export type RunRequest =
   | { readonly kind: 'new'; readonly settings: DebateSettingsInput }
-  /** The user's last debate, not saved yet, shown again (after a reload): its run replayed. */
-  | { readonly kind: 'restore'; readonly runId: string; readonly topic: string }
   | {
       readonly kind: 'rematch';
       readonly debateId: string;
@@ -101,18 +112,21 @@ export type RunRequest =
     };
 
 /** Starts the run: its id, or why it did not start. */
-async function startRun(request: RunRequest): Promise<{ runId: string } | { error: string }> {
-  if (request.kind === 'restore') return { runId: request.runId };
+async function startRun(
+  request: RunRequest,
+): Promise<{ runId: string } | { error: GraphqlFailure }> {
   if (request.kind === 'new') {
     const started = await graphqlRequest(StartDebateDocument, { settings: request.settings });
-    return 'error' in started
-      ? { error: started.error.message }
-      : { runId: started.data.startDebate };
+    return 'error' in started ? started : { runId: started.data.startDebate };
   }
   const started = await graphqlRequest(StartRematchDocument, { debateId: request.debateId });
-  return 'error' in started
-    ? { error: started.error.message }
-    : { runId: started.data.startRematch };
+  return 'error' in started ? started : { runId: started.data.startRematch };
+}
+
+/** Why a run did not start or finish; `canRetry` when its start never reached the gateway. */
+export interface RunFailure {
+  readonly message: string;
+  readonly canRetry: boolean;
 }
 
 const DebateRunDocument = graphql(`
@@ -187,7 +201,7 @@ async function openSubscriptionClient() {
  * subscription (graphql-ws, the access token in connection_init) brings every event, from the
  * start if the connection has to be made again.
  */
-export const runDebate = createAsyncThunk<undefined, RunRequest, { rejectValue: string }>(
+export const runDebate = createAsyncThunk<undefined, RunRequest, { rejectValue: RunFailure }>(
   'engine/runDebate',
   async (request, { dispatch, rejectWithValue }) => {
     // The connection is opened while the debate is being started (only the engine subscribes:
@@ -197,7 +211,10 @@ export const runDebate = createAsyncThunk<undefined, RunRequest, { rejectValue: 
     const started = await startRun(request);
     if ('error' in started) {
       void connecting.then((client) => client.dispose()).catch(() => undefined);
-      return rejectWithValue(started.error);
+      return rejectWithValue({
+        message: started.error.message,
+        canRetry: isTransportFailure(started.error),
+      });
     }
     const { runId } = started;
     dispatch(engineSlice.actions.runAccepted(runId));
@@ -223,7 +240,7 @@ export const runDebate = createAsyncThunk<undefined, RunRequest, { rejectValue: 
       });
     } catch (error) {
       console.error('The debate run could not be followed', error);
-      return rejectWithValue(RUN_FAILED);
+      return rejectWithValue({ message: RUN_FAILED, canRetry: false });
     } finally {
       void client.dispose();
     }
@@ -245,6 +262,40 @@ export const engineSlice = createSlice({
     /** The run was saved to the history: beginning another loses nothing. */
     runSaved(state, action: PayloadAction<string>): EngineState {
       return state.runId === action.payload ? { ...state, saved: true } : state;
+    },
+    /**
+     * The user's last debate, not saved yet, shown again as it ended (after a reload, a trip
+     * away, a sign-in): its turns and scorecard, from the debates service.
+     */
+    runRestored(_state, action: PayloadAction<UnsavedRun>): EngineState {
+      const run = action.payload;
+      const modelOf = (writtenBy: WrittenBy | null | undefined): RunModel | null =>
+        writtenBy ? { id: writtenBy.modelId, label: writtenBy.label, kind: writtenBy.kind } : null;
+      const first = modelOf(run.model1.writtenBy);
+      const second = modelOf(run.model2.writtenBy);
+      return {
+        ...initialState,
+        runId: run.runId,
+        status: 'done',
+        topic: run.topic,
+        models: first && second ? { first, second } : null,
+        moderator: run.moderatorEnabled ?? false,
+        turns: run.rounds.map((round, index) => ({
+          turn: index,
+          speaker: round.speaker,
+          round: round.round,
+          roundTitle: roundTitles[round.round - 1] ?? '',
+          text: round.text,
+          summary: round.summary,
+          complete: true,
+          failed: (round.writtenBy?.failedTurns ?? 0) > 0,
+          model: null,
+          writtenBy: round.writtenBy ?? null,
+        })),
+        rematchOf: run.rematchOf ?? null,
+        judge: modelOf(run.verdict?.judgedBy),
+        verdict: run.verdict ?? null,
+      };
     },
     eventReceived(state, action: PayloadAction<RunEvent>): EngineState {
       const event = action.payload;
@@ -318,13 +369,7 @@ export const engineSlice = createSlice({
   extraReducers: (builder) => {
     builder
       .addCase(runDebate.pending, (_state, { meta: { arg } }) => {
-        const { topic, moderatorEnabled } =
-          arg.kind === 'new'
-            ? arg.settings
-            : arg.kind === 'rematch'
-              ? arg
-              : // A replayed run says whether it has a moderator with its first turn.
-                { topic: arg.topic, moderatorEnabled: false };
+        const { topic, moderatorEnabled } = arg.kind === 'new' ? arg.settings : arg;
         return {
           ...initialState,
           status: 'running',
@@ -343,9 +388,10 @@ export const engineSlice = createSlice({
         ...state,
         status: 'failed',
         current: null,
-        error: action.payload ?? RUN_FAILED,
+        error: action.payload?.message ?? RUN_FAILED,
+        retry: action.payload?.canRetry ? action.meta.arg : null,
       }));
   },
 });
 
-export const { eventReceived, runSaved } = engineSlice.actions;
+export const { eventReceived, runRestored, runSaved } = engineSlice.actions;

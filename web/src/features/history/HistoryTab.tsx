@@ -5,6 +5,7 @@ import { runDebate } from '../engine/engine.slice';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useToast } from '../../components/Toast';
+import { ListSkeleton } from '../../components/ListSkeleton';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
@@ -41,7 +42,7 @@ function SavedRounds({ debateId }: { debateId: string }) {
       <button type="button" className="button secondary" onClick={() => downloadMarkdown(data)}>
         Export as Markdown
       </button>
-      <DebateRounds rounds={data.rounds} />
+      <DebateRounds rounds={data.rounds} sides={data} />
       {data.verdict && <Scorecard verdict={data.verdict} />}
     </>
   );
@@ -127,15 +128,25 @@ interface PageProps {
 }
 
 function HistoryPageOfCards({ args, isFirst, isLast, ...props }: PageProps) {
-  const { data, error, isFetching } = useMyDebatesQuery(args);
+  const { data, error, isFetching, refetch } = useMyDebatesQuery(args);
   if (error) {
     return (
-      <p className="error" role="alert">
-        Unable to load your debate history. Please try again later.
-      </p>
+      <div className="empty-state">
+        <p className="error" role="alert">
+          Unable to load your debate history. Please try again later.
+        </p>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={isFetching}
+          onClick={() => void refetch()}
+        >
+          Retry
+        </button>
+      </div>
     );
   }
-  if (!data) return <p role="status">Loading your debates…</p>;
+  if (!data) return isFirst ? <ListSkeleton label="Loading your debates…" /> : null;
   return (
     <>
       {isFirst && (

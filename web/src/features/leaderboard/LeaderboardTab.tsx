@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { ListSkeleton } from '../../components/ListSkeleton';
 import type { LeaderboardSubject } from '../../gql/graphql';
 import { type LeaderboardRow, useLeaderboardQuery } from './leaderboard.api';
 
@@ -89,7 +90,7 @@ export function LeaderboardTab() {
   const [subject, setSubject] = useState<LeaderboardSubject>('MODEL');
   const [pairsOnly, setPairsOnly] = useState(false);
   // While another board loads the last one stays, named as what it is (data.subject).
-  const { data, error } = useLeaderboardQuery({ subject, pairsOnly });
+  const { data, error, refetch } = useLeaderboardQuery({ subject, pairsOnly });
   const shown = data?.subject ?? subject;
   const subjectLabel = SUBJECTS.find(([value]) => value === shown)?.[1] ?? '';
 
@@ -125,11 +126,16 @@ export function LeaderboardTab() {
         </label>
       </div>
       {error ? (
-        <p className="error" role="alert">
-          {LOAD_FAILURE}
-        </p>
+        <div className="empty-state">
+          <p className="error" role="alert">
+            {LOAD_FAILURE}
+          </p>
+          <button type="button" className="button secondary" onClick={() => void refetch()}>
+            Retry
+          </button>
+        </div>
       ) : !data ? (
-        <p role="status">Loading the leaderboard…</p>
+        <ListSkeleton label="Loading the leaderboard…" count={1} />
       ) : data.rows.length === 0 && data.apart.length === 0 ? (
         <p className="empty-state">{data.pairsOnly ? EMPTY_PAIRS : EMPTY_BOARD}</p>
       ) : (

@@ -3,6 +3,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { useAuth } from '../auth/AuthProvider';
 import { providerNames, type SignInProvider } from '../auth/auth.slice';
+import { useSignInProvidersQuery } from './providers.api';
 
 type Mode = 'signIn' | 'signUp';
 
@@ -19,7 +20,7 @@ interface Failure {
 
 /**
  * /login (spec §2): e-mail and password in two modes, 'Welcome Back' and 'Create Account', and
- * the Google and GitHub buttons. The providers come back here with a code (or an error) in the
+ * the Google and GitHub buttons of the providers the realm has enabled. The providers come back here with a code (or an error) in the
  * query, which this page completes or reports.
  */
 export function LoginPage() {
@@ -49,6 +50,11 @@ export function LoginPage() {
     back && !back.completion ? { title: back.title, reason: back.reason } : null,
   );
   const completing = useRef(false);
+  // Only the providers the realm has enabled; both when it cannot be asked (a click then says why).
+  const enabled = useSignInProvidersQuery(undefined);
+  const providers: readonly SignInProvider[] = enabled.isError
+    ? ['google', 'github']
+    : (enabled.data ?? []);
 
   useEffect(() => {
     if (!back || completing.current) return;
@@ -146,19 +152,21 @@ export function LoginPage() {
           {mode === 'signIn' ? 'Sign In' : 'Create Account'}
         </button>
       </form>
-      <div className="providers">
-        {(['google', 'github'] as const).map((provider) => (
-          <button
-            key={provider}
-            type="button"
-            className="button secondary"
-            disabled={busy}
-            onClick={() => void withProvider(provider)}
-          >
-            Sign in with {providerNames[provider]}
-          </button>
-        ))}
-      </div>
+      {providers.length > 0 && (
+        <div className="providers">
+          {providers.map((provider) => (
+            <button
+              key={provider}
+              type="button"
+              className="button secondary"
+              disabled={busy}
+              onClick={() => void withProvider(provider)}
+            >
+              Sign in with {providerNames[provider]}
+            </button>
+          ))}
+        </div>
+      )}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { failedTurnText, turnProvenance } from '../../debates/provenance';
+import { sideOf } from '../../debates/sides';
 import type { Turn } from '../engine.slice';
 
 /** What wrote a completed turn, or that its model failed it; null while nothing is known. */
@@ -17,7 +18,7 @@ function TurnView({ turn }: { turn: Turn }) {
   const line = turn.complete ? turnLine(turn) : null;
   return (
     <article
-      className={`turn${turn.failed ? ' turn-failed' : ''}`}
+      className={`turn side-${sideOf(turn.speaker)}${turn.failed ? ' turn-failed' : ''}`}
       aria-label={`${turn.speaker}, ${turn.roundTitle}`}
     >
       <h4>{turn.speaker}</h4>
