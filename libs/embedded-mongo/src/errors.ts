@@ -20,6 +20,8 @@ export const ErrorCode = {
   BSONObjectTooLarge: 10334,
   UnrecognizedPipelineStage: 40324,
   TypeMismatch: 14,
+  InvalidIdField: 53,
+  IDLUnknownField: 40415,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

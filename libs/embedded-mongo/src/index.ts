@@ -1,2 +1,2 @@
 export { start, type RunningServer, type StartOptions } from './server.js';
-export { StoreLockedError } from './store/journal.js';
+export { StoreLockedError } from './store/lock.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +84,66 @@ describe('durability', () => {
       const exited = new Promise((resolve) => restarted.once('exit', resolve));
       restarted.kill('SIGTERM');
       await exited;
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+
+  it('restarts at once after a SIGKILL, 20 times over, with every acknowledged write', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-restarts-'));
+    const acknowledged: number[] = [];
+    try {
+      let next = 0;
+      for (let round = 0; round < 20; round += 1) {
+        // Started while the killed server before it may not even be reaped yet.
+        const { child, uri } = await spawnServer(dbPath);
+        const client = new MongoClient(uri, {
+          serverSelectionTimeoutMS: 2_000,
+          retryWrites: false,
+        });
+        await client.connect();
+        const rows = client.db('restarts').collection<{ _id: number }>('rows');
+        let killed = false;
+        const writer = async () => {
+          while (!killed) {
+            const value = next++;
+            try {
+              await rows.insertOne({ _id: value });
+              if (!killed) acknowledged.push(value);
+            } catch {
+              return;
+            }
+          }
+        };
+        const writers = Array.from({ length: 4 }, () => writer());
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        killed = true;
+        child.kill('SIGKILL');
+        await Promise.all(writers);
+        await client.close(true);
+      }
+      const { child, uri } = await spawnServer(dbPath);
+      const client = await MongoClient.connect(uri);
+      const stored = await client.db('restarts').collection('rows').find({}).toArray();
+      const ids = new Set(stored.map((row) => row['_id'] as number));
+      expect(acknowledged.length).toBeGreaterThan(20);
+      expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
+      await client.close();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('starts over a lock file naming its own process id (a container after a crash)', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'embedded-mongo-samepid-'));
+    try {
+      // The server in a container has the same small process id at every start.
+      writeFileSync(join(dbPath, 'mongod.lock'), String(process.pid));
+      const server = await start({ port: 0, dbPath });
+      await server.stop();
     } finally {
       rmSync(dbPath, { recursive: true, force: true });
     }

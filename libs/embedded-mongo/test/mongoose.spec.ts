@@ -55,6 +55,19 @@ describe('mongoose against the server', () => {
     expect(await Users.countDocuments()).toBe(1);
   });
 
+  it("leaves out `_id` alone for select('-_id'), keeping every other field", async () => {
+    const Notes = connection.model(
+      'Note',
+      new Schema({ title: String, body: String }, { versionKey: false }),
+    );
+    await Notes.create({ title: 'First', body: 'One' });
+    // MongoDB: a projection of { _id: 0 } alone is an exclusion, not an inclusion of nothing.
+    expect(await Notes.find().select('-_id').lean()).toEqual([{ title: 'First', body: 'One' }]);
+    expect(await Notes.find({}, { _id: 1 }).lean()).toEqual([
+      { _id: expect.anything() as unknown },
+    ]);
+  });
+
   it('reports a duplicate on a unique index as MongoDB does (E11000, keyValue)', async () => {
     const Users = connection.model('User', userSchema);
     await Users.init();

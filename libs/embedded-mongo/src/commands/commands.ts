@@ -1,5 +1,6 @@
 import { BSON, type Document, Long, ObjectId } from 'bson';
 import { Aggregator, Query } from 'mingo';
+import { refuseUnsupported } from './unsupported.js';
 import { CommandError, DuplicateKeyError } from '../errors.js';
 import { applyUpdate, Collection, newScanStats, type SortSpec } from '../store/collection.js';
 import type { Engine } from '../store/engine.js';
@@ -85,6 +86,21 @@ function withId(document: Document): Document {
   return { _id: id === undefined ? new ObjectId() : id, ...rest };
 }
 
+/** MongoDB keeps no `$`-prefixed field inside an `_id` (it could not be matched). */
+function checkId(document: Document): void {
+  const id: unknown = document['_id'];
+  if (id === null || typeof id !== 'object' || Array.isArray(id) || id instanceof ObjectId) return;
+  const prototype: unknown = Object.getPrototypeOf(id);
+  if (prototype !== Object.prototype && prototype !== null) return;
+  const field = Object.keys(id).find((key) => key.startsWith('$'));
+  if (field) {
+    throw new CommandError(
+      'InvalidIdField',
+      `_id fields may not contain '$'-prefixed fields: ${field} is not valid for storage.`,
+    );
+  }
+}
+
 function checkSize(document: Document): void {
   const size = BSON.calculateObjectSize(document);
   if (size > MAX_BSON_OBJECT_SIZE) {
@@ -148,6 +164,7 @@ class WriteBatch {
   /** Stores a new document (given an `_id` when it has none) and returns it as stored. */
   insert(document: Document): Document {
     const stored = withId(document);
+    checkId(stored);
     checkSize(stored);
     this.collection.insert(stored);
     this.records.push({ op: 'put', db: this.db, coll: this.name, doc: stored });
@@ -698,7 +715,10 @@ export async function runCommand(body: Document, context: CommandContext): Promi
       );
     }
     const handler = name ? handlers[name] : undefined;
-    if (!handler) throw new CommandError('CommandNotFound', `no such command: '${name ?? ''}'`);
+    if (!name || !handler) {
+      throw new CommandError('CommandNotFound', `no such command: '${name ?? ''}'`);
+    }
+    refuseUnsupported(name, body, db, context.engine);
     return await handler(body, db, context);
   } catch (error) {
     if (error instanceof CommandError) return error.toDocument();

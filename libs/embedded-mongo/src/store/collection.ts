@@ -131,6 +131,9 @@ export function applyUpdate(
   if (Array.isArray(update)) {
     const [result] = new Aggregator(update as Document[]).run([cloneDocument(document)]);
     next = result ?? {};
+    // A stage that drops `_id` ($replaceRoot, $replaceWith, $unset) keeps the original, as in
+    // MongoDB; only a different `_id` is refused.
+    if (next['_id'] === undefined) next = { _id: original, ...next };
   } else if (update && typeof update === 'object' && isOperatorObject(update)) {
     const operators: Document = { ...(update as Document) };
     const onInsert = operators['$setOnInsert'] as Document | undefined;

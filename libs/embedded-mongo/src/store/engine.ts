@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { Collection } from './collection.js';
 import { parseIndexSpec } from './index-tree.js';
-import { Journal, type JournalRecord, lockStore } from './journal.js';
+import { Journal, type JournalRecord } from './journal.js';
+import { lockStore } from './lock.js';
 
 /** When the journal is rewritten as the live data alone. */
 export interface CompactionPolicy {
@@ -24,20 +25,20 @@ export class Engine {
 
   private constructor(
     private readonly journal: Journal,
-    private readonly unlock: () => void,
+    private readonly unlock: () => Promise<void>,
     private readonly compaction: CompactionPolicy,
   ) {}
 
   static async open(dbPath: string, compaction = defaultCompaction): Promise<Engine> {
     mkdirSync(dbPath, { recursive: true });
-    const unlock = lockStore(dbPath);
+    const unlock = await lockStore(dbPath);
     try {
       const { journal, records } = await Journal.open(dbPath);
       const engine = new Engine(journal, unlock, compaction);
       for (const record of records) engine.apply(record);
       return engine;
     } catch (error) {
-      unlock();
+      await unlock();
       throw error;
     }
   }
@@ -149,6 +150,6 @@ export class Engine {
   async close(): Promise<void> {
     await this.compacting;
     await this.journal.close();
-    this.unlock();
+    await this.unlock();
   }
 }

@@ -11,7 +11,6 @@ import {
   statSync,
   truncateSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -36,47 +35,6 @@ function frame(record: JournalRecord): Buffer {
   head.writeUInt32LE(bson.length, 0);
   head.writeUInt32LE(crc32(bson), 4);
   return Buffer.concat([head, bson]);
-}
-
-export class StoreLockedError extends Error {
-  constructor(dbPath: string, pid: number) {
-    super(`${dbPath} is in use by another server (process ${pid}); stop it first`);
-    this.name = 'StoreLockedError';
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Takes `dbPath/mongod.lock` for this process. A lock left by a process that no longer runs
- * (killed with SIGKILL) is taken over; one held by a live process, this one included, is refused.
- */
-export function lockStore(dbPath: string): () => void {
-  const path = join(dbPath, 'mongod.lock');
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      fsyncSync(fd);
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(path, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && processIsAlive(pid)) {
-        throw new StoreLockedError(dbPath, pid);
-      }
-      rmSync(path, { force: true });
-    }
-  }
-  throw new Error(`could not take the lock ${path}`);
 }
 
 /**

@@ -100,6 +100,12 @@ export function project(documents: Document[], projection: Document | undefined)
   if (!projection || Object.keys(projection).length === 0) return documents;
   const plan = inclusionPlan(projection);
   if (!plan) return general(documents, projection);
+  // `{ _id: 0 }` alone excludes `_id` and keeps every other field (it is no inclusion).
+  if (plan.fields.size === 0 && !plan.keepId) {
+    return documents.map((document) =>
+      Object.fromEntries(Object.entries(document).filter(([key]) => key !== '_id')),
+    );
+  }
   return documents.map((document) => {
     const projected = include(document, plan.fields, plan.keepId);
     return projected === GENERAL ? (general([document], projection)[0] as Document) : projected;

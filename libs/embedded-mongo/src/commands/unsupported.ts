@@ -1,0 +1,89 @@
+import type { Document } from 'bson';
+import { CommandError } from '../errors.js';
+import type { Engine } from '../store/engine.js';
+
+/**
+ * What this store does not do as MongoDB does: refused, with MongoDB's error code and a message
+ * naming the option, never answered with a silently different result (libs/embedded-mongo's
+ * README lists them).
+ */
+function notSupported(option: string, command: string): CommandError {
+  return new CommandError(
+    'NotImplemented',
+    `${command}: the embedded store does not support the '${option}' option (it would not ` +
+      'answer as MongoDB does); run a MongoDB server for it',
+  );
+}
+
+/** The options a command may not carry here, at its top level. */
+const REFUSED_OPTIONS: Readonly<Record<string, readonly string[]>> = {
+  find: ['collation', 'let'],
+  aggregate: ['collation', 'let'],
+  count: ['collation'],
+  distinct: ['collation'],
+  findAndModify: ['collation', 'let'],
+  findandmodify: ['collation', 'let'],
+  update: ['let'],
+  delete: ['let'],
+  create: ['validator', 'validationLevel', 'validationAction', 'viewOn', 'pipeline', 'collation'],
+};
+
+/** The statements of an update or delete, each of which may carry options of its own. */
+function statements(name: string, body: Document): Document[] {
+  const list: unknown =
+    name === 'update' ? body['updates'] : name === 'delete' ? body['deletes'] : undefined;
+  return Array.isArray(list)
+    ? list.filter((item): item is Document => typeof item === 'object' && item !== null)
+    : [];
+}
+
+/** Whether `hint` (an index's name or key pattern, or $natural) names an index of the collection. */
+function hintMatches(engine: Engine, db: string, collection: string, hint: unknown): boolean {
+  const existing = engine.collection(db, collection);
+  // MongoDB answers nothing for a collection that does not exist, whatever the hint.
+  if (!existing) return true;
+  if (typeof hint === 'string') return existing.hasIndex(hint);
+  if (typeof hint !== 'object' || hint === null) return false;
+  const keys = Object.keys(hint as Document);
+  if (keys.length === 1 && keys[0] === '$natural') return true;
+  const wanted = JSON.stringify(hint);
+  return existing.indexSpecs().some((spec) => JSON.stringify(spec.key) === wanted);
+}
+
+function checkHint(engine: Engine, db: string, collection: string, hint: unknown): void {
+  if (hint === undefined || hint === null) return;
+  if (typeof hint === 'object' && Object.keys(hint as Document).length === 0) return;
+  if (!hintMatches(engine, db, collection, hint)) {
+    throw new CommandError(
+      'BadValue',
+      'error processing query: planner returned error :: caused by :: hint provided does not ' +
+        'correspond to an existing index',
+    );
+  }
+}
+
+/**
+ * Refuses a command that asks for what this store would answer differently from MongoDB 7.0
+ * (the version it reports): collation, `let`, validators and views, an update's `sort` (8.0),
+ * and a hint naming no index.
+ */
+export function refuseUnsupported(name: string, body: Document, db: string, engine: Engine): void {
+  for (const option of REFUSED_OPTIONS[name] ?? []) {
+    if (body[option] !== undefined) throw notSupported(option, name);
+  }
+  const collection = typeof body[name] === 'string' ? (body[name] as string) : '';
+  if (['find', 'aggregate', 'count', 'distinct', 'findAndModify', 'findandmodify'].includes(name)) {
+    checkHint(engine, db, collection, body['hint']);
+  }
+  for (const statement of statements(name, body)) {
+    if (statement['collation'] !== undefined) throw notSupported('collation', name);
+    // MongoDB 7.0, which this store reports, knows no `sort` on an update (8.0 added it).
+    if (name === 'update' && statement['sort'] !== undefined) {
+      throw new CommandError(
+        'IDLUnknownField',
+        "BSON field 'update.updates.sort' is an unknown field.",
+      );
+    }
+    checkHint(engine, db, collection, statement['hint']);
+  }
+}
