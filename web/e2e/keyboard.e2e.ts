@@ -68,19 +68,26 @@ describe('the keyboard alone', () => {
     const saved = page.locator('.debate-card').first();
     await tabTo(page, saved.getByRole('button', { name: 'Share with Community' }));
     await page.keyboard.press('Enter');
-    await saved.getByRole('link', { name: 'Public page' }).waitFor();
+    const href = await saved.getByRole('link', { name: 'Public page' }).getAttribute('href');
+    const id = decodeURIComponent(href?.split('/').pop() ?? '');
 
-    // Vote and star on the forum's card (the copy arrives an event later).
-    await tabTo(page, page.getByRole('link', { name: 'Community Forum' }));
-    await page.keyboard.press('Enter');
-    await page.waitForURL('**/community/ranking');
-    const card = page.locator('.debate-card', { hasText: topic });
-    await page.locator('.debate-card, .empty-state').first().waitFor();
-    for (let attempt = 0; attempt < 40 && (await card.count()) === 0; attempt += 1) {
+    // The community's copy comes an event later: asked for over HTTP, not by reloading (two
+    // page loads in quick succession can race the session's refresh), then the forum, once.
+    for (let attempt = 0; attempt < 80; attempt += 1) {
+      const answer = await page.request.post('/graphql', {
+        data: {
+          query: 'query ($id: String!) { communityDebate(id: $id) { id } }',
+          variables: { id },
+        },
+      });
+      const body = (await answer.json()) as { data?: { communityDebate?: { id: string } | null } };
+      if (body.data?.communityDebate) break;
       await page.waitForTimeout(250);
-      await page.reload();
-      await page.locator('.debate-card, .empty-state').first().waitFor();
     }
+    await page.goto('/community/ranking');
+
+    // Vote and star on the forum's card.
+    const card = page.locator('.debate-card', { hasText: topic });
     await tabTo(page, card.getByRole('button', { name: 'Against 0', exact: true }));
     await page.keyboard.press('Enter');
     await card.getByRole('button', { name: 'Against 1', exact: true }).waitFor();

@@ -110,21 +110,7 @@ describe(DebateCard.name, () => {
   });
 
   it('shows the offline speaker on the card of a debate written offline', () => {
-    const { container } = renderWithProviders(
-      <DebateCard
-        debate={offlineDebate}
-        counts={offlineDebate}
-        myVote="FOR"
-        mindsChanged={offlineDebate.mindsChanged}
-        starred={false}
-        expanded={false}
-        busy={false}
-        onToggleExpanded={noop}
-        onVote={noop}
-        onToggleStar={noop}
-      />,
-      { route: '/community/ranking' },
-    );
+    const { container } = card(offlineDebate);
     expect(
       screen.getByText('Offline speaker (Strongly For) vs Offline speaker (Against)'),
     ).toBeTruthy();

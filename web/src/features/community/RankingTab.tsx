@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ListSkeleton } from '../../components/ListSkeleton';
+import { LoadFailure } from '../../components/LoadFailure';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { RankingPeriod, RankingSort, VoteKind } from '../../gql/graphql';
 import { CategorySelect, LoadMore } from '../debates/DebateParts';
@@ -115,21 +116,15 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
   if (error) {
     const message = 'message' in error ? error.message : '';
     return (
-      <div className="empty-state">
-        <p className="error" role="alert">
-          {message
+      <LoadFailure
+        message={
+          message
             ? `Unable to load debates: ${message}`
-            : 'Unable to load debates. Please try again later.'}
-        </p>
-        <button
-          type="button"
-          className="button secondary"
-          disabled={isFetching}
-          onClick={() => void refetch()}
-        >
-          Retry
-        </button>
-      </div>
+            : 'Unable to load debates. Please try again later.'
+        }
+        retrying={isFetching}
+        onRetry={() => void refetch()}
+      />
     );
   }
   if (!data) return isFirst ? <ListSkeleton label="Loading debates…" /> : null;

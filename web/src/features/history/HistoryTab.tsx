@@ -6,6 +6,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RelativeTime } from '../../components/RelativeTime';
 import { useToast } from '../../components/Toast';
 import { ListSkeleton } from '../../components/ListSkeleton';
+import { LoadFailure } from '../../components/LoadFailure';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
@@ -131,19 +132,11 @@ function HistoryPageOfCards({ args, isFirst, isLast, ...props }: PageProps) {
   const { data, error, isFetching, refetch } = useMyDebatesQuery(args);
   if (error) {
     return (
-      <div className="empty-state">
-        <p className="error" role="alert">
-          Unable to load your debate history. Please try again later.
-        </p>
-        <button
-          type="button"
-          className="button secondary"
-          disabled={isFetching}
-          onClick={() => void refetch()}
-        >
-          Retry
-        </button>
-      </div>
+      <LoadFailure
+        message="Unable to load your debate history. Please try again later."
+        retrying={isFetching}
+        onRetry={() => void refetch()}
+      />
     );
   }
   if (!data) return isFirst ? <ListSkeleton label="Loading your debates…" /> : null;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ListSkeleton } from '../../components/ListSkeleton';
+import { LoadFailure } from '../../components/LoadFailure';
 import type { LeaderboardSubject } from '../../gql/graphql';
 import { type LeaderboardRow, useLeaderboardQuery } from './leaderboard.api';
 
@@ -90,7 +91,7 @@ export function LeaderboardTab() {
   const [subject, setSubject] = useState<LeaderboardSubject>('MODEL');
   const [pairsOnly, setPairsOnly] = useState(false);
   // While another board loads the last one stays, named as what it is (data.subject).
-  const { data, error, refetch } = useLeaderboardQuery({ subject, pairsOnly });
+  const { data, error, isFetching, refetch } = useLeaderboardQuery({ subject, pairsOnly });
   const shown = data?.subject ?? subject;
   const subjectLabel = SUBJECTS.find(([value]) => value === shown)?.[1] ?? '';
 
@@ -126,14 +127,7 @@ export function LeaderboardTab() {
         </label>
       </div>
       {error ? (
-        <div className="empty-state">
-          <p className="error" role="alert">
-            {LOAD_FAILURE}
-          </p>
-          <button type="button" className="button secondary" onClick={() => void refetch()}>
-            Retry
-          </button>
-        </div>
+        <LoadFailure message={LOAD_FAILURE} retrying={isFetching} onRetry={() => void refetch()} />
       ) : !data ? (
         <ListSkeleton label="Loading the leaderboard…" count={1} />
       ) : data.rows.length === 0 && data.apart.length === 0 ? (
