@@ -22,9 +22,22 @@ export const ErrorCode = {
   TypeMismatch: 14,
   InvalidIdField: 53,
   IDLUnknownField: 40415,
+  Location17276: 17276,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
+
+/**
+ * An error mingo raised while evaluating, as MongoDB would name it: an undefined `$$variable`
+ * is 17276; anything else `fallback`.
+ */
+export function evaluationError(error: unknown, fallback: ErrorCodeName): CommandError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new CommandError(
+    /^Use of undefined variable/.test(message) ? 'Location17276' : fallback,
+    message,
+  );
+}
 
 /** An error that reaches the client in MongoDB's own shape: `{ ok: 0, errmsg, code, codeName }`. */
 export class CommandError extends Error {

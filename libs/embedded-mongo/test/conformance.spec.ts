@@ -64,16 +64,47 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     expect(refused.message).toMatch(/does not support the 'collation' option/);
   });
 
-  it('uses `let` variables in $expr, or refuses the option', async () => {
-    const find = db
-      .collection('words')
+  it('reads `let` variables in $expr on a find and an aggregate; an undefined one is 17276', async () => {
+    // "let ... Specifies a document with a list of variables ... access with $$" (find, aggregate).
+    const words = db.collection('words');
+    const found = await words
       .find({ $expr: { $eq: ['$n', '$$wanted'] } }, { let: { wanted: 2 } })
       .toArray();
-    if (!target.embedded) {
-      expect((await find).map((row) => row['_id'])).toEqual([2]);
-      return;
-    }
-    expect((await refusal(find)).message).toMatch(/does not support the 'let' option/);
+    expect(found.map((row) => row['_id'])).toEqual([2]);
+    const aggregated = await words
+      .aggregate(
+        [
+          { $match: { $expr: { $gt: ['$n', '$$least'] } } },
+          { $project: { _id: 1, above: { $subtract: ['$n', '$$least'] } } },
+          { $sort: { _id: 1 } },
+        ],
+        { let: { least: 1 } },
+      )
+      .toArray();
+    expect(aggregated).toEqual([
+      { _id: 2, above: 1 },
+      { _id: 3, above: 2 },
+    ]);
+    const undefinedVariable = await refusal(
+      words.find({ $expr: { $eq: ['$n', '$$nobody'] } }).toArray(),
+    );
+    expect(undefinedVariable.code).toBe(17276);
+    expect(undefinedVariable.message).toMatch(/Use of undefined variable: nobody/);
+  });
+
+  it('refuses `let` where it does not read it (an update, a delete)', async () => {
+    if (!target.embedded) return;
+    const refused = await refusal(
+      db
+        .collection('words')
+        .updateOne(
+          { $expr: { $eq: ['$n', '$$wanted'] } },
+          { $set: { seen: true } },
+          { let: { wanted: 1 } },
+        ),
+    );
+    expect(refused.code).toBe(238);
+    expect(refused.message).toMatch(/does not support the 'let' option/);
   });
 
   it('takes a hint naming an index, and refuses one that names none (BadValue)', async () => {

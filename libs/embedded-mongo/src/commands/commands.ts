@@ -1,7 +1,7 @@
 import { BSON, type Document, Long, ObjectId } from 'bson';
 import { Aggregator, Query } from 'mingo';
 import { refuseUnsupported } from './unsupported.js';
-import { CommandError, DuplicateKeyError } from '../errors.js';
+import { CommandError, DuplicateKeyError, evaluationError } from '../errors.js';
 import { applyUpdate, Collection, newScanStats, type SortSpec } from '../store/collection.js';
 import type { Engine } from '../store/engine.js';
 import { type IndexSpec, parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
@@ -68,6 +68,16 @@ function collectionName(body: Document, command: string): string {
     throw new CommandError('InvalidNamespace', `Invalid collection name: ${name}`);
   }
   return name;
+}
+
+/** A find's or an aggregate's `let`: the variables its `$$names` read. */
+function letOf(body: Document): Document | undefined {
+  const variables: unknown = body['let'];
+  if (variables === undefined || variables === null) return undefined;
+  if (typeof variables !== 'object' || Array.isArray(variables)) {
+    throw new CommandError('TypeMismatch', "BSON field 'let' is the wrong type, expected object");
+  }
+  return variables as Document;
 }
 
 function toNumber(value: unknown, fallback: number): number {
@@ -313,6 +323,8 @@ const find: Handler = (body, db, context) => {
         body['sort'] as SortSpec | undefined,
         skip,
         limit,
+        undefined,
+        letOf(body),
       )
     : [];
   const batchSize = body['singleBatch'] === true ? undefined : toNumber(body['batchSize'], 101);
@@ -444,18 +456,20 @@ const aggregate: Handler = (body, db, context) => {
     first && Object.keys(first)[0] === '$match' ? (first['$match'] as Document) : undefined;
   const input = collection
     ? leadingMatch
-      ? collection.find(leadingMatch)
+      ? collection.find(leadingMatch, undefined, letOf(body))
       : [...collection.all()]
     : [];
   const stages = leadingMatch ? pipeline.slice(1) : pipeline;
   const resolver = (name: string) => [...(context.engine.collection(db, name)?.all() ?? [])];
   let output: Document[];
   try {
-    output = new Aggregator(stages, { collectionResolver: resolver }).run(
-      input.map((doc) => cloneDocument(doc)),
-    ) as Document[];
+    const variables = letOf(body);
+    output = new Aggregator(stages, {
+      collectionResolver: resolver,
+      ...(variables ? { variables } : {}),
+    }).run(input.map((doc) => cloneDocument(doc))) as Document[];
   } catch (error) {
-    throw new CommandError('BadValue', (error as Error).message);
+    throw evaluationError(error, 'BadValue');
   }
   const cursorOptions = (body['cursor'] ?? {}) as Document;
   const name = typeof target === 'string' ? target : '$cmd.aggregate';
@@ -722,6 +736,8 @@ export async function runCommand(body: Document, context: CommandContext): Promi
     return await handler(body, db, context);
   } catch (error) {
     if (error instanceof CommandError) return error.toDocument();
+    const evaluated = evaluationError(error, 'BadValue');
+    if (evaluated.codeName === 'Location17276') return evaluated.toDocument();
     return { ok: 0, errmsg: (error as Error).message, code: 1, codeName: 'InternalError' };
   }
 }

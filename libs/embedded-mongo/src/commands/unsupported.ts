@@ -17,8 +17,8 @@ function notSupported(option: string, command: string): CommandError {
 
 /** The options a command may not carry here, at its top level. */
 const REFUSED_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  find: ['collation', 'let'],
-  aggregate: ['collation', 'let'],
+  find: ['collation'],
+  aggregate: ['collation'],
   count: ['collation'],
   distinct: ['collation'],
   findAndModify: ['collation', 'let'],
@@ -64,8 +64,8 @@ function checkHint(engine: Engine, db: string, collection: string, hint: unknown
 
 /**
  * Refuses a command that asks for what this store would answer differently from MongoDB 7.0
- * (the version it reports): collation, `let`, validators and views, an update's `sort` (8.0),
- * and a hint naming no index.
+ * (the version it reports): collation, `let` beyond find and aggregate, validators and views, an
+ * update's `sort` (8.0), and a hint naming no index.
  */
 export function refuseUnsupported(name: string, body: Document, db: string, engine: Engine): void {
   for (const option of REFUSED_OPTIONS[name] ?? []) {

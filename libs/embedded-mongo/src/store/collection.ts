@@ -121,6 +121,11 @@ export interface UpdateOptions {
 }
 
 /** The new version of `document` after `update` (operators, replacement or pipeline). */
+/** A filter's test, with a command's `let` variables ($$name in $expr). */
+function queryOf(filter: Document, variables: Document | undefined): Query {
+  return new Query(filter, variables ? { variables } : undefined);
+}
+
 export function applyUpdate(
   document: Document,
   update: unknown,
@@ -276,10 +281,10 @@ export class Collection {
    * The documents matching `filter`, using an index when one pins or bounds a field of the
    * filter; the full filter is then tested on each candidate.
    */
-  find(filter: Document = {}, stats: ScanStats = newScanStats()): Document[] {
+  find(filter: Document = {}, stats: ScanStats = newScanStats(), variables?: Document): Document[] {
     const candidates = this.candidates(filter, stats);
     if (stats.exact) return [...candidates];
-    const query = new Query(filter);
+    const query = queryOf(filter, variables);
     const matches: Document[] = [];
     for (const document of candidates) {
       if (query.test(document)) matches.push(document);
@@ -297,6 +302,7 @@ export class Collection {
     skip: number,
     limit: number,
     stats: ScanStats = newScanStats(),
+    variables?: Document,
   ): Document[] {
     const sortFields = sort ? Object.keys(sort) : [];
     const index =
@@ -309,7 +315,7 @@ export class Collection {
       const narrowed = this.stageOf(filter) !== 'COLLSCAN';
       const budget = narrowed ? Math.max(SORT_WALK_BUDGET, (skip + limit) * 20) : Infinity;
       const field = sortFields[0] as string;
-      const query = new Query(filter);
+      const query = queryOf(filter, variables);
       const page: Document[] = [];
       let toSkip = skip;
       let walked = 0;
@@ -333,7 +339,7 @@ export class Collection {
         return page;
       }
     }
-    let matches = this.find(filter, stats);
+    let matches = this.find(filter, stats, variables);
     if (sort && sortFields.length > 0) {
       const compare = compareBySort(sort);
       matches = matches
