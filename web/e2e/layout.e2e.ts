@@ -37,43 +37,43 @@ async function overflow(page: Page): Promise<string | null> {
 }
 
 /**
- * The controls (links, buttons, fields) something else covers: each is brought to the middle of
- * the screen and must be what is under its own centre (or inside it).
+ * The controls (links, buttons, fields) something else covers: first as the page opens,
+ * unscrolled (a sticky or fixed bar over what is on screen), then each brought to the middle of
+ * the screen (content over content). A control must be what is under its own centre (or inside
+ * it).
  */
 async function covered(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const found: string[] = [];
-    const controls = document.querySelectorAll<HTMLElement>(
-      'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])',
-    );
-    // First as the page opens, unscrolled (a sticky or fixed bar over what is on screen), then
-    // each control in the middle of the screen (content over content).
+    const controls = [
+      ...document.querySelectorAll<HTMLElement>(
+        'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])',
+      ),
+    ].filter((control) => !control.closest('[inert], dialog:not([open])'));
+    /** What covers `control` where it is now, named with it; null when nothing does. */
+    const coverOf = (control: HTMLElement, where: string): string | null => {
+      const box = control.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      if (!hit || control === hit || control.contains(hit) || hit.contains(control)) return null;
+      const name = (control.getAttribute('aria-label') ?? control.textContent ?? '').trim();
+      return `${control.tagName.toLowerCase()} '${name.slice(0, 40)}'${where} under ${hit.tagName.toLowerCase()}.${hit.className}`;
+    };
     for (const control of controls) {
-      if (control.closest('[inert], dialog:not([open])')) continue;
       const box = control.getBoundingClientRect();
       if (box.width < 1 || box.height < 1 || box.top < 0 || box.bottom > window.innerHeight) {
         continue;
       }
-      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-      if (!hit || control === hit || control.contains(hit) || hit.contains(control)) continue;
-      const name = (control.getAttribute('aria-label') ?? control.textContent ?? '').trim();
-      found.push(
-        `${control.tagName.toLowerCase()} '${name.slice(0, 40)}' on screen under ${hit.tagName.toLowerCase()}.${hit.className}`,
-      );
+      const cover = coverOf(control, ' on screen');
+      if (cover) found.push(cover);
     }
     for (const control of controls) {
-      if (control.closest('[inert], dialog:not([open])')) continue;
       const style = getComputedStyle(control);
       if (style.visibility === 'hidden' || style.display === 'none') continue;
       control.scrollIntoView({ block: 'center', inline: 'center' });
       const box = control.getBoundingClientRect();
       if (box.width < 1 || box.height < 1) continue;
-      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-      if (!hit || control === hit || control.contains(hit) || hit.contains(control)) continue;
-      const name = (control.getAttribute('aria-label') ?? control.textContent ?? '').trim();
-      found.push(
-        `${control.tagName.toLowerCase()} '${name.slice(0, 40)}' under ${hit.tagName.toLowerCase()}.${hit.className}`,
-      );
+      const cover = coverOf(control, '');
+      if (cover) found.push(cover);
     }
     window.scrollTo(0, 0);
     return found;

@@ -149,9 +149,9 @@ export class DebatesService {
   }
 
   /**
-   * The user's last generated debate, while it is not saved and its run is still on its
-   * generation instance (kept there until the user's next debate replaces it): the engine
-   * shows it again, with its Save panel, after a reload.
+   * The user's last generated debate while it is not saved, with its content (from its
+   * generation instance, or as kept here): the engine shows it again, with its Save panel,
+   * after a reload, a sign-in or a restart.
    */
   async unsaved(
     request: ParsedRequestOf<Contracts['unsaved']>,

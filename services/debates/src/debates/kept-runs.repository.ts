@@ -21,15 +21,17 @@ export class KeptRunsRepository implements OnApplicationBootstrap {
 
   /** Keeps `run` as the user's latest, in place of the one before. */
   async keep(userId: string, run: FinishedRun, now: Date): Promise<void> {
-    await this.runs
-      .replaceOne({ _id: userId }, { runId: run.runId, run, keptAt: now }, { upsert: true })
-      .exec();
+    await this.runs.replaceOne({ _id: userId }, { run, keptAt: now }, { upsert: true }).exec();
   }
 
   /** The user's kept run if it is `runId` and not too old; null otherwise. */
   async find(userId: string, runId: string, now: Date): Promise<FinishedRun | null> {
     const kept = await this.runs
-      .findOne({ _id: userId, runId, keptAt: { $gt: new Date(now.getTime() - KEPT_MS) } })
+      .findOne({
+        _id: userId,
+        'run.runId': runId,
+        keptAt: { $gt: new Date(now.getTime() - KEPT_MS) },
+      })
       .lean<KeptRunDocument>()
       .exec();
     if (!kept) return null;
@@ -40,6 +42,6 @@ export class KeptRunsRepository implements OnApplicationBootstrap {
 
   /** Forgets the user's kept run once it is saved (another run's is left alone). */
   async forget(userId: string, runId: string): Promise<void> {
-    await this.runs.deleteOne({ _id: userId, runId }).exec();
+    await this.runs.deleteOne({ _id: userId, 'run.runId': runId }).exec();
   }
 }

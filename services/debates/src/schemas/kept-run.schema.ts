@@ -7,7 +7,6 @@ import { type Connection, type Model, Schema } from 'mongoose';
  */
 export interface KeptRunDocument {
   _id: string;
-  runId: string;
   run: FinishedRun;
   keptAt: Date;
 }
@@ -15,7 +14,6 @@ export interface KeptRunDocument {
 const keptRunSchema = new Schema<KeptRunDocument>(
   {
     _id: { type: String, required: true },
-    runId: { type: String, required: true },
     run: { type: Schema.Types.Mixed, required: true },
     keptAt: { type: Date, required: true },
   },

@@ -54,6 +54,11 @@ function finishedOf(run: DebateRun): FinishedRun | null {
 
 type Contracts = typeof generationContracts;
 
+/** A new run's id: it says which instance has the run (runInstanceKey), where watching and saving ask. */
+function newRunId(): string {
+  return `${INSTANCE_KEY}${randomUUID().slice(8)}`;
+}
+
 /**
  * Starts debates and lets their owners watch them. A debate is taken from the user's allowance
  * before its run starts, given back if the run fails as a whole, and settled when it completes.
@@ -72,8 +77,7 @@ export class RunsController {
   async start(
     request: ParsedRequestOf<Contracts['start']>,
   ): Promise<ResponseOf<Contracts['start']>> {
-    // The id says which instance has the run (runInstanceKey): watching and saving it ask there.
-    const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
+    const runId = newRunId();
     const { userId, email, settings, rematchOf } = request;
     // A model the catalogue does not have is refused before anything is taken.
     for (const speaker of ['first', 'second'] as const) {
@@ -145,7 +149,7 @@ export class RunsController {
         message: 'An example is written by the offline speaker only',
       });
     }
-    const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
+    const runId = newRunId();
     const run = this.registry.create(runId, EXAMPLES_USER_ID, settings, null);
     try {
       const outcome = await generateDebate(run, settings, this.models, {

@@ -63,7 +63,7 @@ function refusalOf(
 @Controller()
 export class SessionsController {
   private readonly verificationRequired: boolean;
-  private enabledProviders: { readAt: number; providers: Promise<SignInProvider[]> } | undefined;
+  private enabledProviders: { expiresAt: number; providers: Promise<SignInProvider[]> } | undefined;
 
   constructor(
     @Inject(KeycloakClient) private readonly keycloak: KeycloakClient,
@@ -157,19 +157,15 @@ export class SessionsController {
   @HandleRequest(identityContracts.providers)
   async providers(): Promise<ResponseOf<typeof identityContracts.providers>> {
     const now = Date.now();
-    if (!this.enabledProviders || this.enabledProviders.readAt + PROVIDERS_TTL_MS <= now) {
+    if (!this.enabledProviders || this.enabledProviders.expiresAt <= now) {
       const reading = this.keycloak
         .enabledProviders()
         .then((aliases) => SignInProvider.options.filter((provider) => aliases.includes(provider)));
-      this.enabledProviders = { readAt: now, providers: reading };
+      const entry = { expiresAt: now + PROVIDERS_TTL_MS, providers: reading };
+      this.enabledProviders = entry;
       // A failure is kept for a shorter while than an answer.
       reading.catch(() => {
-        if (this.enabledProviders?.providers === reading) {
-          this.enabledProviders = {
-            readAt: now - PROVIDERS_TTL_MS + FAILED_PROVIDERS_TTL_MS,
-            providers: reading,
-          };
-        }
+        entry.expiresAt = now + FAILED_PROVIDERS_TTL_MS;
       });
     }
     return { providers: await this.enabledProviders.providers };

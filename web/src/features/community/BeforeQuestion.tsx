@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useAppDispatch } from '../../app/hooks';
 import type { StanceBefore } from '../../gql/graphql';
 import { communityApi, type CommunityDebateArgs, useStandBeforeMutation } from './community.api';
+import { messageOf } from './votes';
 
 /** The question a signed-in reader is asked before the rounds are shown. */
 export const BEFORE_QUESTION = 'Before you read: where do you stand on this motion?';
@@ -37,11 +38,7 @@ export function BeforeQuestion({ args }: { args: CommunityDebateArgs }) {
         })),
       );
     } catch (failure) {
-      setProblem(
-        failure && typeof failure === 'object' && 'message' in failure
-          ? String(failure.message)
-          : 'Your answer could not be recorded. Please try again.',
-      );
+      setProblem(messageOf(failure, 'Your answer could not be recorded. Please try again.'));
       dispatch(communityApi.util.invalidateTags([{ type: 'CommunityDebate', id: args.id }]));
     }
   };

@@ -233,6 +233,8 @@ export function RankingTab() {
   const signedIn = auth.status === 'signedIn';
   const viewer = signedIn ? (auth.user?.uid ?? null) : null;
 
+  // The view as the address writes it: what the list is kept for, and whether any filter is set.
+  const viewKey = paramsOf(view).toString();
   const show = (change: Partial<RankingView>) =>
     setParams(paramsOf({ ...view, ...change }), { replace: true });
   const base = {
@@ -248,6 +250,12 @@ export function RankingTab() {
       return problem ? { ...others, [debateId]: problem } : others;
     });
 
+  /** What a card shows of the viewer's vote, and of their star, until the ranking is read again. */
+  const markVote = (debateId: string, vote: Marks['votes'][string]) =>
+    setMarks((current) => ({ ...current, votes: { ...current.votes, [debateId]: vote } }));
+  const markStar = (debateId: string, starred: boolean) =>
+    setMarks((current) => ({ ...current, stars: { ...current.stars, [debateId]: starred } }));
+
   const onVote = async (debate: CommunityDebate, kind: VoteKind | null) => {
     if (!signedIn) {
       setAskSignIn(true);
@@ -260,13 +268,11 @@ export function RankingTab() {
     setPending(debate.id);
     setProblem(debate.id, null);
     // At once, as the server will count it; its answer replaces it.
-    setMarks((current) => ({
-      ...current,
-      votes: {
-        ...current.votes,
-        [debate.id]: { counts: countsAfterVote(counts, myVote, kind), myVote: kind, mindsChanged },
-      },
-    }));
+    markVote(debate.id, {
+      counts: countsAfterVote(counts, myVote, kind),
+      myVote: kind,
+      mindsChanged,
+    });
     try {
       const result = await vote({ debateId: debate.id, kind }).unwrap();
       // A card's rounds read before the vote: the question before reading is closed now.
@@ -279,18 +285,13 @@ export function RankingTab() {
           mindsChanged: result.mindsChanged,
         })),
       );
-      setMarks((current) => ({
-        ...current,
-        votes: {
-          ...current.votes,
-          [debate.id]: { counts: result, myVote: result.myVote, mindsChanged: result.mindsChanged },
-        },
-      }));
+      markVote(debate.id, {
+        counts: result,
+        myVote: result.myVote,
+        mindsChanged: result.mindsChanged,
+      });
     } catch (error) {
-      setMarks((current) => ({
-        ...current,
-        votes: { ...current.votes, [debate.id]: { counts, myVote, mindsChanged } },
-      }));
+      markVote(debate.id, { counts, myVote, mindsChanged });
       setProblem(debate.id, {
         message: messageOf(error, VOTE_FAILED),
         retry: () => void onVote(debate, kind),
@@ -302,12 +303,11 @@ export function RankingTab() {
 
   const onStar = async (debate: CommunityDebate, starred: boolean) => {
     setProblem(debate.id, null);
-    setMarks((current) => ({ ...current, stars: { ...current.stars, [debate.id]: !starred } }));
+    markStar(debate.id, !starred);
     try {
-      const now = await stars.toggle(debate.id, starred);
-      setMarks((current) => ({ ...current, stars: { ...current.stars, [debate.id]: now } }));
+      markStar(debate.id, await stars.toggle(debate.id, starred));
     } catch (error) {
-      setMarks((current) => ({ ...current, stars: { ...current.stars, [debate.id]: starred } }));
+      markStar(debate.id, starred);
       setProblem(debate.id, {
         message: messageOf(error, STAR_FAILED),
         retry: () => void onStar(debate, starred),
@@ -365,9 +365,9 @@ export function RankingTab() {
         </div>
       </div>
       <RankingList
-        key={paramsOf(view).toString()}
+        key={viewKey}
         base={base}
-        filtered={paramsOf(view).toString() !== ''}
+        filtered={viewKey !== ''}
         waitForViewer={auth.status === 'loading' && auth.lastUserLoggedIn}
         marks={marks}
         localStars={signedIn ? null : stars.ids}

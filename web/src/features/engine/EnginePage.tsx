@@ -37,7 +37,7 @@ export function topicCounterText(length: number): string {
   return `${length} of ${MAX_TOPIC_LENGTH} characters`;
 }
 
-/** How close to the bottom of the page the reader must be for the page to follow the stream. */
+/** How close to the stream's end the reader must be for the page to follow it. */
 const FOLLOW_MARGIN_PX = 160;
 
 /** 'First Speaker is speaking: round 2 of 3, Rebuttal'; the moderator's turns by their title. */
@@ -122,7 +122,7 @@ export function EnginePage() {
     }
   }, [unsaved, engine.status, dispatch]);
   const following = useRef(true);
-  // Just after the last turn: how far the stream's end is below the screen.
+  // Under the last turn and the indicator: the stream's end, which following keeps in sight.
   const streamEnd = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (engine.status !== 'running') return undefined;
@@ -187,6 +187,8 @@ export function EnginePage() {
     start({ kind: 'new', settings });
   };
 
+  // The button and Enter in the topic box alike.
+  const canBegin = !running && topic.trim() !== '' && Boolean(data) && auth !== 'loading';
   const current = engine.current;
   // While it runs, the page follows the words as they come, unless the reader scrolled up.
   const streamed = engine.turns.length + (engine.turns.at(-1)?.text.length ?? 0);
@@ -220,15 +222,7 @@ export function EnginePage() {
             onChange={(event) => setTopic(event.target.value)}
             // Enter begins, as the button does.
             onKeyDown={(event) => {
-              if (
-                event.key === 'Enter' &&
-                !running &&
-                topic.trim() !== '' &&
-                data &&
-                auth !== 'loading'
-              ) {
-                begin();
-              }
+              if (event.key === 'Enter' && canBegin) begin();
             }}
           />
           <button
@@ -305,12 +299,7 @@ export function EnginePage() {
 
       {auth === 'signedIn' && user?.mustVerifyEmail && <VerifyEmailNotice email={user.email} />}
 
-      <button
-        type="button"
-        className="button begin"
-        disabled={running || topic.trim() === '' || !data || auth === 'loading'}
-        onClick={() => begin()}
-      >
+      <button type="button" className="button begin" disabled={!canBegin} onClick={() => begin()}>
         {running ? 'discussion in progress...' : 'Begin discussion'}
       </button>
       {signedIn && usage && !running && (
@@ -354,7 +343,6 @@ export function EnginePage() {
           {speakingText(current)}
         </p>
       )}
-      {/* The stream's end, under the indicator: what following keeps in sight. */}
       <div ref={streamEnd} />
       {running && engine.judge && !engine.verdict && (
         <p className="loading" role="status">

@@ -1,3 +1,4 @@
+import { roundTitles } from '@debate/contracts/constants';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import {
   currentAccessToken,
@@ -10,9 +11,8 @@ import type {
   DebateRunSubscription,
   DebateRunSubscriptionVariables,
   DebateSettingsInput,
+  UnsavedDebateQuery,
 } from '../../gql/graphql';
-import { roundTitles } from '@debate/contracts/constants';
-import type { UnsavedDebateQuery } from '../../gql/graphql';
 import type { WrittenBy } from '../debates/provenance';
 import type { Verdict } from '../debates/verdict';
 import type { RunModel } from './models';
@@ -326,12 +326,7 @@ export const engineSlice = createSlice({
             model: event.model,
             writtenBy: null,
           };
-          return {
-            ...next,
-            current: position,
-            turns: [...state.turns, turn],
-            moderator: state.moderator || position.speaker === 'Moderator',
-          };
+          return { ...next, current: position, turns: [...state.turns, turn] };
         }
         case 'textDelta':
           return {
