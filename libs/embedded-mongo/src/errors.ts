@@ -23,6 +23,8 @@ export const ErrorCode = {
   InvalidIdField: 53,
   IDLUnknownField: 40415,
   Location17276: 17276,
+  Location40414: 40414,
+  DocumentValidationFailure: 121,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

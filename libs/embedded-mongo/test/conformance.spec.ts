@@ -49,19 +49,139 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     expect(rows).toEqual([{ word: 'pong', n: 3 }]);
   });
 
-  it('matches case-insensitively with a collation of strength 2, or refuses the option', async () => {
-    const find = db
-      .collection('words')
-      .find({ word: 'ping' }, { collation: { locale: 'en', strength: 2 } })
-      .toArray();
-    if (!target.embedded) {
-      // Collation: strength 2 compares base characters and diacritics, not case.
-      expect((await find).map((row) => row['_id'])).toEqual([1, 2]);
-      return;
-    }
-    const refused = await refusal(find);
-    expect(refused.code).toBe(238);
-    expect(refused.message).toMatch(/does not support the 'collation' option/);
+  describe('collation', () => {
+    // https://www.mongodb.com/docs/manual/reference/collation/: "strength 1: primary level of
+    // comparison ... base characters only, ignoring other differences such as diacritics and
+    // case; 2: secondary ... base characters and diacritics; 3 (default): ... and case".
+    const caseless = { locale: 'en', strength: 2 } as const;
+    const baseOnly = { locale: 'en', strength: 1 } as const;
+    const names = () => db.collection<{ _id: number; name: string; tag?: string }>('names');
+
+    beforeAll(async () => {
+      await names().insertMany([
+        { _id: 1, name: 'cafe' },
+        { _id: 2, name: 'Café' },
+        { _id: 3, name: 'CAFE' },
+        { _id: 4, name: 'banana' },
+        { _id: 5, name: 'Apple' },
+        { _id: 6, name: 'cherry' },
+      ]);
+      await names().createIndex({ name: 1 });
+    });
+
+    const ids = (rows: { _id: number }[]) => rows.map((row) => row._id).sort((a, b) => a - b);
+
+    it('matches case-insensitively at strength 2 and accent-insensitively at strength 1', async () => {
+      expect(ids(await names().find({ name: 'cafe' }, { collation: caseless }).toArray())).toEqual([
+        1, 3,
+      ]);
+      expect(ids(await names().find({ name: 'cafe' }, { collation: baseOnly }).toArray())).toEqual([
+        1, 2, 3,
+      ]);
+      // Without a collation: bytes, the index's order.
+      expect(ids(await names().find({ name: 'cafe' }).toArray())).toEqual([1]);
+      expect(
+        ids(
+          await names()
+            .find({ name: { $in: ['CHERRY', 'apple'] } }, { collation: caseless })
+            .toArray(),
+        ),
+      ).toEqual([5, 6]);
+      expect(
+        ids(
+          await names()
+            .find({ name: { $gte: 'C', $lt: 'd' } }, { collation: caseless })
+            .toArray(),
+        ),
+      ).toEqual([1, 2, 3, 6]);
+    });
+
+    it('sorts by the locale: case does not put capitals first', async () => {
+      const sorted = await names()
+        .find({ _id: { $in: [4, 5, 6] } }, { collation: caseless })
+        .sort({ name: 1 })
+        .toArray();
+      expect(sorted.map((row) => row.name)).toEqual(['Apple', 'banana', 'cherry']);
+      const binary = await names()
+        .find({ _id: { $in: [4, 5, 6] } })
+        .sort({ name: 1 })
+        .toArray();
+      expect(binary.map((row) => row.name)).toEqual(['Apple', 'banana', 'cherry'].sort());
+      // numericOrdering: "compare numeric strings as numbers" ("10" after "9").
+      const numbers = db.collection('numbers');
+      await numbers.insertMany([{ v: '10' }, { v: '9' }, { v: '100' }]);
+      const numeric = await numbers
+        .find({}, { collation: { locale: 'en', numericOrdering: true }, projection: { _id: 0 } })
+        .sort({ v: 1 })
+        .toArray();
+      expect(numeric).toEqual([{ v: '9' }, { v: '10' }, { v: '100' }]);
+    });
+
+    it('counts, aggregates, finds distinct values, updates and deletes by the collation', async () => {
+      expect(await names().countDocuments({ name: 'CAFE' }, { collation: caseless })).toBe(2);
+      const matched = await names()
+        .aggregate(
+          [{ $match: { name: 'CAFÉ' } }, { $project: { _id: 1 } }, { $sort: { _id: 1 } }],
+          { collation: caseless },
+        )
+        .toArray();
+      expect(matched).toEqual([{ _id: 2 }]);
+      const distinct = await names().distinct(
+        'name',
+        { _id: { $in: [1, 3] } },
+        { collation: caseless },
+      );
+      expect(distinct).toHaveLength(1);
+      expect(['cafe', 'CAFE']).toContain(distinct[0]);
+      const updated = await names().updateMany(
+        { name: 'cafe' },
+        { $set: { tag: 'coffee' } },
+        { collation: baseOnly },
+      );
+      expect(updated.modifiedCount).toBe(3);
+      const found = await names().findOneAndUpdate(
+        { name: 'APPLE' },
+        { $set: { tag: 'fruit' } },
+        { collation: caseless, returnDocument: 'after' },
+      );
+      expect(found?.['tag']).toBe('fruit');
+      const deleted = await names().deleteMany({ tag: 'COFFEE' }, { collation: caseless });
+      expect(deleted.deletedCount).toBe(3);
+      expect(ids(await names().find({}).toArray())).toEqual([4, 5, 6]);
+    });
+
+    it('refuses an invalid locale (BadValue) and a collation without one', async () => {
+      const invalid = await refusal(
+        names()
+          .find({}, { collation: { locale: 'xx' } })
+          .toArray(),
+      );
+      expect(invalid.code).toBe(2);
+      const missing = await refusal(
+        db.command({ find: 'names', filter: {}, collation: { strength: 2 } }),
+      );
+      expect(missing.code).toBe(40414);
+    });
+
+    it('groups by the collation, or refuses a $group it would not', async () => {
+      const grouping = names()
+        .aggregate([{ $group: { _id: '$name', n: { $sum: 1 } } }], { collation: baseOnly })
+        .toArray();
+      if (!target.embedded) {
+        expect((await grouping).length).toBeLessThan(await names().countDocuments());
+        return;
+      }
+      const refused = await refusal(grouping);
+      expect(refused.code).toBe(238);
+      expect(refused.message).toMatch(/does not support '\$group' with a collation/);
+      const strength4 = await refusal(
+        names()
+          .find({}, { collation: { locale: 'en', strength: 4 } })
+          .toArray(),
+      );
+      expect(strength4.code).toBe(238);
+      expect(strength4.message).toMatch(/does not support strength 4 in a collation/);
+    });
   });
 
   it('reads `let` variables in $expr on a find and an aggregate; an undefined one is 17276', async () => {
@@ -92,19 +212,34 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     expect(undefinedVariable.message).toMatch(/Use of undefined variable: nobody/);
   });
 
-  it('refuses `let` where it does not read it (an update, a delete)', async () => {
-    if (!target.embedded) return;
-    const refused = await refusal(
-      db
-        .collection('words')
-        .updateOne(
-          { $expr: { $eq: ['$n', '$$wanted'] } },
-          { $set: { seen: true } },
-          { let: { wanted: 1 } },
-        ),
+  it('reads `let` on an update, a findOneAndUpdate and a delete', async () => {
+    // "let ... variables ... accessible in the query and, for pipeline updates, the update"
+    // (update, findAndModify, delete commands).
+    const counters = db.collection<{ _id: number; n: number; seen?: string }>('counters');
+    await counters.insertMany([
+      { _id: 1, n: 1 },
+      { _id: 2, n: 2 },
+      { _id: 3, n: 3 },
+    ]);
+    const updated = await counters.updateOne(
+      { $expr: { $eq: ['$n', '$$wanted'] } },
+      [{ $set: { seen: '$$mark' } }],
+      { let: { wanted: 2, mark: 'yes' } },
     );
-    expect(refused.code).toBe(238);
-    expect(refused.message).toMatch(/does not support the 'let' option/);
+    expect(updated.modifiedCount).toBe(1);
+    expect(await counters.findOne({ _id: 2 })).toEqual({ _id: 2, n: 2, seen: 'yes' });
+    const found = await counters.findOneAndUpdate(
+      { $expr: { $gt: ['$n', '$$least'] } },
+      { $set: { seen: 'top' } },
+      { let: { least: 2 }, returnDocument: 'after' },
+    );
+    expect(found).toEqual({ _id: 3, n: 3, seen: 'top' });
+    const deleted = await counters.deleteMany(
+      { $expr: { $lt: ['$n', '$$below'] } },
+      { let: { below: 2 } },
+    );
+    expect(deleted.deletedCount).toBe(1);
+    expect((await counters.find({}).toArray()).map((row) => row._id)).toEqual([2, 3]);
   });
 
   it('takes a hint naming an index, and refuses one that names none (BadValue)', async () => {

@@ -68,6 +68,17 @@ describe('mongoose against the server', () => {
     ]);
   });
 
+  it('matches case-insensitively with a collation (strength 2)', async () => {
+    const Tags = connection.model('Tag', new Schema({ name: String }, { versionKey: false }));
+    await Tags.create([{ name: 'Debate' }, { name: 'DEBATE' }, { name: 'debating' }]);
+    const found = await Tags.find({ name: 'debate' })
+      .collation({ locale: 'en', strength: 2 })
+      .select('-_id')
+      .lean();
+    expect(found.map((tag) => tag.name).sort()).toEqual(['DEBATE', 'Debate']);
+    expect(await Tags.find({ name: 'debate' }).lean()).toEqual([]);
+  });
+
   it('reports a duplicate on a unique index as MongoDB does (E11000, keyValue)', async () => {
     const Users = connection.model('User', userSchema);
     await Users.init();

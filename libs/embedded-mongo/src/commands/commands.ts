@@ -1,13 +1,14 @@
 import { BSON, type Document, Long, ObjectId } from 'bson';
-import { Aggregator, Query } from 'mingo';
-import { refuseUnsupported } from './unsupported.js';
+import { refuseCollationBlind, refuseUnsupported } from './unsupported.js';
 import { CommandError, DuplicateKeyError, evaluationError } from '../errors.js';
+import { parseCollation } from '../store/collation.js';
 import { applyUpdate, Collection, newScanStats, type SortSpec } from '../store/collection.js';
 import type { Engine } from '../store/engine.js';
 import { type IndexSpec, parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
 import type { JournalRecord } from '../store/journal.js';
+import { aggregatorOf, type MatchOptions, queryOf } from '../store/matching.js';
 import { project } from '../store/projection.js';
-import { cloneDocument } from '../store/values.js';
+import { cloneDocument, valueKey } from '../store/values.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/protocol.js';
 
 /** Version figures this server reports: those of the MongoDB release whose commands it follows. */
@@ -70,7 +71,7 @@ function collectionName(body: Document, command: string): string {
   return name;
 }
 
-/** A find's or an aggregate's `let`: the variables its `$$names` read. */
+/** A command's `let`: the variables its `$$names` read. */
 function letOf(body: Document): Document | undefined {
   const variables: unknown = body['let'];
   if (variables === undefined || variables === null) return undefined;
@@ -78,6 +79,25 @@ function letOf(body: Document): Document | undefined {
     throw new CommandError('TypeMismatch', "BSON field 'let' is the wrong type, expected object");
   }
   return variables as Document;
+}
+
+/**
+ * What a command's reads are evaluated with: its `let`, and the collation of the command (or of
+ * the statement, for an update's or a delete's), checked against what ignores a collation.
+ */
+function matchOf(
+  command: string,
+  body: Document,
+  collation: unknown,
+  ...collationBlind: unknown[]
+): MatchOptions {
+  const variables = letOf(body);
+  const parsed = parseCollation(collation, command);
+  if (parsed) for (const spec of collationBlind) refuseCollationBlind(spec, command);
+  return {
+    ...(variables ? { variables } : {}),
+    ...(parsed ? { collation: parsed } : {}),
+  };
 }
 
 function toNumber(value: unknown, fallback: number): number {
@@ -255,13 +275,14 @@ const update: Handler = (body, db, context) => {
       try {
         const filter = (statement['q'] ?? {}) as Document;
         const change = statement['u'];
+        const match = matchOf('update', body, statement['collation'], change);
         const arrayFilters = statement['arrayFilters'] as Document[] | undefined;
-        const options = arrayFilters ? { arrayFilters, filter } : { filter };
+        const options = arrayFilters ? { arrayFilters, filter, match } : { filter, match };
         const collection = batch.collection;
         const targets =
           statement['multi'] === true
-            ? collection.find(filter)
-            : collection.findSorted(filter, statement['sort'] as SortSpec | undefined, 0, 1);
+            ? collection.find(filter, undefined, match)
+            : collection.findSorted(filter, undefined, 0, 1, undefined, match);
         if (targets.length === 0 && statement['upsert'] === true) {
           const seed = Collection.upsertSeed(filter);
           const stored = batch.insert(applyUpdate(seed, change, { ...options, insert: true }));
@@ -296,13 +317,15 @@ const remove: Handler = (body, db, context) => {
   const collection = context.engine.collection(db, name);
   return write(context, db, name, (batch) => {
     let removed = 0;
-    for (const statement of collection ? statements : []) {
+    const matches = statements.map((statement) => matchOf('delete', body, statement['collation']));
+    for (const [position, statement] of (collection ? statements : []).entries()) {
       const filter = (statement['q'] ?? {}) as Document;
       const limit = toNumber(statement['limit'], 0);
+      const match = matches[position];
       const targets =
         limit === 1
-          ? batch.collection.findSorted(filter, undefined, 0, 1)
-          : batch.collection.find(filter);
+          ? batch.collection.findSorted(filter, undefined, 0, 1, undefined, match)
+          : batch.collection.find(filter, undefined, match);
       for (const target of targets) {
         batch.remove(target);
         removed += 1;
@@ -324,7 +347,7 @@ const find: Handler = (body, db, context) => {
         skip,
         limit,
         undefined,
-        letOf(body),
+        matchOf('find', body, body['collation']),
       )
     : [];
   const batchSize = body['singleBatch'] === true ? undefined : toNumber(body['batchSize'], 101);
@@ -376,13 +399,16 @@ const findAndModify: Handler = (body, db, context) => {
   const shape = (document: Document | undefined) =>
     document ? (project([document], fields)[0] ?? null) : null;
   const arrayFilters = body['arrayFilters'] as Document[] | undefined;
-  const options = arrayFilters ? { arrayFilters, filter } : { filter };
+  const match = matchOf('findAndModify', body, body['collation'], body['update']);
+  const options = arrayFilters ? { arrayFilters, filter, match } : { filter, match };
   return write(context, db, name, (batch) => {
     const [target] = batch.collection.findSorted(
       filter,
       body['sort'] as SortSpec | undefined,
       0,
       1,
+      undefined,
+      match,
     );
     if (remove) {
       if (target) batch.remove(target);
@@ -449,6 +475,7 @@ const aggregate: Handler = (body, db, context) => {
     }
   };
   checkStages(pipeline);
+  const match = matchOf('aggregate', body, body['collation'], pipeline);
   const collection = typeof target === 'string' ? context.engine.collection(db, target) : undefined;
   // A leading $match is answered by the collection, through its indexes where it can.
   const [first] = pipeline;
@@ -456,18 +483,16 @@ const aggregate: Handler = (body, db, context) => {
     first && Object.keys(first)[0] === '$match' ? (first['$match'] as Document) : undefined;
   const input = collection
     ? leadingMatch
-      ? collection.find(leadingMatch, undefined, letOf(body))
+      ? collection.find(leadingMatch, undefined, match)
       : [...collection.all()]
     : [];
   const stages = leadingMatch ? pipeline.slice(1) : pipeline;
   const resolver = (name: string) => [...(context.engine.collection(db, name)?.all() ?? [])];
   let output: Document[];
   try {
-    const variables = letOf(body);
-    output = new Aggregator(stages, {
-      collectionResolver: resolver,
-      ...(variables ? { variables } : {}),
-    }).run(input.map((doc) => cloneDocument(doc))) as Document[];
+    output = aggregatorOf(stages, { ...match, resolver }).run(
+      input.map((doc) => cloneDocument(doc)),
+    ) as Document[];
   } catch (error) {
     throw evaluationError(error, 'BadValue');
   }
@@ -484,7 +509,10 @@ const count: Handler = (body, db, context) => {
   const collection = context.engine.collection(db, name);
   const skip = toNumber(body['skip'], 0);
   const limit = Math.abs(toNumber(body['limit'], 0));
-  let n = collection ? collection.find((body['query'] ?? {}) as Document).length : 0;
+  const match = matchOf('count', body, body['collation']);
+  let n = collection
+    ? collection.find((body['query'] ?? {}) as Document, undefined, match).length
+    : 0;
   n = Math.max(0, n - skip);
   if (limit > 0) n = Math.min(n, limit);
   return { n, ok: 1 };
@@ -495,15 +523,29 @@ const distinct: Handler = (body, db, context) => {
   const key = body['key'];
   if (typeof key !== 'string') throw new CommandError('FailedToParse', "'key' must be a string");
   const collection = context.engine.collection(db, name);
-  const documents = collection ? collection.find((body['query'] ?? {}) as Document) : [];
-  const groups = new Aggregator([
+  const match = matchOf('distinct', body, body['collation']);
+  const documents = collection
+    ? collection.find((body['query'] ?? {}) as Document, undefined, match)
+    : [];
+  const unwound = aggregatorOf([
     { $unwind: { path: `$${key}`, preserveNullAndEmptyArrays: false } },
-    { $group: { _id: `$${key}` } },
+    { $project: { _id: 0, value: `$${key}` } },
   ]).run(documents.map((doc) => cloneDocument(doc))) as Document[];
-  return {
-    values: groups.map((group) => group['_id']).filter((value) => value !== undefined),
-    ok: 1,
-  };
+  // One value of each set the collation finds equal (the first met), as MongoDB answers.
+  const values: unknown[] = [];
+  const seen = new Set<string>();
+  for (const { value } of unwound) {
+    if (value === undefined) continue;
+    if (match.collation) {
+      const collation = match.collation;
+      if (values.some((kept) => collation.equals(kept, value))) continue;
+    } else {
+      if (seen.has(valueKey(value))) continue;
+      seen.add(valueKey(value));
+    }
+    values.push(value);
+  }
+  return { values, ok: 1 };
 };
 
 const create: Handler = async (body, db, context) => {
@@ -607,7 +649,7 @@ const dropIndexes: Handler = async (body, db, context) => {
 
 const listCollections: Handler = (body, db, context) => {
   const filter = (body['filter'] ?? {}) as Document;
-  const query = new Query(filter);
+  const query = queryOf(filter);
   const entries = context.engine.collections(db).map((collection) => ({
     name: collection.name,
     type: 'collection',
@@ -657,6 +699,7 @@ const explain: Handler = (body, db, context) => {
         toNumber(inner['skip'], 0),
         Math.abs(toNumber(inner['limit'], 0)),
         stats,
+        matchOf('find', inner, inner['collation']),
       )
     : [];
   const scan =

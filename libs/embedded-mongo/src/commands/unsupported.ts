@@ -17,14 +17,6 @@ function notSupported(option: string, command: string): CommandError {
 
 /** The options a command may not carry here, at its top level. */
 const REFUSED_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  find: ['collation'],
-  aggregate: ['collation'],
-  count: ['collation'],
-  distinct: ['collation'],
-  findAndModify: ['collation', 'let'],
-  findandmodify: ['collation', 'let'],
-  update: ['let'],
-  delete: ['let'],
   create: ['validator', 'validationLevel', 'validationAction', 'viewOn', 'pipeline', 'collation'],
 };
 
@@ -64,8 +56,8 @@ function checkHint(engine: Engine, db: string, collection: string, hint: unknown
 
 /**
  * Refuses a command that asks for what this store would answer differently from MongoDB 7.0
- * (the version it reports): collation, `let` beyond find and aggregate, validators and views, an
- * update's `sort` (8.0), and a hint naming no index.
+ * (the version it reports): validators and views, an update's `sort` (8.0), and a hint naming
+ * no index.
  */
 export function refuseUnsupported(name: string, body: Document, db: string, engine: Engine): void {
   for (const option of REFUSED_OPTIONS[name] ?? []) {
@@ -76,7 +68,6 @@ export function refuseUnsupported(name: string, body: Document, db: string, engi
     checkHint(engine, db, collection, body['hint']);
   }
   for (const statement of statements(name, body)) {
-    if (statement['collation'] !== undefined) throw notSupported('collation', name);
     // MongoDB 7.0, which this store reports, knows no `sort` on an update (8.0 added it).
     if (name === 'update' && statement['sort'] !== undefined) {
       throw new CommandError(
@@ -86,4 +77,66 @@ export function refuseUnsupported(name: string, body: Document, db: string, engi
     }
     checkHint(engine, db, collection, statement['hint']);
   }
+}
+
+/**
+ * What compares values without the command's collation here (MongoDB applies it): grouping and
+ * joining stages, set expressions and accumulators, and the update operators that keep a set or
+ * an extreme. Refused under a collation, so that none answers by the bytes of its strings.
+ */
+const COLLATION_BLIND = new Set([
+  '$group',
+  '$sortByCount',
+  '$bucket',
+  '$bucketAuto',
+  '$lookup',
+  '$graphLookup',
+  '$setWindowFields',
+  '$indexOfArray',
+  '$setEquals',
+  '$setIntersection',
+  '$setUnion',
+  '$setDifference',
+  '$setIsSubset',
+  '$max',
+  '$min',
+  '$addToSet',
+  '$maxN',
+  '$minN',
+  '$sortArray',
+]);
+
+function isConstant(value: unknown): boolean {
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return true;
+  return typeof value === 'string' && !value.startsWith('$');
+}
+
+/** Refuses, under a collation, an operator in `spec` (a pipeline or an update) that ignores it. */
+export function refuseCollationBlind(spec: unknown, command: string): void {
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const prototype: unknown = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return;
+    for (const [key, inner] of Object.entries(value as Document)) {
+      // A $group on a constant (countDocuments' { _id: 1 }) compares no strings: its
+      // accumulators are still checked.
+      if (key === '$group' && isConstant((inner as Document | null)?.['_id'])) {
+        visit(inner);
+        continue;
+      }
+      if (COLLATION_BLIND.has(key)) {
+        throw new CommandError(
+          'NotImplemented',
+          `${command}: the embedded store does not support '${key}' with a collation (it would ` +
+            'compare strings by their bytes); run a MongoDB server for it',
+        );
+      }
+      visit(inner);
+    }
+  };
+  visit(spec);
 }

@@ -1,7 +1,8 @@
 import { BSON, type Document, ObjectId } from 'bson';
-import { Aggregator, Query, update as applyOperators } from 'mingo';
 import { CommandError, DuplicateKeyError } from '../errors.js';
+import type { Collation } from './collation.js';
 import { type IndexSpec, SecondaryIndex } from './index-tree.js';
+import { aggregatorOf, applyUpdateOperators, type MatchOptions, queryOf } from './matching.js';
 import { cloneDocument, compareValues, getPath, setPath, valueKey } from './values.js';
 
 export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
@@ -60,11 +61,16 @@ export function newScanStats(): ScanStats {
   return { stage: 'COLLSCAN', docsExamined: 0, exact: false };
 }
 
-export function compareBySort(sort: SortSpec): (a: Document, b: Document) => number {
+/** The order `sort` puts documents in; strings by `collation`'s rules when there is one. */
+export function compareBySort(
+  sort: SortSpec,
+  collation?: Collation,
+): (a: Document, b: Document) => number {
   const entries = Object.entries(sort);
+  const compare = collation ? collation.compare.bind(collation) : compareValues;
   return (a, b) => {
     for (const [field, direction] of entries) {
-      const order = compareValues(sortValue(a, field, direction), sortValue(b, field, direction));
+      const order = compare(sortValue(a, field, direction), sortValue(b, field, direction));
       if (order !== 0) return order * direction;
     }
     return 0;
@@ -115,17 +121,14 @@ function seedFrom(filter: Document): Document {
 
 export interface UpdateOptions {
   readonly arrayFilters?: Document[];
+  /** The command's `let` variables and collation. */
+  readonly match?: MatchOptions;
   /** The query that selected the document: it resolves the positional `$` operator. */
   readonly filter?: Document;
   readonly insert?: boolean;
 }
 
 /** The new version of `document` after `update` (operators, replacement or pipeline). */
-/** A filter's test, with a command's `let` variables ($$name in $expr). */
-function queryOf(filter: Document, variables: Document | undefined): Query {
-  return new Query(filter, variables ? { variables } : undefined);
-}
-
 export function applyUpdate(
   document: Document,
   update: unknown,
@@ -134,7 +137,9 @@ export function applyUpdate(
   const original = document['_id'];
   let next: Document;
   if (Array.isArray(update)) {
-    const [result] = new Aggregator(update as Document[]).run([cloneDocument(document)]);
+    const [result] = aggregatorOf(update as Document[], options.match).run([
+      cloneDocument(document),
+    ]) as Document[];
     next = result ?? {};
     // A stage that drops `_id` ($replaceRoot, $replaceWith, $unset) keeps the original, as in
     // MongoDB; only a different `_id` is refused.
@@ -149,7 +154,7 @@ export function applyUpdate(
     next = cloneDocument(document);
     if (Object.keys(operators).length > 0) {
       try {
-        applyOperators(next, operators, options.arrayFilters, options.filter);
+        applyUpdateOperators(next, operators, options.arrayFilters, options.filter, options.match);
       } catch (error) {
         throw new CommandError('FailedToParse', (error as Error).message);
       }
@@ -281,10 +286,14 @@ export class Collection {
    * The documents matching `filter`, using an index when one pins or bounds a field of the
    * filter; the full filter is then tested on each candidate.
    */
-  find(filter: Document = {}, stats: ScanStats = newScanStats(), variables?: Document): Document[] {
-    const candidates = this.candidates(filter, stats);
+  find(
+    filter: Document = {},
+    stats: ScanStats = newScanStats(),
+    options: MatchOptions = {},
+  ): Document[] {
+    const candidates = this.candidates(filter, stats, options);
     if (stats.exact) return [...candidates];
-    const query = queryOf(filter, variables);
+    const query = queryOf(filter, options);
     const matches: Document[] = [];
     for (const document of candidates) {
       if (query.test(document)) matches.push(document);
@@ -302,11 +311,14 @@ export class Collection {
     skip: number,
     limit: number,
     stats: ScanStats = newScanStats(),
-    variables?: Document,
+    options: MatchOptions = {},
   ): Document[] {
     const sortFields = sort ? Object.keys(sort) : [];
+    // The indexes order strings by their bytes: a collation's order needs the sort below.
     const index =
-      sort && sortFields.length > 0 && limit > 0 ? this.sortIndex(sortFields, sort) : undefined;
+      sort && sortFields.length > 0 && limit > 0 && !options.collation
+        ? this.sortIndex(sortFields, sort)
+        : undefined;
     if (sort && index) {
       // When another index narrows the filter too, race the two plans as MongoDB's planner
       // does: walk the sort's index for a bounded number of documents, and only if the page
@@ -315,7 +327,7 @@ export class Collection {
       const narrowed = this.stageOf(filter) !== 'COLLSCAN';
       const budget = narrowed ? Math.max(SORT_WALK_BUDGET, (skip + limit) * 20) : Infinity;
       const field = sortFields[0] as string;
-      const query = queryOf(filter, variables);
+      const query = queryOf(filter, options);
       const page: Document[] = [];
       let toSkip = skip;
       let walked = 0;
@@ -339,9 +351,9 @@ export class Collection {
         return page;
       }
     }
-    let matches = this.find(filter, stats, variables);
+    let matches = this.find(filter, stats, options);
     if (sort && sortFields.length > 0) {
-      const compare = compareBySort(sort);
+      const compare = compareBySort(sort, options.collation);
       matches = matches
         .map((document, position) => ({ document, position }))
         .sort((a, b) => compare(a.document, b.document) || a.position - b.position)
@@ -370,8 +382,13 @@ export class Collection {
   }
 
   /** The candidates of `filter`, counted in `stats` as they are read (the plan is chosen now). */
-  private candidates(filter: Document, stats: ScanStats): Iterable<Document> {
-    const planned = this.plan(filter, stats);
+  private candidates(
+    filter: Document,
+    stats: ScanStats,
+    options: MatchOptions,
+  ): Iterable<Document> {
+    // An index holds strings by their bytes: under a collation, equal strings may lie apart.
+    const planned = options.collation ? this.collectionScan(stats) : this.plan(filter, stats);
     return (function* () {
       for (const document of planned) {
         stats.docsExamined += 1;
@@ -427,6 +444,10 @@ export class Collection {
         );
       }
     }
+    return this.collectionScan(stats);
+  }
+
+  private collectionScan(stats: ScanStats): Iterable<Document> {
     stats.stage = 'COLLSCAN';
     return this.documents.values();
   }

@@ -1,8 +1,9 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import BTreeModule from 'sorted-btree';
 import { CommandError, DuplicateKeyError } from '../errors.js';
 import { compareValues, getPath, MAX_BOUND, MIN_BOUND } from './values.js';
+import type { Query } from 'mingo/query';
+import { queryOf } from './matching.js';
 
 // sorted-btree is CommonJS: imported from ESM, its `default` export is a property of the module.
 const BTree = BTreeModule.default;
@@ -79,9 +80,7 @@ export class SecondaryIndex {
   ) {
     this.fields = Object.keys(spec.key);
     this.directions = Object.values(spec.key) as number[];
-    this.partial = spec.partialFilterExpression
-      ? new Query(spec.partialFilterExpression)
-      : undefined;
+    this.partial = spec.partialFilterExpression ? queryOf(spec.partialFilterExpression) : undefined;
     this.tree = new BTree<IndexKey, true>(undefined, (a: IndexKey, b: IndexKey) =>
       this.compare(a, b),
     );

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { queryOf } from './matching.js';
 
 /** The fields an inclusion projection keeps: a leaf keeps the whole value, a node its fields. */
 type Inclusion = Map<string, true | Inclusion>;
@@ -113,5 +113,5 @@ export function project(documents: Document[], projection: Document | undefined)
 }
 
 function general(documents: Document[], projection: Document): Document[] {
-  return new Query({}).find(documents, projection).all() as Document[];
+  return queryOf({}).find(documents, projection).all() as Document[];
 }

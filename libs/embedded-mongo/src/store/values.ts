@@ -48,8 +48,16 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return 0;
 }
 
-/** Compares two values in MongoDB's order: by type rank first, then within the type. */
-export function compareValues(a: unknown, b: unknown): number {
+/** How two strings compare: by their UTF-8 bytes unless a collation says otherwise. */
+export type StringOrder = (a: string, b: string) => number;
+
+const binaryOrder: StringOrder = (a, b) => (a === b ? 0 : a < b ? -1 : 1);
+
+/**
+ * Compares two values in MongoDB's order: by type rank first, then within the type; strings,
+ * also inside arrays and documents, by `strings` (a collation's order when there is one).
+ */
+export function compareValues(a: unknown, b: unknown, strings: StringOrder = binaryOrder): number {
   const rankA = typeRank(a);
   const rankB = typeRank(b);
   if (rankA !== rankB) return rankA < rankB ? -1 : 1;
@@ -60,7 +68,7 @@ export function compareValues(a: unknown, b: unknown): number {
       return x < y ? -1 : x > y ? 1 : 0;
     }
     case 4:
-      return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
+      return strings(a as string, b as string);
     case 5: {
       const entriesA = Object.entries(a as Document);
       const entriesB = Object.entries(b as Document);
@@ -70,7 +78,7 @@ export function compareValues(a: unknown, b: unknown): number {
         const byValueType = typeRank(valueA) - typeRank(valueB);
         if (byValueType !== 0) return byValueType < 0 ? -1 : 1;
         if (keyA !== keyB) return keyA < keyB ? -1 : 1;
-        const byValue = compareValues(valueA, valueB);
+        const byValue = compareValues(valueA, valueB, strings);
         if (byValue !== 0) return byValue;
       }
       return Math.sign(entriesA.length - entriesB.length);
@@ -79,7 +87,7 @@ export function compareValues(a: unknown, b: unknown): number {
       const x = a as unknown[];
       const y = b as unknown[];
       for (let index = 0; index < Math.min(x.length, y.length); index += 1) {
-        const byElement = compareValues(x[index], y[index]);
+        const byElement = compareValues(x[index], y[index], strings);
         if (byElement !== 0) return byElement;
       }
       return Math.sign(x.length - y.length);
