@@ -25,6 +25,7 @@ export const ErrorCode = {
   Location17276: 17276,
   Location40414: 40414,
   DocumentValidationFailure: 121,
+  QueryFeatureNotAllowed: 224,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

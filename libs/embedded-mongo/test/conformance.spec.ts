@@ -252,18 +252,90 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     expect(refused.message).toMatch(/hint provided does not correspond to an existing index/);
   });
 
-  it('validates with a $jsonSchema validator, or refuses to create one', async () => {
-    const create = db.createCollection('validated', {
-      validator: { $jsonSchema: { required: ['name'] } },
+  describe('schema validation', () => {
+    // https://www.mongodb.com/docs/manual/core/schema-validation/: a collection's validator
+    // refuses inserts and updates that fail it ("Document failed validation", code 121);
+    // validationLevel 'moderate' applies to updates of valid documents only, validationAction
+    // 'warn' writes and logs; collMod changes them; bypassDocumentValidation skips them.
+    const schema = {
+      $jsonSchema: {
+        bsonType: 'object',
+        required: ['name', 'year'],
+        properties: {
+          name: { bsonType: 'string', description: 'must be a string' },
+          year: { bsonType: 'int', minimum: 2000, maximum: 2100 },
+          tags: { bsonType: 'array', items: { bsonType: 'string' } },
+        },
+      },
+    };
+    const students = () => db.collection('students');
+
+    beforeAll(async () => {
+      await db.createCollection('students', { validator: schema });
     });
-    if (!target.embedded) {
-      await create;
-      expect((await refusal(db.collection('validated').insertOne({ other: 1 }))).code).toBe(121);
-      return;
-    }
-    expect((await refusal(create)).message).toMatch(/does not support the 'validator' option/);
-    // Nothing was created on the way.
-    expect(await db.listCollections({ name: 'validated' }).toArray()).toEqual([]);
+
+    it('refuses an insert or an update that fails the validator, changing nothing', async () => {
+      await students().insertOne({ _id: 1, name: 'Ada', year: 2024, tags: ['math'] } as never);
+      const missing = await refusal(students().insertOne({ _id: 2, name: 'Bob' } as never));
+      expect(missing.code).toBe(121);
+      expect(missing.message).toMatch(/Document failed validation/);
+      const wrongType = await refusal(
+        students().insertOne({ _id: 3, name: 'Cy', year: 'soon' } as never),
+      );
+      expect(wrongType.code).toBe(121);
+      const update = await refusal(students().updateOne({ _id: 1 }, { $set: { year: 1999 } }));
+      expect(update.code).toBe(121);
+      const upsert = await refusal(
+        students().updateOne({ _id: 4 }, { $set: { name: 'Di' } }, { upsert: true }),
+      );
+      expect(upsert.code).toBe(121);
+      expect(await students().find({}).toArray()).toEqual([
+        { _id: 1, name: 'Ada', year: 2024, tags: ['math'] },
+      ]);
+      // A query may use $jsonSchema too.
+      expect(await students().countDocuments(schema)).toBe(1);
+      // bypassDocumentValidation writes it anyway.
+      await students().insertOne({ _id: 5, name: 'Ed' } as never, {
+        bypassDocumentValidation: true,
+      });
+      expect(await students().countDocuments()).toBe(2);
+    });
+
+    it("changes validation with collMod: 'moderate' spares invalid documents, 'warn' writes", async () => {
+      await db.command({ collMod: 'students', validationLevel: 'moderate' });
+      // _id 5 was already invalid: under 'moderate' its update is not checked.
+      await students().updateOne({ _id: 5 }, { $set: { note: 'still no year' } });
+      expect(await students().findOne({ _id: 5 } as never)).toMatchObject({
+        note: 'still no year',
+      });
+      // _id 1 is valid: its update still is.
+      expect((await refusal(students().updateOne({ _id: 1 }, { $unset: { year: '' } }))).code).toBe(
+        121,
+      );
+      await db.command({ collMod: 'students', validationAction: 'warn' });
+      await students().insertOne({ _id: 6, name: 'Fay' } as never);
+      expect(await students().countDocuments({ _id: 6 } as never)).toBe(1);
+      const [info] = await db.listCollections({ name: 'students' }).toArray();
+      expect(info?.['options']).toMatchObject({
+        validator: schema,
+        validationLevel: 'moderate',
+        validationAction: 'warn',
+      });
+      expect((await refusal(db.command({ collMod: 'nobody', validator: {} }))).code).toBe(26);
+      expect(
+        (await refusal(db.command({ collMod: 'students', validationLevel: 'sometimes' }))).code,
+      ).toBe(2);
+    });
+
+    it('refuses a $jsonSchema keyword MongoDB does not support, creating nothing', async () => {
+      const refused = await refusal(
+        db.createCollection('bad_schema', {
+          validator: { $jsonSchema: { properties: { a: { type: 'integer' } } } },
+        }),
+      );
+      expect(refused.code).toBe(9);
+      expect(await db.listCollections({ name: 'bad_schema' }).toArray()).toEqual([]);
+    });
   });
 
   it('makes a view, or refuses to (never an ordinary empty collection)', async () => {
@@ -280,10 +352,15 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     expect(await db.listCollections({ name: 'word_view' }).toArray()).toEqual([]);
   });
 
-  it('refuses the commands it does not have by name (collMod, bulkWrite)', async () => {
+  it("refuses 8.0's bulkWrite command and options it does not honour, by name", async () => {
     if (!target.embedded) return;
-    const collMod = await refusal(db.command({ collMod: 'words', validator: {} }));
-    expect(collMod).toEqual({ code: 59, message: "no such command: 'collMod'" });
+    const ttl = await refusal(
+      db.collection('words').createIndex({ n: 1 }, { expireAfterSeconds: 60 }),
+    );
+    expect(ttl.code).toBe(238);
+    expect(ttl.message).toMatch(/does not support the 'expireAfterSeconds' option/);
+    const capped = await refusal(db.createCollection('ring', { capped: true, size: 4096 }));
+    expect(capped.message).toMatch(/does not support the 'capped' option/);
     const bulkWrite = await refusal(
       client.db('admin').command({ bulkWrite: 1, ops: [], nsInfo: [] }),
     );

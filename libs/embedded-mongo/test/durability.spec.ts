@@ -195,6 +195,10 @@ describe('durability', () => {
       let client = await MongoClient.connect(server.uri);
       const counters = client.db('compact').collection<{ _id: string; n: number }>('counters');
       await counters.createIndex({ n: 1 });
+      await client.db('compact').createCollection('named', {
+        validator: { $jsonSchema: { required: ['name'] } },
+      });
+      await client.db('compact').command({ collMod: 'named', validationLevel: 'moderate' });
       await counters.insertOne({ _id: 'c', n: 0 });
       for (let i = 0; i < 200; i += 1) await counters.updateOne({ _id: 'c' }, { $inc: { n: 1 } });
       const before = server.journalBytes();
@@ -212,6 +216,15 @@ describe('durability', () => {
         '_id_',
         'n_1',
       ]);
+      // The validator and its level, from the compacted journal and the records after it.
+      const [named] = await client.db('compact').listCollections({ name: 'named' }).toArray();
+      expect(named?.['options']).toEqual({
+        validator: { $jsonSchema: { required: ['name'] } },
+        validationLevel: 'moderate',
+      });
+      await expect(client.db('compact').collection('named').insertOne({})).rejects.toMatchObject({
+        code: 121,
+      });
       await client.close();
       await server.stop();
     } finally {

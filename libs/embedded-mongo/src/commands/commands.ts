@@ -8,6 +8,7 @@ import { type IndexSpec, parseIndexSpec, sameIndexSpec } from '../store/index-tr
 import type { JournalRecord } from '../store/journal.js';
 import { aggregatorOf, type MatchOptions, queryOf } from '../store/matching.js';
 import { project } from '../store/projection.js';
+import { parseValidationOptions } from '../store/validation.js';
 import { cloneDocument, valueKey } from '../store/values.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/protocol.js';
 
@@ -181,6 +182,8 @@ class WriteBatch {
     private readonly engine: Engine,
     private readonly db: string,
     private readonly name: string,
+    /** `bypassDocumentValidation`: the collection's validator is not applied. */
+    private readonly bypassValidation = false,
   ) {}
 
   /** The collection, created (and its creation recorded) when it does not exist yet. */
@@ -196,6 +199,7 @@ class WriteBatch {
     const stored = withId(document);
     checkId(stored);
     checkSize(stored);
+    if (!this.bypassValidation) this.collection.validate(stored);
     this.collection.insert(stored);
     this.records.push({ op: 'put', db: this.db, coll: this.name, doc: stored });
     return stored;
@@ -203,6 +207,7 @@ class WriteBatch {
 
   replace(previous: Document, next: Document): void {
     checkSize(next);
+    if (!this.bypassValidation) this.collection.validate(next, previous);
     this.collection.replace(previous, next);
     this.records.push({ op: 'put', db: this.db, coll: this.name, doc: next });
   }
@@ -226,9 +231,10 @@ async function write<T>(
   context: CommandContext,
   db: string,
   name: string,
+  body: Document,
   work: (batch: WriteBatch) => T,
 ): Promise<T> {
-  const batch = new WriteBatch(context.engine, db, name);
+  const batch = new WriteBatch(context.engine, db, name, body['bypassDocumentValidation'] === true);
   try {
     return work(batch);
   } finally {
@@ -240,7 +246,7 @@ const insert: Handler = (body, db, context) => {
   const name = collectionName(body, 'insert');
   const documents = (body['documents'] ?? []) as Document[];
   const ordered = body['ordered'] !== false;
-  return write(context, db, name, (batch) => {
+  return write(context, db, name, body, (batch) => {
     const writeErrors: Document[] = [];
     let inserted = 0;
     for (const [index, document] of documents.entries()) {
@@ -258,7 +264,9 @@ const insert: Handler = (body, db, context) => {
 
 function writeErrorOf(error: unknown, index: number): Document {
   if (error instanceof DuplicateKeyError) return error.toWriteError(index);
-  if (error instanceof CommandError) return { index, code: error.code, errmsg: error.message };
+  if (error instanceof CommandError) {
+    return { index, code: error.code, errmsg: error.message, ...error.extra };
+  }
   return { index, code: 1, errmsg: (error as Error).message };
 }
 
@@ -266,7 +274,7 @@ const update: Handler = (body, db, context) => {
   const name = collectionName(body, 'update');
   const statements = (body['updates'] ?? []) as Document[];
   const ordered = body['ordered'] !== false;
-  return write(context, db, name, (batch) => {
+  return write(context, db, name, body, (batch) => {
     const writeErrors: Document[] = [];
     const upserted: Document[] = [];
     let matched = 0;
@@ -315,7 +323,7 @@ const remove: Handler = (body, db, context) => {
   const name = collectionName(body, 'delete');
   const statements = (body['deletes'] ?? []) as Document[];
   const collection = context.engine.collection(db, name);
-  return write(context, db, name, (batch) => {
+  return write(context, db, name, body, (batch) => {
     let removed = 0;
     const matches = statements.map((statement) => matchOf('delete', body, statement['collation']));
     for (const [position, statement] of (collection ? statements : []).entries()) {
@@ -401,7 +409,7 @@ const findAndModify: Handler = (body, db, context) => {
   const arrayFilters = body['arrayFilters'] as Document[] | undefined;
   const match = matchOf('findAndModify', body, body['collation'], body['update']);
   const options = arrayFilters ? { arrayFilters, filter, match } : { filter, match };
-  return write(context, db, name, (batch) => {
+  return write(context, db, name, body, (batch) => {
     const [target] = batch.collection.findSorted(
       filter,
       body['sort'] as SortSpec | undefined,
@@ -550,11 +558,31 @@ const distinct: Handler = (body, db, context) => {
 
 const create: Handler = async (body, db, context) => {
   const name = collectionName(body, 'create');
+  const options = parseValidationOptions(body, 'create');
   if (context.engine.collection(db, name)) {
     throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
   }
-  context.engine.ensureCollection(db, name);
-  await context.engine.commit([{ op: 'createCollection', db, coll: name }]);
+  const record: JournalRecord = {
+    op: 'createCollection',
+    db,
+    coll: name,
+    ...(Object.keys(options).length > 0 ? { options: { ...options } } : {}),
+  };
+  context.engine.apply(record);
+  await context.engine.commit([record]);
+  return { ok: 1 };
+};
+
+/** `collMod`: a collection's validator, validation level and action (nothing else here). */
+const collMod: Handler = async (body, db, context) => {
+  const name = collectionName(body, 'collMod');
+  const options = parseValidationOptions(body, 'collMod');
+  if (!context.engine.collection(db, name)) {
+    throw new CommandError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
+  }
+  const record: JournalRecord = { op: 'collMod', db, coll: name, options: { ...options } };
+  context.engine.apply(record);
+  await context.engine.commit([record]);
   return { ok: 1 };
 };
 
@@ -579,7 +607,7 @@ const dropDatabase: Handler = async (_body, db, context) => {
 const createIndexes: Handler = (body, db, context) => {
   const name = collectionName(body, 'createIndexes');
   const createdCollectionAutomatically = !context.engine.collection(db, name);
-  return write(context, db, name, (batch) => {
+  return write(context, db, name, body, (batch) => {
     const collection = batch.collection;
     const before = collection.indexSpecs().length;
     // Every spec is checked before any is built: a conflict fails the command and builds none.
@@ -653,7 +681,7 @@ const listCollections: Handler = (body, db, context) => {
   const entries = context.engine.collections(db).map((collection) => ({
     name: collection.name,
     type: 'collection',
-    options: {},
+    options: { ...collection.validationOptions },
     info: { readOnly: false },
     idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
   }));
@@ -741,6 +769,7 @@ const handlers: Record<string, Handler> = {
   listDatabases,
   listCollections,
   create,
+  collMod,
   drop,
   dropDatabase,
   createIndexes,

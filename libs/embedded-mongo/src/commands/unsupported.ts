@@ -17,8 +17,42 @@ function notSupported(option: string, command: string): CommandError {
 
 /** The options a command may not carry here, at its top level. */
 const REFUSED_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  create: ['validator', 'validationLevel', 'validationAction', 'viewOn', 'pipeline', 'collation'],
+  create: [
+    'viewOn',
+    'pipeline',
+    'collation',
+    'capped',
+    'timeseries',
+    'expireAfterSeconds',
+    'clusteredIndex',
+    'changeStreamPreAndPostImages',
+    'encryptedFields',
+    'storageEngine',
+    'indexOptionDefaults',
+  ],
+  collMod: [
+    'index',
+    'expireAfterSeconds',
+    'viewOn',
+    'pipeline',
+    'changeStreamPreAndPostImages',
+    'timeseries',
+    'cappedSize',
+    'cappedMax',
+  ],
 };
+
+/**
+ * Index options this store would accept and not honour: a TTL index's expiry, an index's own
+ * collation, a hidden index, text weights and wildcard projections.
+ */
+const INDEX_OPTIONS_REFUSED = [
+  'expireAfterSeconds',
+  'collation',
+  'hidden',
+  'weights',
+  'wildcardProjection',
+];
 
 /** The statements of an update or delete, each of which may carry options of its own. */
 function statements(name: string, body: Document): Document[] {
@@ -56,8 +90,8 @@ function checkHint(engine: Engine, db: string, collection: string, hint: unknown
 
 /**
  * Refuses a command that asks for what this store would answer differently from MongoDB 7.0
- * (the version it reports): validators and views, an update's `sort` (8.0), and a hint naming
- * no index.
+ * (the version it reports): views and the collection kinds it does not have (capped, time
+ * series, clustered), an update's `sort` (8.0), and a hint naming no index.
  */
 export function refuseUnsupported(name: string, body: Document, db: string, engine: Engine): void {
   for (const option of REFUSED_OPTIONS[name] ?? []) {
@@ -66,6 +100,14 @@ export function refuseUnsupported(name: string, body: Document, db: string, engi
   const collection = typeof body[name] === 'string' ? (body[name] as string) : '';
   if (['find', 'aggregate', 'count', 'distinct', 'findAndModify', 'findandmodify'].includes(name)) {
     checkHint(engine, db, collection, body['hint']);
+  }
+  if (name === 'createIndexes' && Array.isArray(body['indexes'])) {
+    for (const index of body['indexes'] as unknown[]) {
+      if (typeof index !== 'object' || index === null) continue;
+      for (const option of INDEX_OPTIONS_REFUSED) {
+        if ((index as Document)[option] !== undefined) throw notSupported(option, name);
+      }
+    }
   }
   for (const statement of statements(name, body)) {
     // MongoDB 7.0, which this store reports, knows no `sort` on an update (8.0 added it).

@@ -3,14 +3,15 @@ import { CommandError, DuplicateKeyError } from '../errors.js';
 import type { Collation } from './collation.js';
 import { type IndexSpec, SecondaryIndex } from './index-tree.js';
 import { aggregatorOf, applyUpdateOperators, type MatchOptions, queryOf } from './matching.js';
+import { Validation, type ValidationOptions } from './validation.js';
 import { cloneDocument, compareValues, getPath, setPath, valueKey } from './values.js';
 
 export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
 
-const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
-
 /** How many documents a sorted walk may read before a narrower plan takes over. */
 const SORT_WALK_BUDGET = 1_000;
+
+const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
 
 function isOperatorObject(value: unknown): value is Document {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -191,6 +192,7 @@ export interface ChangeSink {
 export class Collection {
   private readonly documents = new Map<string, Document>();
   private readonly indexes = new Map<string, SecondaryIndex>();
+  private validation: Validation | undefined;
   /** The BSON size of the documents held, kept as they change (for journal compaction). */
   dataBytes = 0;
 
@@ -201,6 +203,24 @@ export class Collection {
 
   get namespace(): string {
     return `${this.db}.${this.name}`;
+  }
+
+  /** The validator and its level and action (`create`, `collMod`), if any was set. */
+  get validationOptions(): ValidationOptions | undefined {
+    return this.validation?.options;
+  }
+
+  setValidation(options: ValidationOptions): void {
+    const merged = { ...this.validation?.options, ...options };
+    this.validation = Object.keys(merged).length > 0 ? new Validation(merged) : undefined;
+  }
+
+  /**
+   * Throws 121 DocumentValidationFailure when the validator refuses `next` (replacing
+   * `previous`, for an update). The journal's replay does not check: what is there was accepted.
+   */
+  validate(next: Document, previous?: Document): void {
+    this.validation?.check(next, previous);
   }
 
   get count(): number {
@@ -320,47 +340,80 @@ export class Collection {
         ? this.sortIndex(sortFields, sort)
         : undefined;
     if (sort && index) {
-      // When another index narrows the filter too, race the two plans as MongoDB's planner
-      // does: walk the sort's index for a bounded number of documents, and only if the page
-      // is not full by then read the narrowed candidates and sort them. A selective filter
-      // loses the walk quickly; a broad one (a month of a year's debates) fills the page early.
-      const narrowed = this.stageOf(filter) !== 'COLLSCAN';
-      const budget = narrowed ? Math.max(SORT_WALK_BUDGET, (skip + limit) * 20) : Infinity;
-      const field = sortFields[0] as string;
-      const query = queryOf(filter, options);
-      const page: Document[] = [];
-      let toSkip = skip;
-      let walked = 0;
-      const reverse = (sort[field] ?? 1) !== (index.spec.key[field] as number);
-      for (const idKey of index.scan(undefined, undefined, { reverse })) {
-        if (walked >= budget) break;
-        walked += 1;
-        const document = this.documents.get(idKey);
-        stats.docsExamined += 1;
-        if (!document || !query.test(document)) continue;
-        if (toSkip > 0) {
-          toSkip -= 1;
-          continue;
-        }
-        page.push(document);
-        if (page.length >= limit) break;
-      }
-      if (page.length >= limit || walked < budget) {
-        stats.stage = 'IXSCAN';
-        stats.indexName = index.name;
-        return page;
-      }
+      const page = this.walkSortIndex(filter, sort, index, skip, limit, stats, options);
+      if (page) return page;
     }
-    let matches = this.find(filter, stats, options);
-    if (sort && sortFields.length > 0) {
-      const compare = compareBySort(sort, options.collation);
-      matches = matches
+    const matches = this.find(filter, stats, options);
+    if (!sort || sortFields.length === 0) {
+      return matches.slice(skip, limit > 0 ? skip + limit : undefined);
+    }
+    const compare = compareBySort(sort, options.collation);
+    if (limit <= 0) {
+      // A stable sort: equal documents keep their order of insertion.
+      return matches
         .map((document, position) => ({ document, position }))
         .sort((a, b) => compare(a.document, b.document) || a.position - b.position)
-        .map(({ document }) => document);
+        .map(({ document }) => document)
+        .slice(skip);
     }
-    const end = limit > 0 ? skip + limit : undefined;
-    return matches.slice(skip, end);
+    // Only the page's documents are kept in order (a top-k selection), each placed after the
+    // equal ones already kept, so the result is the stable sort's page.
+    const wanted = skip + limit;
+    const kept: Document[] = [];
+    for (const document of matches) {
+      if (kept.length === wanted && compare(document, kept[wanted - 1] as Document) >= 0) continue;
+      let low = 0;
+      let high = kept.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (compare(document, kept[middle] as Document) < 0) high = middle;
+        else low = middle + 1;
+      }
+      kept.splice(low, 0, document);
+      if (kept.length > wanted) kept.pop();
+    }
+    return kept.slice(skip);
+  }
+
+  /**
+   * A sorted page read along `index` (which serves the sort). When another index narrows the
+   * filter, the walk reads at most SORT_WALK_BUDGET documents (or 20 pages' worth) before it
+   * gives up for the narrowed candidates (undefined: the caller reads and sorts those). A broad
+   * filter (a month of the season's debates) fills the page early; a selective one gives up.
+   */
+  private walkSortIndex(
+    filter: Document,
+    sort: SortSpec,
+    index: SecondaryIndex,
+    skip: number,
+    limit: number,
+    stats: ScanStats,
+    options: MatchOptions,
+  ): Document[] | undefined {
+    const field = Object.keys(sort)[0] as string;
+    const narrowed = this.stageOf(filter) !== 'COLLSCAN';
+    const budget = narrowed ? Math.max(SORT_WALK_BUDGET, (skip + limit) * 20) : Infinity;
+    const query = queryOf(filter, options);
+    const reverse = (sort[field] ?? 1) !== (index.spec.key[field] as number);
+    const page: Document[] = [];
+    let toSkip = skip;
+    let walked = 0;
+    for (const idKey of index.scan(undefined, undefined, { reverse })) {
+      if (walked >= budget) return undefined;
+      walked += 1;
+      const document = this.documents.get(idKey);
+      stats.docsExamined += 1;
+      if (!document || !query.test(document)) continue;
+      if (toSkip > 0) {
+        toSkip -= 1;
+        continue;
+      }
+      page.push(document);
+      if (page.length >= limit) break;
+    }
+    stats.stage = 'IXSCAN';
+    stats.indexName = index.name;
+    return page;
   }
 
   /** An index that serves `sort` (its leading fields, all in its order or all reversed). */

@@ -58,8 +58,13 @@ export class Engine {
   /** Applies a change in memory; `commit` makes it durable. */
   apply(record: JournalRecord): void {
     switch (record.op) {
-      case 'createCollection':
-        this.ensureCollection(record.db, record.coll);
+      case 'createCollection': {
+        const collection = this.ensureCollection(record.db, record.coll);
+        if (record.options) collection.setValidation(record.options);
+        return;
+      }
+      case 'collMod':
+        this.collection(record.db, record.coll)?.setValidation(record.options);
         return;
       case 'dropCollection':
         this.databases.get(record.db)?.delete(record.coll);
@@ -127,7 +132,8 @@ export class Engine {
     const records: JournalRecord[] = [];
     for (const [db, collections] of this.databases) {
       for (const [coll, collection] of collections) {
-        records.push({ op: 'createCollection', db, coll });
+        const options = collection.validationOptions;
+        records.push({ op: 'createCollection', db, coll, ...(options ? { options } : {}) });
         for (const spec of collection.indexSpecs()) {
           if (spec.name === '_id_') continue;
           records.push({ op: 'createIndex', db, coll, spec: { ...spec } });

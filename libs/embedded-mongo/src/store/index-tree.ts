@@ -18,7 +18,6 @@ export interface IndexSpec {
   readonly unique?: boolean;
   readonly sparse?: boolean;
   readonly partialFilterExpression?: Document;
-  readonly expireAfterSeconds?: number;
 }
 
 /** Validates a `createIndexes` entry and gives it MongoDB's default name. */
@@ -48,9 +47,6 @@ export function parseIndexSpec(raw: Document): IndexSpec {
     ...(raw['sparse'] === true ? { sparse: true } : {}),
     ...(raw['partialFilterExpression']
       ? { partialFilterExpression: raw['partialFilterExpression'] as Document }
-      : {}),
-    ...(typeof raw['expireAfterSeconds'] === 'number'
-      ? { expireAfterSeconds: raw['expireAfterSeconds'] }
       : {}),
   };
 }

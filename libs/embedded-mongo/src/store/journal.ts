@@ -19,7 +19,8 @@ import { readDocument } from '../wire/protocol.js';
 
 /** One change to the store, as it is journalled and replayed. Replaying one twice is harmless. */
 export type JournalRecord =
-  | { op: 'createCollection'; db: string; coll: string }
+  | { op: 'createCollection'; db: string; coll: string; options?: Document }
+  | { op: 'collMod'; db: string; coll: string; options: Document }
   | { op: 'dropCollection'; db: string; coll: string }
   | { op: 'dropDatabase'; db: string }
   | { op: 'createIndex'; db: string; coll: string; spec: Document }

@@ -13,6 +13,7 @@ import { update as applyOperators } from 'mingo/updater';
 import { ensureArray, flatten, isRegExp, resolve } from 'mingo/util';
 import { CommandError } from '../errors.js';
 import type { Collation } from './collation.js';
+import { jsonSchemaValidator } from './json-schema.js';
 
 /** What a command's reads are evaluated with: its `let` variables and its collation. */
 export interface MatchOptions {
@@ -151,6 +152,7 @@ function contextOf(collation: Collation | undefined): Context {
 function mingoOptions(options: MatchOptions): Partial<Options> {
   return {
     context: contextOf(options.collation),
+    jsonSchemaValidator,
     ...(options.variables ? { variables: options.variables } : {}),
     ...(options.collation
       ? {
