@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
+import { gatewayGraphql } from './bench/graphql.mjs';
 import { buildAll, ensureInstalled, startPlatformProcess } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -45,19 +46,7 @@ const stop = () => {
   if (child.exitCode === null) child.kill('SIGTERM');
 };
 
-async function graphql(query, variables, token) {
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = await response.json();
-  if (body.errors) throw new Error(body.errors[0].message);
-  return body.data;
-}
+const graphql = gatewayGraphql(url);
 
 async function inBatches(count, size, task) {
   const results = [];

@@ -4,7 +4,8 @@
 // the in-process transport against the embedded store), the system tier (the services and the
 // gateway together over a real nats-server, and in process), the sign-in suite
 // against the real Keycloak, every k6 scenario at smoke size with real k6 against the cluster,
-// the browser tests in Chromium, and the formatting check.
+// the team-against-single benchmark at its CI size, the browser tests in Chromium, and the
+// formatting check.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { ensureInstalled, hasCommand, run } from './workspace.mjs';
@@ -41,5 +42,8 @@ run('npx', ['nx', 'run-many', '-t', 'integration', '--outputStyle=static']);
 run('npx', ['nx', 'run', 'platform:system', '--outputStyle=static']);
 run('npx', ['nx', 'run', 'platform:keycloak', '--outputStyle=static']);
 run('node', ['scripts/load.mjs', '--smoke']);
+// The team-against-single benchmark at its CI size: three motions and their rematches with the
+// offline speaker, judged, shared and rated by the leaderboard (it fails when any step does).
+run('node', ['scripts/bench-team.mjs', '--motions', '3', '--no-build']);
 run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);
 process.stdout.write('\nAll checks passed.\n');

@@ -76,18 +76,35 @@ export function describeGateway(
         catalog: {
           rhetoricStyles: string[];
           debateFormats: string[];
-          models: Array<{ id: string; label: string; kind: string; status: string }>;
+          models: Array<{
+            id: string;
+            label: string;
+            kind: string;
+            status: string;
+            speakerMode: string;
+          }>;
+          searcher: boolean;
           roundTitles: string[];
         };
       }>(
         platform.url,
-        '{ catalog { rhetoricStyles debateFormats models { id label kind status } roundTitles } }',
+        '{ catalog { rhetoricStyles debateFormats models { id label kind status speakerMode } searcher roundTitles } }',
       );
       expect(result.data?.catalog).toEqual({
         rhetoricStyles: ['standard', 'formal', 'casual', 'emotional', 'factual', 'adversarial'],
         debateFormats: ['structured', 'oxford', 'crossfire', 'parliamentary', 'comment_section'],
         // npm start's defaults: no model configured, the offline speaker alone.
-        models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
+        models: [
+          {
+            id: 'offline',
+            label: 'Offline speaker',
+            kind: 'offline',
+            status: 'ok',
+            speakerMode: 'single',
+          },
+        ],
+        // No search backend: no searcher runs.
+        searcher: false,
         roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
       });
     });

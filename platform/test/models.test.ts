@@ -68,6 +68,7 @@ describe('models of the catalogue, per speaker', () => {
             baseUrl: vllm.baseUrl,
             providerModel: 'Qwen/Qwen2.5-72B-Instruct',
             structuredOutput: 'tool_call',
+            speakerMode: 'single',
             maxTokens: 1000,
             maxConcurrentTurns: 4,
           },
@@ -78,6 +79,7 @@ describe('models of the catalogue, per speaker', () => {
             providerModel: 'mistral-7b-instruct-v0.3',
             // LM Studio refuses JSON mode: asked once more in the next mode, then remembered.
             structuredOutput: 'json_object',
+            speakerMode: 'single',
             maxTokens: 800,
             maxConcurrentTurns: 2,
           },
@@ -100,12 +102,30 @@ describe('models of the catalogue, per speaker', () => {
   it('lists the configured models, then the offline speaker, and nothing of their servers', async () => {
     const result = await graphql<{ catalog: { models: unknown[] } }>(
       url,
-      '{ catalog { models { id label kind status } } }',
+      '{ catalog { models { id label kind status speakerMode } } }',
     );
     expect(result.data?.catalog.models).toEqual([
-      { id: 'qwen-vllm', label: 'Qwen 2.5 72B (vLLM)', kind: 'model', status: 'ok' },
-      { id: 'mistral-lmstudio', label: 'Mistral 7B (LM Studio)', kind: 'model', status: 'ok' },
-      { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+      {
+        id: 'qwen-vllm',
+        label: 'Qwen 2.5 72B (vLLM)',
+        kind: 'model',
+        status: 'ok',
+        speakerMode: 'single',
+      },
+      {
+        id: 'mistral-lmstudio',
+        label: 'Mistral 7B (LM Studio)',
+        kind: 'model',
+        status: 'ok',
+        speakerMode: 'single',
+      },
+      {
+        id: 'offline',
+        label: 'Offline speaker',
+        kind: 'offline',
+        status: 'ok',
+        speakerMode: 'single',
+      },
     ]);
   });
 

@@ -15,6 +15,11 @@ describe('/about', () => {
 
     await page.getByRole('tab', { name: 'The Science' }).click();
     expect(await panel.getByRole('heading', { level: 2 }).textContent()).toBe('The Science');
+    // What runs here, from the catalogue: the platform's defaults have the offline speaker alone,
+    // writing in one pass.
+    await panel
+      .getByText('Offline speaker writes each speech in one pass, without a team.')
+      .waitFor();
     const science = await panel.textContent();
     expect(science).toContain('Agent4Debate');
     expect(science).toContain('200');

@@ -7,6 +7,12 @@ export class SpeakerModelModel extends SpeakerModelRefModel {
     description: "'ok', or 'degraded' when its last turns all failed (it is still offered).",
   })
   status!: string;
+
+  @Field(() => String, {
+    description:
+      "'single' (each speech in one pass) or 'team' (an analyzer plans, a writer writes, a reviewer checks, the writer revises once).",
+  })
+  speakerMode!: string;
 }
 
 @ObjectType('Catalog', { description: 'What the engine page offers, owned by the services.' })
@@ -24,6 +30,12 @@ export class CatalogModel {
     description: "The operator's models, then the offline speaker; the first is the default.",
   })
   models!: SpeakerModelModel[];
+
+  @Field(() => Boolean, {
+    description:
+      'Whether speaker teams search the web for evidence (a search backend is configured).',
+  })
+  searcher!: boolean;
 
   @Field(() => [String], { description: 'Round 1, 2 and 3, in order.' })
   roundTitles!: string[];

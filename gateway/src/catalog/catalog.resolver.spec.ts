@@ -7,7 +7,16 @@ import { CatalogResolver } from './catalog.resolver.js';
 const GENERATION_CATALOG: GenerationCatalog = {
   rhetoricStyles: ['standard'],
   debateFormats: ['structured'],
-  models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
+  models: [
+    {
+      id: 'offline',
+      label: 'Offline speaker',
+      kind: 'offline',
+      status: 'ok',
+      speakerMode: 'single',
+    },
+  ],
+  searcher: false,
   roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
   topics: ['Is a hot dog a sandwich?'],
 };

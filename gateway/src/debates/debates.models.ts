@@ -1,5 +1,9 @@
 import { Field, Float, Int, ObjectType } from '@nestjs/graphql';
-import { DebateVerdictModel, WrittenByModel } from '../generation/generation.models.js';
+import {
+  DebateVerdictModel,
+  TeamNotesModel,
+  WrittenByModel,
+} from '../generation/generation.models.js';
 
 @ObjectType('DebateSpeaker')
 export class DebateSpeakerModel {
@@ -38,6 +42,12 @@ export class DebateRoundModel {
     description: 'What really wrote it; null for a debate saved before this was kept.',
   })
   writtenBy!: WrittenByModel | null;
+
+  @Field(() => TeamNotesModel, {
+    nullable: true,
+    description: 'How a speaker team made it; null when one completion wrote it.',
+  })
+  team!: TeamNotesModel | null;
 }
 
 /** What every debate type of the API has, saved or shared. */

@@ -158,9 +158,57 @@ export class DebateSettingsInput {
   second!: SpeakerSettingsInput;
 }
 
+@ObjectType('Evidence', { description: "A source a speaker team's searcher found." })
+export class EvidenceModel {
+  @Field(() => String)
+  title!: string;
+
+  @Field(() => String, { description: 'Its link (http or https).' })
+  url!: string;
+}
+
+@ObjectType('TeamNotes', {
+  description:
+    "How a speaker team made a speech (the analyzer's plan, the reviewer's fixes, the writer's revision); shown as 'How this speech was made'.",
+})
+export class TeamNotesModel {
+  @Field(() => Boolean, {
+    description: 'Whether its searcher ran (a search backend is configured).',
+  })
+  searched!: boolean;
+
+  @Field(() => [EvidenceModel], {
+    description:
+      'The sources its searcher found, cited in the speech as [n]; empty when no search backend is configured (or the search failed).',
+  })
+  evidence!: EvidenceModel[];
+
+  @Field(() => String, { description: "The analyzer's plan for the round." })
+  plan!: string;
+
+  @Field(() => String, {
+    description:
+      "What the reviewer did: 'accepted' the draft, asked for 'fixes', or 'failed' to review it (the draft stands).",
+  })
+  review!: string;
+
+  @Field(() => [String], {
+    description: "The reviewer's fixes (at most 3); empty unless it asked for fixes.",
+  })
+  fixes!: string[];
+
+  @Field(() => Boolean, { description: "Whether the speech is the writer's revision." })
+  revised!: boolean;
+
+  @Field(() => Int, {
+    description: "How many steps the team took: its searcher's and each completion.",
+  })
+  steps!: number;
+}
+
 @ObjectType('DebateRunEvent', {
   description:
-    'One event of a run, in order (seq). type: runStarted, turnStarted, textDelta, turnCompleted, runCompleted or runFailed; the fields that type carries are set, the others null.',
+    'One event of a run, in order (seq). type: runStarted, turnStarted, turnStage, textDelta, turnCompleted, judgingStarted, verdictReady, runCompleted or runFailed; the fields that type carries are set, the others null.',
 })
 export class DebateRunEventModel {
   @Field(() => String)
@@ -225,6 +273,19 @@ export class DebateRunEventModel {
 
   @Field(() => WrittenByModel, { nullable: true, description: 'turnCompleted: what wrote it.' })
   writtenBy!: WrittenByModel | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "turnStage: a team's turn moved on to analyzing, writing, reviewing or revising (at revising its words start again).",
+  })
+  stage!: string | null;
+
+  @Field(() => TeamNotesModel, {
+    nullable: true,
+    description: 'turnCompleted: how a speaker team made it; null when one completion wrote it.',
+  })
+  team!: TeamNotesModel | null;
 
   @Field(() => SpeakerModelRefModel, {
     nullable: true,

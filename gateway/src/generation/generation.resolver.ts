@@ -51,6 +51,8 @@ function toModel(event: RunEvent): DebateRunEventModel {
     summary: null,
     failed: null,
     writtenBy: null,
+    stage: null,
+    team: null,
     judge: null,
     verdict: null,
     message: null,

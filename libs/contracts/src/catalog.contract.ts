@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { categoryNames } from './constants/index.js';
 import { defineRequest } from './contract.js';
 import { SpeakerModelRef } from './generation.contract.js';
+import { SpeakerMode } from './model-catalog.js';
 import { subjects } from './subjects.js';
 
 const nonEmptyList = z.array(z.string().min(1)).min(1);
@@ -19,6 +20,8 @@ export const debateCategories: readonly DebateCategory[] = DebateCategory.option
 export const SpeakerModel = SpeakerModelRef.extend({
   /** 'degraded' while its last turns all failed; it is still offered. */
   status: z.enum(['ok', 'degraded']),
+  /** How it writes a speech: in one pass, or as a team (analyzer, writer, reviewer). */
+  speakerMode: SpeakerMode,
 }).strict();
 export type SpeakerModel = z.output<typeof SpeakerModel>;
 
@@ -29,6 +32,8 @@ export const GenerationCatalog = z
     debateFormats: nonEmptyList,
     /** The operator's models, then the offline speaker. */
     models: z.array(SpeakerModel).min(1),
+    /** Whether speaker teams search the web for evidence (a search backend is configured). */
+    searcher: z.boolean(),
     roundTitles: nonEmptyList,
     topics: nonEmptyList,
   })

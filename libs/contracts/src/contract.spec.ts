@@ -40,7 +40,16 @@ describe(parsePayload.name, () => {
     const catalog = {
       rhetoricStyles: ['standard'],
       debateFormats: ['structured'],
-      models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
+      models: [
+        {
+          id: 'offline',
+          label: 'Offline speaker',
+          kind: 'offline',
+          status: 'ok',
+          speakerMode: 'single',
+        },
+      ],
+      searcher: false,
       roundTitles: ['Constructive Arguments'],
       topics: ['Should cities ban cars?'],
     };

@@ -8,6 +8,7 @@ import {
   ModelId,
   RhetoricStyle,
   Stance,
+  TeamNotes,
   Verdict,
   WrittenBy,
 } from './generation.contract.js';
@@ -43,6 +44,8 @@ export const DebateRound = z
     summary: z.string(),
     /** What really wrote it; null for a debate saved before provenance was kept. */
     writtenBy: WrittenBy.nullable().default(null),
+    /** How a speaker team made it; null: one completion wrote it (or saved before teams). */
+    team: TeamNotes.nullable().default(null),
   })
   .strict();
 

@@ -5,7 +5,9 @@ import {
   MAX_TOPIC_LENGTH,
   MAX_VERDICT_TOTAL,
   modelKinds,
+  MAX_EVIDENCE,
   speakerNames,
+  turnStages,
 } from './constants/index.js';
 import { subjects } from './subjects.js';
 import { ConsumeRefusal } from './usage.contract.js';
@@ -197,6 +199,45 @@ export const Verdict = z
   .strict();
 export type Verdict = z.output<typeof Verdict>;
 
+/** The stages of a team's turn, in order (a single speaker's turn has none). */
+export const TurnStage = z.enum(turnStages);
+export type TurnStage = z.output<typeof TurnStage>;
+
+/** The most fixes a team's reviewer returns. */
+export const MAX_REVIEW_FIXES = 3;
+
+/** A source a team's searcher found: its title and its link (http or https). */
+export const Evidence = z
+  .object({
+    title: z.string().min(1).max(300),
+    url: z.url({ protocol: /^https?$/ }).max(2000),
+  })
+  .strict();
+export type Evidence = z.output<typeof Evidence>;
+
+/** The most characters of a team's plan, and of one of its reviewer's fixes, that are kept. */
+export const MAX_PLAN_LENGTH = 8000;
+export const MAX_FIX_LENGTH = 2000;
+
+/**
+ * How a team made a speech ("How this speech was made"): whether its searcher ran and the
+ * sources it found, the analyzer's plan, what the reviewer did (accepted the draft, asked for
+ * fixes, or could not review it), whether the speech is the writer's revision, and how many
+ * steps the team took (the search and each completion).
+ */
+export const TeamNotes = z
+  .object({
+    searched: z.boolean().default(false),
+    evidence: z.array(Evidence).max(MAX_EVIDENCE).default([]),
+    plan: z.string().max(MAX_PLAN_LENGTH),
+    review: z.enum(['accepted', 'fixes', 'failed']),
+    fixes: z.array(z.string().max(MAX_FIX_LENGTH)).max(MAX_REVIEW_FIXES),
+    revised: z.boolean(),
+    steps: z.number().int().min(1).max(20),
+  })
+  .strict();
+export type TeamNotes = z.output<typeof TeamNotes>;
+
 /** Who speaks a turn. */
 export const TurnSpeaker = z.enum(['First Speaker', 'Second Speaker', 'Moderator']);
 export type TurnSpeaker = z.output<typeof TurnSpeaker>;
@@ -237,6 +278,15 @@ export const RunEvent = z.discriminatedUnion('type', [
       model: SpeakerModelRef,
     })
     .strict(),
+  /** A team's turn moved on to a stage; at 'revising' the revision's words start again. */
+  z
+    .object({
+      type: z.literal('turnStage'),
+      ...sequenced,
+      turn: z.number().int().nonnegative(),
+      stage: TurnStage,
+    })
+    .strict(),
   z
     .object({
       type: z.literal('textDelta'),
@@ -255,6 +305,8 @@ export const RunEvent = z.discriminatedUnion('type', [
       /** The speaker failed this turn: text and summary are the spec's error texts. */
       failed: z.boolean(),
       writtenBy: WrittenBy,
+      /** How a team made it; null: one completion wrote it (or the turn failed). */
+      team: TeamNotes.nullable(),
     })
     .strict(),
   z
@@ -356,6 +408,7 @@ export const FinishedRun = z
           text: z.string(),
           summary: z.string(),
           writtenBy: WrittenBy,
+          team: TeamNotes.nullable().default(null),
         })
         .strict(),
     ),

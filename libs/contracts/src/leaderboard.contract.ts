@@ -3,10 +3,10 @@ import { defineRequest } from './contract.js';
 import { subjects } from './subjects.js';
 
 /**
- * What a leaderboard rates: the models that really wrote the debates (each speaker's
- * `writtenBy`), or the rhetoric styles the speakers were given.
+ * What a board rates: the models that wrote the debates, each model's setup (as one completion,
+ * or as a speaker team: 'GPT-4o, team' against 'GPT-4o, single'), or the rhetoric styles.
  */
-export const LeaderboardSubject = z.enum(['MODEL', 'STYLE']);
+export const LeaderboardSubject = z.enum(['MODEL', 'SETUP', 'STYLE']);
 export type LeaderboardSubject = z.output<typeof LeaderboardSubject>;
 
 const count = z.number().int().nonnegative();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OFFLINE_MODEL_ID } from './constants/index.js';
+import { OFFLINE_MODEL_ID, OFFLINE_TEAM_MODEL_ID } from './constants/index.js';
 import { ModelId } from './generation.contract.js';
 
 /**
@@ -12,17 +12,33 @@ export const StructuredOutputMode = z.enum(structuredOutputModes);
 export type StructuredOutputMode = z.output<typeof StructuredOutputMode>;
 
 /**
+ * How a model writes a speech: `single`, one completion; `team`, the Agent4Debate team: an
+ * analyzer plans the round, a writer writes from the plan, a reviewer checks it and the writer
+ * revises once when it returns fixes.
+ */
+export const speakerModes = ['single', 'team'] as const;
+export const SpeakerMode = z.enum(speakerModes);
+export type SpeakerMode = z.output<typeof SpeakerMode>;
+
+/**
+ * How the offline speaker is offered: in one pass, as a team, or both (the offline speaker and
+ * the offline speaker team, side by side: what the team-against-single benchmark runs).
+ */
+export const OfflineSpeakerMode = z.enum(['single', 'team', 'both']);
+export type OfflineSpeakerMode = z.output<typeof OfflineSpeakerMode>;
+
+/**
  * Variables a model's key may not be read from: the generation service's own settings
  * (OPENAI_API_KEY excepted: it is a key), and what Node and OpenTelemetry read.
  */
 export const RESERVED_KEY_VARIABLE =
-  /^(?:OPENAI_(?!API_KEY$)|MONGO_|NATS_|JETSTREAM_|OTEL_|NODE_|OPS_|OFFLINE_|DRAIN_|TURN_|LOG_)|^(?:MODEL_CATALOG|PATH|HOME)$/;
+  /^(?:OPENAI_(?!API_KEY$)|MONGO_|NATS_|JETSTREAM_|OTEL_|NODE_|OPS_|OFFLINE_|DRAIN_|TURN_|LOG_|SEARCH_)|^(?:MODEL_CATALOG|PATH|HOME)$/;
 
 /** One model of the operator's catalogue (MODEL_CATALOG): no key in it, only where to read one. */
 export const ModelEntry = z
   .object({
-    id: ModelId.refine((id) => id !== OFFLINE_MODEL_ID, {
-      message: `"${OFFLINE_MODEL_ID}" is the offline speaker's id`,
+    id: ModelId.refine((id) => id !== OFFLINE_MODEL_ID && id !== OFFLINE_TEAM_MODEL_ID, {
+      message: `"${OFFLINE_MODEL_ID}" and "${OFFLINE_TEAM_MODEL_ID}" are the offline speaker's ids`,
     }),
     label: z.string().trim().min(1).max(60),
     /** The server's OpenAI-compatible base URL, e.g. http://ollama:11434/v1; unset, OpenAI's. */
@@ -43,6 +59,8 @@ export const ModelEntry = z
     /** The model as the server names it (`model` in the request). */
     providerModel: z.string().trim().min(1).max(200),
     structuredOutput: StructuredOutputMode.default('tool_call'),
+    /** One completion a speech, or the team (analyzer, writer, reviewer, revision). */
+    speakerMode: SpeakerMode.default('single'),
     /** The most tokens a turn may take (`max_tokens`). */
     maxTokens: z.number().int().min(16).max(200_000).default(1000),
     /** How many turns it may write at once over every debate of this instance; more wait. */

@@ -62,8 +62,8 @@ describe('MongoDB behaviour, or a clear refusal', () => {
         { _id: 1, name: 'cafe' },
         { _id: 2, name: 'Café' },
         { _id: 3, name: 'CAFE' },
-        { _id: 4, name: 'banana' },
-        { _id: 5, name: 'Apple' },
+        { _id: 4, name: 'Banana' },
+        { _id: 5, name: 'apple' },
         { _id: 6, name: 'cherry' },
       ]);
       await names().createIndex({ name: 1 });
@@ -83,7 +83,7 @@ describe('MongoDB behaviour, or a clear refusal', () => {
       expect(
         ids(
           await names()
-            .find({ name: { $in: ['CHERRY', 'apple'] } }, { collation: caseless })
+            .find({ name: { $in: ['CHERRY', 'APPLE'] } }, { collation: caseless })
             .toArray(),
         ),
       ).toEqual([5, 6]);
@@ -101,12 +101,26 @@ describe('MongoDB behaviour, or a clear refusal', () => {
         .find({ _id: { $in: [4, 5, 6] } }, { collation: caseless })
         .sort({ name: 1 })
         .toArray();
-      expect(sorted.map((row) => row.name)).toEqual(['Apple', 'banana', 'cherry']);
+      expect(sorted.map((row) => row.name)).toEqual(['apple', 'Banana', 'cherry']);
+      // Without one, by bytes: capitals first.
       const binary = await names()
         .find({ _id: { $in: [4, 5, 6] } })
         .sort({ name: 1 })
         .toArray();
-      expect(binary.map((row) => row.name)).toEqual(['Apple', 'banana', 'cherry'].sort());
+      expect(binary.map((row) => row.name)).toEqual(['Banana', 'apple', 'cherry']);
+      // An aggregate's $sort too, on two keys: strings equal by the collation sort by the next.
+      const tied = db.collection('tied');
+      await tied.insertMany([
+        { n: 'a', s: 2 },
+        { n: 'A', s: 1 },
+        { n: 'a', s: 0 },
+      ]);
+      const aggregated = await tied
+        .aggregate([{ $sort: { n: 1, s: 1 } }, { $project: { _id: 0, s: 1 } }], {
+          collation: caseless,
+        })
+        .toArray();
+      expect(aggregated).toEqual([{ s: 0 }, { s: 1 }, { s: 2 }]);
       // numericOrdering: "compare numeric strings as numbers" ("10" after "9").
       const numbers = db.collection('numbers');
       await numbers.insertMany([{ v: '10' }, { v: '9' }, { v: '100' }]);
@@ -145,6 +159,7 @@ describe('MongoDB behaviour, or a clear refusal', () => {
         { collation: caseless, returnDocument: 'after' },
       );
       expect(found?.['tag']).toBe('fruit');
+      expect(found?.['name']).toBe('apple');
       const deleted = await names().deleteMany({ tag: 'COFFEE' }, { collation: caseless });
       expect(deleted.deletedCount).toBe(3);
       expect(ids(await names().find({}).toArray())).toEqual([4, 5, 6]);
@@ -174,6 +189,13 @@ describe('MongoDB behaviour, or a clear refusal', () => {
       const refused = await refusal(grouping);
       expect(refused.code).toBe(238);
       expect(refused.message).toMatch(/does not support '\$group' with a collation/);
+      // A filter's expression that would compare by bytes is refused too.
+      const inFilter = await refusal(
+        names()
+          .find({ $expr: { $eq: [{ $max: ['$name', 'B'] }, 'b'] } }, { collation: baseOnly })
+          .toArray(),
+      );
+      expect(inFilter.message).toMatch(/does not support '\$max' with a collation/);
       const strength4 = await refusal(
         names()
           .find({}, { collation: { locale: 'en', strength: 4 } })
@@ -325,6 +347,27 @@ describe('MongoDB behaviour, or a clear refusal', () => {
       expect(
         (await refusal(db.command({ collMod: 'students', validationLevel: 'sometimes' }))).code,
       ).toBe(2);
+    });
+
+    it('reads property names as names, and JSON types as MongoDB does', async () => {
+      // Properties may be called as keywords are ('id', 'format', 'default'); a JSON `type` of
+      // 'object' is an embedded document (not a date), 'number' any numeric type.
+      const schema2 = {
+        $jsonSchema: {
+          required: ['id', 'format'],
+          properties: {
+            id: { type: 'string' },
+            format: { type: 'object' },
+            default: { type: 'number' },
+          },
+        },
+      };
+      await db.createCollection('keyword_names', { validator: schema2 });
+      const named = db.collection('keyword_names');
+      await named.insertOne({ id: 'a', format: { width: 3 }, default: 2.5 });
+      const aDate = await refusal(named.insertOne({ id: 'b', format: new Date() }));
+      expect(aDate.code).toBe(121);
+      expect(await named.countDocuments()).toBe(1);
     });
 
     it('refuses a $jsonSchema keyword MongoDB does not support, creating nothing', async () => {

@@ -82,6 +82,7 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
       text: `For ${round}`,
       summary: `F${round}`,
       writtenBy: offlineTurn(),
+      team: null,
     },
     {
       speaker: 'Second Speaker' as const,
@@ -89,6 +90,7 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
       text: `Against ${round}`,
       summary: `A${round}`,
       writtenBy: offlineTurn(),
+      team: null,
     },
   ]);
   const speaker = (name: Debate['rounds'][number]['speaker']) =>

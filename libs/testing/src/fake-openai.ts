@@ -74,6 +74,8 @@ export interface FakeOpenAi {
    * it prefers the speaker who wrote more.
    */
   judgeFavoursFirst: boolean;
+  /** What its reviewer (a speaker team's) returns: these fixes, or none (it accepts). */
+  reviewerFixes: string[];
   readonly requests: RecordedCompletion[];
   close(): Promise<void>;
 }
@@ -88,6 +90,13 @@ export function fakeArgument(body: RecordedCompletion['body']): { text: string; 
     text: `As the ${who}, on "${topic}": here is a full argument, with reasons and evidence.`,
     summary: `The ${who} made a case. It had reasons. It had evidence. And a fourth sentence.`,
   };
+}
+
+/** Which member of a speaker's team the request asks, if it asks one (not the writer). */
+function teamMember(body: RecordedCompletion['body']): 'analyzer' | 'reviewer' | undefined {
+  const system = body.messages.find((message) => message.role === 'system')?.content ?? '';
+  return /^You are the (analyzer|reviewer) /.exec(system)?.[1] as
+    'analyzer' | 'reviewer' | undefined;
 }
 
 /** Whether the request asks for a judge's scorecard rather than a speaker's turn. */
@@ -216,12 +225,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     firstTokenMs: number;
     reasoningModels: boolean;
     judgeFavoursFirst: boolean;
+    reviewerFixes: string[];
     requests: RecordedCompletion[];
   } = {
     mode: { kind: 'stream' },
     firstTokenMs: options.firstTokenMs ?? 0,
     reasoningModels: false,
     judgeFavoursFirst: false,
+    reviewerFixes: [],
     requests: [],
   };
 
@@ -258,6 +269,17 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     recorded.answeredAs = kind;
     const argument = fakeArgument(body);
     let raw = kind === 'prose' ? `${argument.text} ${argument.summary}` : JSON.stringify(argument);
+    const member = kind === 'prose' ? undefined : teamMember(body);
+    if (member === 'analyzer') {
+      raw = JSON.stringify({
+        standing: ['The opponent says the change costs too much.'],
+        clashes: ['Cost against benefit.'],
+        plan: 'Argue the benefit first, answer the cost, concede the transition is hard.',
+      });
+    } else if (member === 'reviewer') {
+      const fixes = fake.reviewerFixes;
+      raw = JSON.stringify({ accepted: fixes.length === 0, fixes });
+    }
     if (asksForScorecard(body)) {
       const card = JSON.stringify(fakeScorecard(body, fake.judgeFavoursFirst));
       raw = kind === 'prose' ? 'Both speakers argued well; it is hard to call.' : card;
@@ -397,6 +419,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     },
     set judgeFavoursFirst(on: boolean) {
       fake.judgeFavoursFirst = on;
+    },
+    get reviewerFixes() {
+      return fake.reviewerFixes;
+    },
+    set reviewerFixes(fixes: string[]) {
+      fake.reviewerFixes = fixes;
     },
     requests: fake.requests,
     close: async () => {

@@ -57,6 +57,7 @@ export class GenerationStandIn {
           text: 'Welcome.',
           summary: 'Opened.',
           writtenBy: modelTurn(90, 40),
+          team: null,
         },
         ...[1, 2, 3].flatMap((round) =>
           speakers.map((speaker) => ({
@@ -70,6 +71,20 @@ export class GenerationStandIn {
                 : round === 2
                   ? modelTurn(300, 0, true)
                   : modelTurn(200 * round, 100),
+            // The first speaker's model spoke as a team: its rounds carry how they were made.
+            team:
+              speaker === 'First Speaker' && round !== 2
+                ? {
+                    searched: round === 1,
+                    evidence:
+                      round === 1 ? [{ title: 'A study', url: 'https://example.org/study' }] : [],
+                    plan: `Plan for round ${round}`,
+                    review: round === 1 ? ('fixes' as const) : ('accepted' as const),
+                    fixes: round === 1 ? ['Answer the cost.'] : [],
+                    revised: round === 1,
+                    steps: round === 1 ? 4 : 3,
+                  }
+                : null,
           })),
         ),
         {
@@ -78,6 +93,7 @@ export class GenerationStandIn {
           text: 'Thank you both.',
           summary: 'Closed.',
           writtenBy: modelTurn(900, 60),
+          team: null,
         },
       ],
       verdict: offlineVerdict(7, 6),

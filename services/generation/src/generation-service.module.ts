@@ -44,7 +44,17 @@ export class GenerationServiceModule {
                 maxRetries: speakers.OPENAI_MAX_RETRIES ?? 2,
                 idleTimeoutMs: speakers.OPENAI_IDLE_TIMEOUT_MS ?? 30_000,
                 judges: speakers.JUDGE_MODELS ?? [],
+                ...(speakers.SEARCH_URL
+                  ? {
+                      search: {
+                        url: speakers.SEARCH_URL,
+                        apiKey: speakers.SEARCH_API_KEY,
+                        timeoutMs: speakers.SEARCH_TIMEOUT_MS ?? 8_000,
+                      },
+                    }
+                  : {}),
                 offline: {
+                  speakerMode: speakers.OFFLINE_SPEAKER_MODE ?? 'single',
                   tokensPerSecond: speakers.OFFLINE_TOKENS_PER_SECOND ?? 30,
                   firstTokenDelayMs: speakers.OFFLINE_FIRST_TOKEN_MS ?? 200,
                 },

@@ -1,4 +1,4 @@
-import { ModelId } from '@debate/contracts';
+import { ModelId, OfflineSpeakerMode } from '@debate/contracts';
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
 import { modelCatalogEnv } from './models/model-catalog.js';
@@ -47,6 +47,18 @@ export const speakerEnvSchema = z.object({
       .optional(),
   ).describe(
     "The catalogue's models that may judge a debate, in order of preference: the first that did not speak in it judges (the first, if all did); unset, the offline judge.",
+  ),
+  SEARCH_URL: optionalEnv(z.url({ protocol: /^https?$/ }).optional()).describe(
+    "A search backend for the speaker teams' searcher: a SearXNG instance's base URL (asked `/search?q=…&format=json`; its JSON format must be enabled in its settings). Unset, no searcher runs.",
+  ),
+  SEARCH_API_KEY: optionalEnv(z.string().min(1).optional()).describe(
+    'Sent to the search backend as `Authorization: Bearer …` (a search API behind a gateway); never sent to a browser.',
+  ),
+  SEARCH_TIMEOUT_MS: optionalEnv(z.coerce.number().min(100).max(60_000).default(8_000)).describe(
+    'How long one search may take, in milliseconds.',
+  ),
+  OFFLINE_SPEAKER_MODE: optionalEnv(OfflineSpeakerMode.default('single')).describe(
+    "How the offline speaker writes a speech: `single` (one pass), `team` (its deterministic analyzer, writer, reviewer and revision, as a catalogue model's `speakerMode: 'team'`), or `both`: the offline speaker and the 'Offline speaker team' (`offline-team`) side by side, as `bench:team` runs them.",
   ),
   OFFLINE_TOKENS_PER_SECOND: count(30, 'How fast the offline speaker writes, in tokens a second.'),
   OFFLINE_FIRST_TOKEN_MS: count(

@@ -29,10 +29,23 @@ describe('the generation catalog', () => {
       rhetoricStyles: [...rhetoricStyles],
       debateFormats: [...debateFormats],
       models: [
-        { id: 'gpt-4', label: 'gpt-4', kind: 'model', status: 'ok' },
-        { id: 'gpt-3.5-turbo', label: 'gpt-3.5-turbo', kind: 'model', status: 'ok' },
-        { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+        { id: 'gpt-4', label: 'gpt-4', kind: 'model', status: 'ok', speakerMode: 'single' },
+        {
+          id: 'gpt-3.5-turbo',
+          label: 'gpt-3.5-turbo',
+          kind: 'model',
+          status: 'ok',
+          speakerMode: 'single',
+        },
+        {
+          id: 'offline',
+          label: 'Offline speaker',
+          kind: 'offline',
+          status: 'ok',
+          speakerMode: 'single',
+        },
       ],
+      searcher: false,
       roundTitles: [...roundTitles],
     });
     // Nothing of a model's server reaches the catalogue: no key, no URL, no provider model.

@@ -8,6 +8,7 @@ import { processRegistry } from '@debate/nest';
 import {
   eventually,
   type FakeOpenAi,
+  metricValue,
   type ServiceUnderTest,
   startFakeOpenAi,
   startServiceUnderTest,
@@ -18,15 +19,6 @@ import { GenerationServiceModule } from '../src/index.js';
 import { UsageStandIn } from './usage-stand-in.js';
 
 const ada = { userId: 'ada', email: 'ada@example.org' };
-
-/** A metric's value for one model (and direction or reason), as /metrics would show it. */
-async function metric(name: string, labels: Record<string, string>): Promise<number> {
-  const found = await processRegistry().getSingleMetric(name)?.get();
-  const value = found?.values.find((entry) =>
-    Object.entries(labels).every(([key, wanted]) => entry.labels[key] === wanted),
-  );
-  return value?.value ?? 0;
-}
 
 // Two speakers on two servers of different families, each configured as an operator might
 // first try it (the forced function call), each answering as its documentation says.
@@ -52,6 +44,7 @@ describe('a debate between two models on two kinds of server', () => {
                 baseUrl: ollama.baseUrl,
                 providerModel: 'llama3.1:8b',
                 structuredOutput: 'tool_call',
+                speakerMode: 'single',
                 maxTokens: 800,
                 maxConcurrentTurns: 2,
               },
@@ -62,6 +55,7 @@ describe('a debate between two models on two kinds of server', () => {
                 apiKeyEnv: 'LLAMA_SERVER_KEY',
                 providerModel: 'qwen2.5-7b-instruct-q4_k_m',
                 structuredOutput: 'tool_call',
+                speakerMode: 'single',
                 maxTokens: 600,
                 maxConcurrentTurns: 1,
               },
@@ -165,14 +159,17 @@ describe('a debate between two models on two kinds of server', () => {
     expect(settled?.tokens).toEqual({ tokensIn: total('tokensIn'), tokensOut: total('tokensOut') });
 
     // Operators see each model on /metrics.
-    expect(await metric('debate_model_turns_started_total', { model: 'llama-local' })).toBe(5);
-    expect(await metric('debate_model_turns_started_total', { model: 'qwen-gguf' })).toBe(3);
-    expect(await metric('debate_model_turns_failed_total', { model: 'qwen-gguf' })).toBe(0);
+    expect(await metricValue('debate_model_turns_started_total', { model: 'llama-local' })).toBe(5);
+    expect(await metricValue('debate_model_turns_started_total', { model: 'qwen-gguf' })).toBe(3);
+    expect(await metricValue('debate_model_turns_failed_total', { model: 'qwen-gguf' })).toBe(0);
     expect(
-      await metric('debate_model_turns_retried_total', { model: 'llama-local', reason: 'mode' }),
+      await metricValue('debate_model_turns_retried_total', {
+        model: 'llama-local',
+        reason: 'mode',
+      }),
     ).toBe(1);
     expect(
-      await metric('debate_model_tokens_total', { model: 'qwen-gguf', direction: 'out' }),
+      await metricValue('debate_model_tokens_total', { model: 'qwen-gguf', direction: 'out' }),
     ).toBe(
       turns
         .filter((turn) => turn.speaker === 'Second Speaker')

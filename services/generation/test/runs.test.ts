@@ -9,8 +9,10 @@ import {
 import {
   eventually,
   type FakeOpenAi,
+  type FakeSearch,
   type ServiceUnderTest,
   startFakeOpenAi,
+  startFakeSearch,
   startServiceUnderTest,
 } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -185,12 +187,14 @@ describe('a debate run', () => {
       topic: settings.topic,
       first: settings.first,
       second: settings.second,
+      // A single speaker's turns: no team notes.
       turns: completedTurns(events).map(({ speaker, round, text, summary, writtenBy }) => ({
         speaker,
         round,
         text,
         summary,
         writtenBy,
+        team: null,
       })),
       // The offline judge's scorecard, as the run sent it.
       verdict: events.flatMap((event) => (event.type === 'verdictReady' ? [event.verdict] : []))[0],
@@ -323,5 +327,88 @@ describe('a debate run whose speaker fails every turn', () => {
     expect(usage.callsFor(runId)).toEqual(['consume', 'refund']);
     // A failed run cannot be saved.
     expect(await lookUp(generation, runId)).toEqual({ run: null });
+  });
+});
+
+// The offline speaker as a team (OFFLINE_SPEAKER_MODE=team) with a search backend (SearXNG's
+// JSON API, faked): its searcher, analyzer, writer, reviewer and revision, reported as stages,
+// and how each speech was made kept for saving.
+describe('a debate run whose speakers are teams', () => {
+  const usage = new UsageStandIn();
+  let generation: ServiceUnderTest;
+  let search: FakeSearch;
+
+  beforeAll(async () => {
+    search = await startFakeSearch();
+    generation = await startServiceUnderTest({
+      service: 'generation',
+      register: (runtime) =>
+        GenerationServiceModule.register({
+          ...runtime,
+          speakers: {
+            OFFLINE_SPEAKER_MODE: 'team',
+            SEARCH_URL: search.baseUrl,
+            OFFLINE_TOKENS_PER_SECOND: 5_000,
+            OFFLINE_FIRST_TOKEN_MS: 0,
+            TURN_PAUSE_MS: 0,
+          },
+        }),
+      standIns: { usage: usage.module() },
+    });
+  });
+
+  afterAll(async () => {
+    await generation?.stop();
+    await search?.close();
+  });
+
+  it('reports each stage, streams the revision from its start, and keeps the sources, the plan and the fixes', async () => {
+    const runId = await start(generation, settingsOf('Should cities ban cars?'));
+    const events = await watch(generation, runId);
+    expect(events.at(-1)?.type).toBe('runCompleted');
+    // The first speaker's opening: analyzed, written, reviewed, then revised (its reviewer wants
+    // the stakes said), the revision's words streamed after the 'revising' stage.
+    const opening = events.filter(
+      (event) => (event.type === 'turnStage' || event.type === 'textDelta') && event.turn === 1,
+    );
+    const stages = opening.flatMap((event) => (event.type === 'turnStage' ? [event.stage] : []));
+    expect(stages).toEqual(['searching', 'analyzing', 'writing', 'reviewing', 'revising']);
+    const revising = opening.findIndex(
+      (event) => event.type === 'turnStage' && event.stage === 'revising',
+    );
+    const revisionText = opening
+      .slice(revising + 1)
+      .map((event) => (event.type === 'textDelta' ? event.text : ''))
+      .join('');
+    const [, first, , rebuttal] = completedTurns(events);
+    expect(revisionText).toBe(first?.text);
+    expect(first?.text).toMatch(/What is at stake: if "Should cities ban cars" is decided wrongly/);
+    // The speech cites what the searcher found.
+    expect(first?.text).toContain('As [1] reports: Study 1 on Should cities ban cars.');
+    expect(first?.team).toEqual({
+      searched: true,
+      evidence: [1, 2, 3].map((n) => ({
+        title: `Study ${n} on Should cities ban cars`,
+        url: `https://example.org/study-${n}?q=Should%20cities%20ban%20cars`,
+      })),
+      plan: expect.stringMatching(/^Open for "Should cities ban cars" with the strongest reason/),
+      review: 'fixes',
+      fixes: ['Close by saying what is at stake if the motion is decided wrongly.'],
+      revised: true,
+      steps: 5,
+    });
+    // A rebuttal that answers the opponent is accepted as drafted: three steps.
+    expect(rebuttal?.team).toMatchObject({
+      review: 'accepted',
+      fixes: [],
+      revised: false,
+      steps: 4,
+    });
+    // The moderator's turns are no side's speech: written alone.
+    expect(completedTurns(events)[0]).toMatchObject({ speaker: 'Moderator', team: null });
+    expect(rebuttal?.team?.plan).toMatch(/^Answer "/);
+    // Saving gets each turn's notes.
+    const { run } = await lookUp(generation, runId);
+    expect(run?.turns[1]?.team).toEqual(first?.team);
   });
 });

@@ -19,7 +19,7 @@ export type DebateSettingsInput = {
 };
 
 /** MODEL: the models that really wrote the debates; STYLE: the rhetoric styles of the speakers. */
-export type LeaderboardSubject = 'MODEL' | 'STYLE';
+export type LeaderboardSubject = 'MODEL' | 'SETUP' | 'STYLE';
 
 /** Today starts at the viewer's midnight (utcOffsetMinutes); a week is 7 days. */
 export type RankingPeriod = 'ALL_TIME' | 'THIS_MONTH' | 'THIS_WEEK' | 'TODAY';
@@ -310,6 +310,15 @@ export type CommunityDebateQuery = {
       readonly round: number;
       readonly text: string;
       readonly summary: string;
+      readonly team: {
+        readonly searched: boolean;
+        readonly plan: string;
+        readonly review: string;
+        readonly fixes: ReadonlyArray<string>;
+        readonly revised: boolean;
+        readonly steps: number;
+        readonly evidence: ReadonlyArray<{ readonly title: string; readonly url: string }>;
+      } | null;
       readonly writtenBy: {
         readonly kind: string;
         readonly modelId: string;
@@ -521,6 +530,15 @@ export type DebateRoundFieldsFragment = {
   readonly round: number;
   readonly text: string;
   readonly summary: string;
+  readonly team: {
+    readonly searched: boolean;
+    readonly plan: string;
+    readonly review: string;
+    readonly fixes: ReadonlyArray<string>;
+    readonly revised: boolean;
+    readonly steps: number;
+    readonly evidence: ReadonlyArray<{ readonly title: string; readonly url: string }>;
+  } | null;
   readonly writtenBy: {
     readonly kind: string;
     readonly modelId: string;
@@ -693,6 +711,15 @@ export type MyDebateQuery = {
       readonly round: number;
       readonly text: string;
       readonly summary: string;
+      readonly team: {
+        readonly searched: boolean;
+        readonly plan: string;
+        readonly review: string;
+        readonly fixes: ReadonlyArray<string>;
+        readonly revised: boolean;
+        readonly steps: number;
+        readonly evidence: ReadonlyArray<{ readonly title: string; readonly url: string }>;
+      } | null;
       readonly writtenBy: {
         readonly kind: string;
         readonly modelId: string;
@@ -787,6 +814,15 @@ export type UnsavedDebateQuery = {
       readonly round: number;
       readonly text: string;
       readonly summary: string;
+      readonly team: {
+        readonly searched: boolean;
+        readonly plan: string;
+        readonly review: string;
+        readonly fixes: ReadonlyArray<string>;
+        readonly revised: boolean;
+        readonly steps: number;
+        readonly evidence: ReadonlyArray<{ readonly title: string; readonly url: string }>;
+      } | null;
       readonly writtenBy: {
         readonly kind: string;
         readonly modelId: string;
@@ -856,6 +892,7 @@ export type CatalogQuery = {
     readonly categories: ReadonlyArray<string>;
     readonly rhetoricStyles: ReadonlyArray<string>;
     readonly debateFormats: ReadonlyArray<string>;
+    readonly searcher: boolean;
     readonly roundTitles: ReadonlyArray<string>;
     readonly topics: ReadonlyArray<string>;
     readonly models: ReadonlyArray<{
@@ -863,6 +900,7 @@ export type CatalogQuery = {
       readonly label: string;
       readonly kind: string;
       readonly status: string;
+      readonly speakerMode: string;
     }>;
   };
 };
@@ -894,6 +932,7 @@ export type DebateRunSubscription = {
     readonly text: string | null;
     readonly summary: string | null;
     readonly failed: boolean | null;
+    readonly stage: string | null;
     readonly message: string | null;
     readonly firstModel: {
       readonly id: string;
@@ -917,6 +956,15 @@ export type DebateRunSubscription = {
       readonly totalMs: number;
       readonly turns: number;
       readonly failedTurns: number;
+    } | null;
+    readonly team: {
+      readonly searched: boolean;
+      readonly plan: string;
+      readonly review: string;
+      readonly fixes: ReadonlyArray<string>;
+      readonly revised: boolean;
+      readonly steps: number;
+      readonly evidence: ReadonlyArray<{ readonly title: string; readonly url: string }>;
     } | null;
     readonly judge: { readonly id: string; readonly label: string; readonly kind: string } | null;
     readonly verdict: {
@@ -1109,6 +1157,18 @@ export const DebateRoundFieldsFragmentDoc = new TypedDocumentString(
   round
   text
   summary
+  team {
+    searched
+    evidence {
+      title
+      url
+    }
+    plan
+    review
+    fixes
+    revised
+    steps
+  }
   writtenBy {
     kind
     modelId
@@ -1474,6 +1534,18 @@ fragment DebateRoundFields on DebateRound {
   round
   text
   summary
+  team {
+    searched
+    evidence {
+      title
+      url
+    }
+    plan
+    review
+    fixes
+    revised
+    steps
+  }
   writtenBy {
     kind
     modelId
@@ -1704,6 +1776,18 @@ fragment DebateRoundFields on DebateRound {
   round
   text
   summary
+  team {
+    searched
+    evidence {
+      title
+      url
+    }
+    plan
+    review
+    fixes
+    revised
+    steps
+  }
   writtenBy {
     kind
     modelId
@@ -1791,6 +1875,18 @@ fragment DebateRoundFields on DebateRound {
   round
   text
   summary
+  team {
+    searched
+    evidence {
+      title
+      url
+    }
+    plan
+    review
+    fixes
+    revised
+    steps
+  }
   writtenBy {
     kind
     modelId
@@ -1861,7 +1957,9 @@ export const CatalogDocument = new TypedDocumentString(`
       label
       kind
       status
+      speakerMode
     }
+    searcher
     roundTitles
     topics
   }
@@ -1916,6 +2014,19 @@ export const DebateRunDocument = new TypedDocumentString(`
     text
     summary
     failed
+    stage
+    team {
+      searched
+      evidence {
+        title
+        url
+      }
+      plan
+      review
+      fixes
+      revised
+      steps
+    }
     judge {
       id
       label

@@ -7,6 +7,12 @@ export const MAX_LOCAL_STARS = 500;
 /** The speaker that needs no network: always in the model catalogue, under this id and label. */
 export const OFFLINE_MODEL_ID = 'offline';
 export const OFFLINE_MODEL_LABEL = 'Offline speaker';
+/**
+ * The offline speaker as a team, offered beside the offline speaker itself when the operator
+ * asks for both (OFFLINE_SPEAKER_MODE=both: the team-against-single benchmark's setting).
+ */
+export const OFFLINE_TEAM_MODEL_ID = 'offline-team';
+export const OFFLINE_TEAM_MODEL_LABEL = 'Offline speaker team';
 /** A model's kind (in a catalogue entry and in what wrote a turn): a model, or the offline speaker. */
 export const modelKinds = ['model', 'offline'] as const;
 /** The judge that needs no network (the default judge): its id and label in a scorecard. */
@@ -55,6 +61,15 @@ export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as 
 
 /** The two speakers, as every round names them: the first speaker's side, then the second's. */
 export const speakerNames = ['First Speaker', 'Second Speaker'] as const;
+
+/**
+ * The stages of a speaker team's turn, in order (a single speaker's turn has none; a team
+ * searches only where the operator configured a search backend).
+ */
+export const turnStages = ['searching', 'analyzing', 'writing', 'reviewing', 'revising'] as const;
+
+/** The most pieces of evidence a team's searcher brings to a speech. */
+export const MAX_EVIDENCE = 5;
 
 /** The longest topic a debate may have, in characters. */
 export const MAX_TOPIC_LENGTH = 500;

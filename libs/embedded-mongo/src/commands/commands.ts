@@ -2,14 +2,15 @@ import { BSON, type Document, Long, ObjectId } from 'bson';
 import { refuseCollationBlind, refuseUnsupported } from './unsupported.js';
 import { CommandError, DuplicateKeyError, evaluationError } from '../errors.js';
 import { parseCollation } from '../store/collation.js';
-import { applyUpdate, Collection, newScanStats, type SortSpec } from '../store/collection.js';
+import { applyUpdate, Collection, newScanStats } from '../store/collection.js';
+import type { SortSpec } from '../store/sorting.js';
 import type { Engine } from '../store/engine.js';
 import { type IndexSpec, parseIndexSpec, sameIndexSpec } from '../store/index-tree.js';
 import type { JournalRecord } from '../store/journal.js';
 import { aggregatorOf, type MatchOptions, queryOf } from '../store/matching.js';
 import { project } from '../store/projection.js';
 import { parseValidationOptions } from '../store/validation.js';
-import { cloneDocument, valueKey } from '../store/values.js';
+import { cloneDocument, isPlainObject, valueKey } from '../store/values.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/protocol.js';
 
 /** Version figures this server reports: those of the MongoDB release whose commands it follows. */
@@ -120,9 +121,7 @@ function withId(document: Document): Document {
 /** MongoDB keeps no `$`-prefixed field inside an `_id` (it could not be matched). */
 function checkId(document: Document): void {
   const id: unknown = document['_id'];
-  if (id === null || typeof id !== 'object' || Array.isArray(id) || id instanceof ObjectId) return;
-  const prototype: unknown = Object.getPrototypeOf(id);
-  if (prototype !== Object.prototype && prototype !== null) return;
+  if (!isPlainObject(id)) return;
   const field = Object.keys(id).find((key) => key.startsWith('$'));
   if (field) {
     throw new CommandError(
@@ -283,7 +282,7 @@ const update: Handler = (body, db, context) => {
       try {
         const filter = (statement['q'] ?? {}) as Document;
         const change = statement['u'];
-        const match = matchOf('update', body, statement['collation'], change);
+        const match = matchOf('update', body, statement['collation'], filter, change);
         const arrayFilters = statement['arrayFilters'] as Document[] | undefined;
         const options = arrayFilters ? { arrayFilters, filter, match } : { filter, match };
         const collection = batch.collection;
@@ -325,7 +324,9 @@ const remove: Handler = (body, db, context) => {
   const collection = context.engine.collection(db, name);
   return write(context, db, name, body, (batch) => {
     let removed = 0;
-    const matches = statements.map((statement) => matchOf('delete', body, statement['collation']));
+    const matches = statements.map((statement) =>
+      matchOf('delete', body, statement['collation'], statement['q']),
+    );
     for (const [position, statement] of (collection ? statements : []).entries()) {
       const filter = (statement['q'] ?? {}) as Document;
       const limit = toNumber(statement['limit'], 0);
@@ -355,7 +356,7 @@ const find: Handler = (body, db, context) => {
         skip,
         limit,
         undefined,
-        matchOf('find', body, body['collation']),
+        matchOf('find', body, body['collation'], body['filter'], body['projection']),
       )
     : [];
   const batchSize = body['singleBatch'] === true ? undefined : toNumber(body['batchSize'], 101);
@@ -407,7 +408,14 @@ const findAndModify: Handler = (body, db, context) => {
   const shape = (document: Document | undefined) =>
     document ? (project([document], fields)[0] ?? null) : null;
   const arrayFilters = body['arrayFilters'] as Document[] | undefined;
-  const match = matchOf('findAndModify', body, body['collation'], body['update']);
+  const match = matchOf(
+    'findAndModify',
+    body,
+    body['collation'],
+    filter,
+    body['update'],
+    body['fields'],
+  );
   const options = arrayFilters ? { arrayFilters, filter, match } : { filter, match };
   return write(context, db, name, body, (batch) => {
     const [target] = batch.collection.findSorted(
@@ -517,7 +525,7 @@ const count: Handler = (body, db, context) => {
   const collection = context.engine.collection(db, name);
   const skip = toNumber(body['skip'], 0);
   const limit = Math.abs(toNumber(body['limit'], 0));
-  const match = matchOf('count', body, body['collation']);
+  const match = matchOf('count', body, body['collation'], body['query']);
   let n = collection
     ? collection.find((body['query'] ?? {}) as Document, undefined, match).length
     : 0;
@@ -531,7 +539,7 @@ const distinct: Handler = (body, db, context) => {
   const key = body['key'];
   if (typeof key !== 'string') throw new CommandError('FailedToParse', "'key' must be a string");
   const collection = context.engine.collection(db, name);
-  const match = matchOf('distinct', body, body['collation']);
+  const match = matchOf('distinct', body, body['collation'], body['query']);
   const documents = collection
     ? collection.find((body['query'] ?? {}) as Document, undefined, match)
     : [];
@@ -727,7 +735,7 @@ const explain: Handler = (body, db, context) => {
         toNumber(inner['skip'], 0),
         Math.abs(toNumber(inner['limit'], 0)),
         stats,
-        matchOf('find', inner, inner['collation']),
+        matchOf('find', inner, inner['collation'], inner['filter']),
       )
     : [];
   const scan =

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { CommandError } from '../errors.js';
 import type { Engine } from '../store/engine.js';
+import { isPlainObject } from '../store/values.js';
 
 /**
  * What this store does not do as MongoDB does: refused, with MongoDB's error code and a message
@@ -146,6 +147,10 @@ const COLLATION_BLIND = new Set([
   '$maxN',
   '$minN',
   '$sortArray',
+  '$top',
+  '$bottom',
+  '$topN',
+  '$bottomN',
 ]);
 
 function isConstant(value: unknown): boolean {
@@ -153,17 +158,18 @@ function isConstant(value: unknown): boolean {
   return typeof value === 'string' && !value.startsWith('$');
 }
 
-/** Refuses, under a collation, an operator in `spec` (a pipeline or an update) that ignores it. */
+/**
+ * Refuses, under a collation, an operator in `spec` (a filter, a projection, an update or a
+ * pipeline) that ignores it.
+ */
 export function refuseCollationBlind(spec: unknown, command: string): void {
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
       for (const item of value) visit(item);
       return;
     }
-    if (value === null || typeof value !== 'object') return;
-    const prototype: unknown = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) return;
-    for (const [key, inner] of Object.entries(value as Document)) {
+    if (!isPlainObject(value)) return;
+    for (const [key, inner] of Object.entries(value)) {
       // A $group on a constant (countDocuments' { _id: 1 }) compares no strings: its
       // accumulators are still checked.
       if (key === '$group' && isConstant((inner as Document | null)?.['_id'])) {

@@ -1,15 +1,18 @@
 import { BSON, type Document, ObjectId } from 'bson';
 import { CommandError, DuplicateKeyError } from '../errors.js';
-import type { Collation } from './collation.js';
 import { type IndexSpec, SecondaryIndex } from './index-tree.js';
 import { aggregatorOf, applyUpdateOperators, type MatchOptions, queryOf } from './matching.js';
+import { compareBySort, type SortSpec, sortedBy } from './sorting.js';
 import { Validation, type ValidationOptions } from './validation.js';
-import { cloneDocument, compareValues, getPath, setPath, valueKey } from './values.js';
+import { cloneDocument, setPath, valueKey } from './values.js';
 
 export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
 
 /** How many documents a sorted walk may read before a narrower plan takes over. */
 const SORT_WALK_BUDGET = 1_000;
+
+/** The largest page (skip + limit) chosen by a top-k selection rather than a whole sort. */
+const TOP_K_MAX = 100;
 
 const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
 
@@ -44,8 +47,6 @@ function equalityOf(condition: unknown): { value: unknown } | undefined {
   return undefined;
 }
 
-export type SortSpec = Readonly<Record<string, 1 | -1>>;
-
 /** How a read was answered, for `explain`: the plan's stage and the documents it examined. */
 export interface ScanStats {
   stage: 'IDHACK' | 'IXSCAN' | 'COLLSCAN';
@@ -60,32 +61,6 @@ export interface ScanStats {
 
 export function newScanStats(): ScanStats {
   return { stage: 'COLLSCAN', docsExamined: 0, exact: false };
-}
-
-/** The order `sort` puts documents in; strings by `collation`'s rules when there is one. */
-export function compareBySort(
-  sort: SortSpec,
-  collation?: Collation,
-): (a: Document, b: Document) => number {
-  const entries = Object.entries(sort);
-  const compare = collation ? collation.compare.bind(collation) : compareValues;
-  return (a, b) => {
-    for (const [field, direction] of entries) {
-      const order = compare(sortValue(a, field, direction), sortValue(b, field, direction));
-      if (order !== 0) return order * direction;
-    }
-    return 0;
-  };
-}
-
-/** MongoDB sorts an array by its least element ascending and its greatest descending. */
-function sortValue(document: Document, field: string, direction: 1 | -1): unknown {
-  const value = getPath(document, field);
-  if (!Array.isArray(value)) return value ?? null;
-  if (value.length === 0) return undefined;
-  return value.reduce((best: unknown, item: unknown) =>
-    compareValues(item, best) * direction < 0 ? item : best,
-  );
 }
 
 /** True when `key` starts with the sort's fields, every direction the same or every one reversed. */
@@ -347,18 +322,15 @@ export class Collection {
     if (!sort || sortFields.length === 0) {
       return matches.slice(skip, limit > 0 ? skip + limit : undefined);
     }
-    const compare = compareBySort(sort, options.collation);
-    if (limit <= 0) {
-      // A stable sort: equal documents keep their order of insertion.
-      return matches
-        .map((document, position) => ({ document, position }))
-        .sort((a, b) => compare(a.document, b.document) || a.position - b.position)
-        .map(({ document }) => document)
-        .slice(skip);
-    }
-    // Only the page's documents are kept in order (a top-k selection), each placed after the
-    // equal ones already kept, so the result is the stable sort's page.
     const wanted = skip + limit;
+    if (limit <= 0 || wanted > TOP_K_MAX) {
+      // A stable sort: equal documents keep their order of insertion.
+      return sortedBy(matches, sort, options.collation).slice(skip, limit > 0 ? wanted : undefined);
+    }
+    // A small page: only its documents are kept in order (a top-k selection), each placed after
+    // the equal ones already kept, so the result is the stable sort's page. (A large one would
+    // move up to k documents for each match: the sort is cheaper there.)
+    const compare = compareBySort(sort, options.collation);
     const kept: Document[] = [];
     for (const document of matches) {
       if (kept.length === wanted && compare(document, kept[wanted - 1] as Document) >= 0) continue;

@@ -1,6 +1,7 @@
-import { Binary, type Document, Decimal128, Long, ObjectId, Timestamp } from 'bson';
+import { Binary, BSON, type Document, Decimal128, Long, ObjectId, Timestamp } from 'bson';
 import AjvModule, { type ValidateFunction } from 'ajv-draft-04';
 import { CommandError } from '../errors.js';
+import { isPlainObject } from './values.js';
 
 /**
  * `$jsonSchema` as MongoDB reads it (https://www.mongodb.com/docs/manual/reference/operator/query/jsonSchema/):
@@ -11,7 +12,8 @@ const OMITTED_KEYWORDS = new Set(['$ref', '$schema', 'default', 'definitions', '
 
 /** BSON type aliases (https://www.mongodb.com/docs/manual/reference/bson-types/) as values here. */
 const BSON_TYPES: Readonly<Record<string, (value: unknown) => boolean>> = {
-  // A double and an int32 both arrive as a JS number: 'double' accepts any number.
+  // A double, an int32 and a long that fits arrive as a JS number: 'double' accepts any number,
+  // 'int' an integer in 32 bits, 'long' any integer.
   double: (value) => typeof value === 'number',
   string: (value) => typeof value === 'string',
   object: (value) => isPlainObject(value),
@@ -30,29 +32,52 @@ const BSON_TYPES: Readonly<Record<string, (value: unknown) => boolean>> = {
     typeof value === 'number' || value instanceof Long || value instanceof Decimal128,
 };
 
-function isPlainObject(value: unknown): value is Document {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
+/** MongoDB's JSON `type` names, as the BSON types each stands for. */
+const JSON_TYPES: Readonly<Record<string, string>> = {
+  object: 'object',
+  array: 'array',
+  number: 'number',
+  boolean: 'bool',
+  string: 'string',
+  null: 'null',
+};
+
+/** Keywords whose value maps names to schemas: the names are data, each value a schema. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependencies']);
 
 function schemaError(message: string): CommandError {
   return new CommandError('FailedToParse', message);
 }
 
-/** Checks a schema (and its subschemas) for what MongoDB refuses, before ajv compiles it. */
-function checkSchema(schema: unknown): void {
-  if (Array.isArray(schema)) {
-    for (const item of schema) checkSchema(item);
-    return;
-  }
-  if (!isPlainObject(schema)) return;
+/**
+ * A schema checked for what MongoDB refuses, with each JSON `type` made the `bsonType` it means
+ * here (ajv's 'object' would take a date or an ObjectId, its 'number' no Long), before ajv
+ * compiles it.
+ */
+function prepared(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(prepared);
+  if (!isPlainObject(schema)) return schema;
+  const result: Document = {};
   for (const [keyword, value] of Object.entries(schema)) {
     if (OMITTED_KEYWORDS.has(keyword)) {
       throw schemaError(`$jsonSchema keyword '${keyword}' is not currently supported`);
     }
-    if (keyword === 'type' && [value].flat().includes('integer')) {
-      throw schemaError("$jsonSchema type 'integer' is not currently supported.");
+    if (keyword === 'type') {
+      const names = [value].flat();
+      if (names.includes('integer')) {
+        throw schemaError("$jsonSchema type 'integer' is not currently supported.");
+      }
+      const aliases = names.map((name) =>
+        typeof name === 'string' ? JSON_TYPES[name] : undefined,
+      );
+      if (aliases.some((alias) => alias === undefined)) {
+        throw new CommandError('BadValue', `Unknown type name alias: ${String(value)}`);
+      }
+      if ('bsonType' in schema) {
+        throw schemaError("$jsonSchema: 'type' and 'bsonType' cannot both be given");
+      }
+      result['bsonType'] = Array.isArray(value) ? aliases : aliases[0];
+      continue;
     }
     if (keyword === 'bsonType') {
       for (const alias of [value].flat()) {
@@ -60,10 +85,22 @@ function checkSchema(schema: unknown): void {
           throw new CommandError('BadValue', `Unknown type name alias: ${String(alias)}`);
         }
       }
+      result[keyword] = value;
+      continue;
     }
-    // Enum values and property names are data, not schemas.
-    if (keyword !== 'enum') checkSchema(value);
+    if (keyword === 'enum' || keyword === 'required') {
+      result[keyword] = value; // data, not schemas
+      continue;
+    }
+    if (SCHEMA_MAPS.has(keyword) && isPlainObject(value)) {
+      result[keyword] = Object.fromEntries(
+        Object.entries(value).map(([name, inner]) => [name, prepared(inner)]),
+      );
+      continue;
+    }
+    result[keyword] = prepared(value);
   }
+  return result;
 }
 
 // ajv-draft-04 is CommonJS: imported from ESM, its class is the module's `default` property.
@@ -81,20 +118,32 @@ ajv.addKeyword({
     [aliases].flat().some((alias) => BSON_TYPES[alias]?.(value) ?? false),
 });
 
-const compiled = new WeakMap<object, ValidateFunction>();
+/** The most compiled schemas kept (a validator's, and the latest queries'). */
+const MAX_COMPILED = 200;
+const compiled = new Map<string, ValidateFunction>();
 
-/** A `$jsonSchema`'s test, compiled once per schema object (mingo's `jsonSchemaValidator`). */
+/**
+ * A `$jsonSchema`'s test (mingo's `jsonSchemaValidator`), compiled once per distinct schema and
+ * kept among the latest MAX_COMPILED: every query arrives as a new object, and ajv's own cache
+ * would keep each one for ever.
+ */
 export function jsonSchemaValidator(schema: Record<string, unknown>): (value: unknown) => boolean {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    checkSchema(schema);
+  const key = BSON.EJSON.stringify(schema, { relaxed: false });
+  let validate = compiled.get(key);
+  if (validate) {
+    compiled.delete(key); // to the end: the latest used
+  } else {
+    const ready = prepared(schema) as Document;
     try {
-      validate = ajv.compile(schema);
+      validate = ajv.compile(ready);
     } catch (error) {
       throw schemaError(`$jsonSchema is invalid: ${(error as Error).message}`);
+    } finally {
+      ajv.removeSchema(ready);
     }
-    compiled.set(schema, validate);
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
   }
+  compiled.set(key, validate);
   const test = validate;
   return (value) => test(value) === true;
 }

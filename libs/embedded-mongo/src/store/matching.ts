@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import { Context, evalExpr } from 'mingo/core';
+import { Lazy, type Iterator as LazyIterator } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as pipelineOperators from 'mingo/operators/pipeline';
@@ -13,6 +14,7 @@ import { update as applyOperators } from 'mingo/updater';
 import { ensureArray, flatten, isRegExp, resolve } from 'mingo/util';
 import { CommandError } from '../errors.js';
 import type { Collation } from './collation.js';
+import { type SortSpec, sortedBy } from './sorting.js';
 import { jsonSchemaValidator } from './json-schema.js';
 
 /** What a command's reads are evaluated with: its `let` variables and its collation. */
@@ -56,8 +58,9 @@ function comparisonExpression<T>(test: (order: number) => T, collation: Collatio
 
 /**
  * mingo's operators with every string comparison a collation touches (equality, ranges, $in,
- * and the expressions $eq…$cmp and $in) made through it, as MongoDB applies a command's
- * collation to its query and expressions.
+ * $all, the expressions $eq…$cmp and $in, and the $sort stage) made through it, as MongoDB
+ * applies a command's collation to its query, expressions and sorts. (What else compares is
+ * refused under a collation: commands/unsupported.ts.)
  */
 function collatedContext(collation: Collation): Context {
   const equal: FieldTest = (value, wanted, depth) => {
@@ -88,10 +91,34 @@ function collatedContext(collation: Collation): Context {
       ensureArray(value).some(
         (item) => sameRank(item, wanted) && test(collation.compare(item, wanted)),
       );
+  const all: FieldTest = (value, wanted) => {
+    if (!Array.isArray(value) || !Array.isArray(wanted)) return false;
+    if (value.length === 0 || wanted.length === 0) return false;
+    return wanted.every((item) => value.some((element) => collation.equals(element, item)));
+  };
   const operators = {
     ...OPERATORS,
+    pipeline: {
+      ...pipelineOperators,
+      $sort: (collection: LazyIterator, sort: SortSpec) =>
+        collection.transform((documents) =>
+          Lazy(sortedBy(documents as Document[], sort, collation)),
+        ),
+    },
     query: {
       ...queryOperators,
+      $all: (selector: string, wanted: unknown) => {
+        const items = Array.isArray(wanted) ? (wanted as unknown[]) : [];
+        if (
+          items.some((item) => item !== null && typeof item === 'object' && '$elemMatch' in item)
+        ) {
+          throw new CommandError(
+            'NotImplemented',
+            "the embedded store does not support '$all' with '$elemMatch' under a collation",
+          );
+        }
+        return fieldOperator(all)(selector, wanted);
+      },
       $eq: fieldOperator(equal),
       $ne: fieldOperator((value, wanted, depth) => !equal(value, wanted, depth)),
       $in: fieldOperator(within),
@@ -148,23 +175,12 @@ function contextOf(collation: Collation | undefined): Context {
   return context;
 }
 
-/** The options mingo evaluates with, for `options`. */
+/** The options mingo evaluates with, for `options` (a collation is in the context's operators). */
 function mingoOptions(options: MatchOptions): Partial<Options> {
   return {
     context: contextOf(options.collation),
     jsonSchemaValidator,
     ...(options.variables ? { variables: options.variables } : {}),
-    ...(options.collation
-      ? {
-          collation: {
-            locale: options.collation.spec.locale,
-            strength: options.collation.spec.strength,
-            caseLevel: options.collation.spec.caseLevel,
-            caseFirst: options.collation.spec.caseFirst,
-            numericOrdering: options.collation.spec.numericOrdering,
-          },
-        }
-      : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { queryOf } from './matching.js';
+import { isPlainObject } from './values.js';
 
 /** The fields an inclusion projection keeps: a leaf keeps the whole value, a node its fields. */
 type Inclusion = Map<string, true | Inclusion>;
@@ -54,12 +55,6 @@ function inclusionPlan(projection: Document): InclusionPlan | undefined {
   return { fields, keepId };
 }
 
-function isEmbeddedDocument(value: unknown): value is Document {
-  if (value === null || typeof value !== 'object') return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
-
 /** `document` with only `fields`, in the document's own field order, as MongoDB returns it. */
 function include(
   document: Document,
@@ -79,7 +74,7 @@ function include(
       projected[key] = value;
     } else if (Array.isArray(value)) {
       return GENERAL; // a path into an array projects each element: left to mingo
-    } else if (isEmbeddedDocument(value)) {
+    } else if (isPlainObject(value)) {
       const inner = include(value, field, false);
       if (inner === GENERAL) return GENERAL;
       projected[key] = inner;

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import type { Query } from 'mingo/query';
 import { CommandError } from '../errors.js';
 import { queryOf } from './matching.js';
+import { isPlainObject } from './values.js';
 
 /** Query operators MongoDB does not allow in a validator. */
 const NOT_IN_VALIDATORS = new Set(['$where', '$near', '$nearSphere', '$text']);
@@ -13,12 +14,6 @@ function operatorsIn(value: unknown): string[] {
     ...(key.startsWith('$') ? [key] : []),
     ...operatorsIn(inner),
   ]);
-}
-
-function isPlainObject(value: unknown): value is Document {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 export type ValidationLevel = 'off' | 'strict' | 'moderate';

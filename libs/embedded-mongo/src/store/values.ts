@@ -175,3 +175,10 @@ export function setPath(document: Document, path: string, value: unknown): void 
   }
   current[parts.at(-1) as string] = value;
 }
+
+/** A plain document (not an array, nor a BSON value such as an ObjectId or a Date). */
+export function isPlainObject(value: unknown): value is Document {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

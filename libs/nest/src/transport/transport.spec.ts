@@ -35,7 +35,16 @@ const countdown = defineStream(
 const catalog: GenerationCatalog = {
   rhetoricStyles: ['standard'],
   debateFormats: ['structured'],
-  models: [{ id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' }],
+  models: [
+    {
+      id: 'offline',
+      label: 'Offline speaker',
+      kind: 'offline',
+      status: 'ok',
+      speakerMode: 'single',
+    },
+  ],
+  searcher: false,
   roundTitles: ['Constructive Arguments'],
   topics: ['Should cities ban cars?'],
 };

@@ -17,6 +17,7 @@ function speaker(modelId: string, fields: Partial<RatedSpeaker> = {}): RatedSpea
       modelId,
       label: offline ? OFFLINE_MODEL_LABEL : modelId.toUpperCase(),
     },
+    speakerMode: 'single',
     ...fields,
   };
 }
@@ -193,5 +194,36 @@ describe(computeBoard.name, () => {
       computedAt: NOW.toISOString(),
       computeMs: null,
     });
+  });
+
+  it('rates each model as a team apart from itself alone (the speaker setups)', async () => {
+    // The same model, as a team, wins its side-swapped pair against itself alone; another model
+    // alone loses to both.
+    const team = { speakerMode: 'team' as const };
+    const debates: RatedDebate[] = [];
+    for (let n = 0; n < 6; n += 1) {
+      const original = debate('gpt', 'gpt', 'First Speaker', {
+        model1: speaker('gpt', team),
+      });
+      debates.push(original);
+      debates.push(
+        debate('gpt', 'gpt', 'Second Speaker', {
+          rematchOf: original.id,
+          model2: speaker('gpt', { ...team, stance: -0.6, rhetoricStyle: 'casual' }),
+        }),
+      );
+      debates.push(debate('gpt', 'llama', 'First Speaker'));
+    }
+    const setups = await computeBoard(debates, 'SETUP', false, NOW, fast);
+    expect(setups.rows.map((row) => [row.id, row.label])).toEqual([
+      ['gpt:team', 'GPT, team'],
+      ['gpt:single', 'GPT, single'],
+      ['llama:single', 'LLAMA, single'],
+    ]);
+    expect(setups.rows[0]?.pairs).toBe(6);
+    // By model alone, a model against itself tells nothing: those debates are not rated.
+    const models = await computeBoard(debates, 'MODEL', false, NOW, fast);
+    expect(models.notRated.sameSubject).toBe(12);
+    expect(models.rows.map((row) => row.id)).toEqual(['gpt', 'llama']);
   });
 });

@@ -3,6 +3,7 @@ import {
   type LeaderboardBoard,
   LeaderboardSubject,
   type LeaderboardRow,
+  type SpeakerMode,
   type Verdict,
   type WrittenBy,
 } from '@debate/contracts';
@@ -13,6 +14,8 @@ export interface RatedSpeaker {
   readonly stance: number;
   readonly rhetoricStyle: string;
   readonly writtenBy: Pick<WrittenBy, 'kind' | 'modelId' | 'label'> | null;
+  /** Whether its model spoke as a team (its rounds say how the team made them) or alone. */
+  readonly speakerMode: SpeakerMode;
 }
 
 /** What the leaderboard reads of a public, judged debate. */
@@ -43,7 +46,14 @@ function subjectOf(subject: LeaderboardSubject, speaker: RatedSpeaker): Subject 
   if (subject === 'STYLE')
     return { id: speaker.rhetoricStyle, label: styleLabel(speaker.rhetoricStyle) };
   const writer = speaker.writtenBy;
-  return writer ? { id: writer.modelId, label: writer.label } : null;
+  if (!writer) return null;
+  if (subject === 'SETUP') {
+    return {
+      id: `${writer.modelId}:${speaker.speakerMode}`,
+      label: `${writer.label}, ${speaker.speakerMode}`,
+    };
+  }
+  return { id: writer.modelId, label: writer.label };
 }
 
 /**

@@ -27,6 +27,9 @@ const RATED_FIELDS = [
     `${side}.writtenBy.modelId`,
     `${side}.writtenBy.label`,
   ]),
+  // Whose rounds a team made (its notes), for the speaker setups' board.
+  'rounds.speaker',
+  'rounds.team.steps',
 ];
 
 const ratedSpeaker = z.object({
@@ -54,6 +57,14 @@ const storedDebate = z.object({
   verdict: z.object({ winner: z.enum(speakerNames).nullable() }),
   model1: ratedSpeaker,
   model2: ratedSpeaker,
+  rounds: z
+    .array(
+      z.object({
+        speaker: z.string(),
+        team: z.object({ steps: z.number() }).nullable().default(null),
+      }),
+    )
+    .default([]),
 });
 
 /** A stored board, as the contract's board (its times as ISO strings). */
@@ -106,13 +117,17 @@ export class LeaderboardRepository implements OnApplicationBootstrap {
     for (const document of found) {
       const parsed = storedDebate.safeParse(document);
       if (!parsed.success) continue;
-      const { _id, sharedAt, rematchOf, minds, verdict, model1, model2 } = parsed.data;
+      const { _id, sharedAt, rematchOf, minds, verdict, model1, model2, rounds } = parsed.data;
+      const modeOf = (speaker: (typeof speakerNames)[number]) =>
+        rounds.some((round) => round.speaker === speaker && round.team !== null)
+          ? ('team' as const)
+          : ('single' as const);
       debates.push({
         id: _id,
         sharedAt: sharedAt.getTime(),
         rematchOf,
-        model1,
-        model2,
+        model1: { ...model1, speakerMode: modeOf('First Speaker') },
+        model2: { ...model2, speakerMode: modeOf('Second Speaker') },
         winner: verdict.winner,
         audience: mindsChangedOf(minds ?? undefined).shares?.winner ?? null,
       });

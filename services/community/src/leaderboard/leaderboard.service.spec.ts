@@ -1,5 +1,6 @@
 import { createLogger, PinoLoggerService } from '@debate/nest';
 import { describe, expect, it } from '@jest/globals';
+import { boardKeys } from './leaderboard-boards.js';
 import type { LeaderboardRepository } from './leaderboard.repository.js';
 import { LeaderboardService } from './leaderboard.service.js';
 
@@ -52,7 +53,9 @@ describe(LeaderboardService.name, () => {
     void during[0]?.then(() => (secondDone = true));
     await store.release();
     await first;
-    expect(store.saved).toEqual(['MODEL:false', 'MODEL:true', 'STYLE:false', 'STYLE:true']);
+    expect(store.saved).toEqual(
+      boardKeys.map(({ subject, pairsOnly }) => `${subject}:${pairsOnly}`),
+    );
     // The first is done; the one after it has begun reading, and is not done.
     // After a pause (at least 200 ms).
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -66,7 +69,7 @@ describe(LeaderboardService.name, () => {
     await store.release();
     await Promise.all(during);
     expect(readsBegun).toBe(2);
-    expect(store.saved).toHaveLength(8);
+    expect(store.saved).toHaveLength(2 * boardKeys.length);
 
     // Idle again: the next change starts one at once.
     const later = sut.changed();

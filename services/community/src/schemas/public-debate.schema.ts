@@ -86,6 +86,9 @@ const publicDebateSchema = new Schema<PublicDebateDocument>(
         text: String,
         summary: String,
         writtenBy: { type: writtenBySchema, default: null },
+        // How a speaker team made it, as the contracts' TeamNotes (validated there); null: one
+        // completion wrote it.
+        team: { type: Schema.Types.Mixed, default: null },
       },
     ],
   },

@@ -59,6 +59,7 @@ function contentOf(run: FinishedRun) {
               text: turn.text,
               summary: turn.summary,
               writtenBy: turn.writtenBy,
+              team: turn.team,
             },
           ],
     ),

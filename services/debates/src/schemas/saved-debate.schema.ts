@@ -60,6 +60,9 @@ const savedDebateSchema = new Schema<SavedDebateDocument>(
         text: { type: String, required: true },
         summary: { type: String, required: true },
         writtenBy: { type: writtenBySchema, default: null },
+        // How a speaker team made it, as the contracts' TeamNotes (validated there); null: one
+        // completion wrote it.
+        team: { type: Schema.Types.Mixed, default: null },
       },
     ],
     // The judges' scorecard, as the contracts' Verdict (validated there); null: not judged.

@@ -14,6 +14,7 @@ describe(CatalogController.name, () => {
         apiKey: undefined,
         providerModel: 'llama3.1:8b',
         structuredOutput: 'json_schema',
+        speakerMode: 'team',
         maxTokens: 800,
         maxConcurrentTurns: 2,
       },
@@ -47,8 +48,20 @@ describe(CatalogController.name, () => {
     ]);
     // The operator's models, then the offline speaker, labelled as what it is; no key, no URL.
     expect(catalog.models).toEqual([
-      { id: 'local-llama', label: 'Llama 3.1 8B (local)', kind: 'model', status: 'ok' },
-      { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+      {
+        id: 'local-llama',
+        label: 'Llama 3.1 8B (local)',
+        kind: 'model',
+        status: 'ok',
+        speakerMode: 'team',
+      },
+      {
+        id: 'offline',
+        label: 'Offline speaker',
+        kind: 'offline',
+        status: 'ok',
+        speakerMode: 'single',
+      },
     ]);
     expect(catalog.roundTitles).toEqual(['Constructive Arguments', 'Rebuttal', 'Summary']);
   });

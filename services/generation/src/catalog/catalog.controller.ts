@@ -14,6 +14,7 @@ export class CatalogController {
       rhetoricStyles: [...rhetoricStyles],
       debateFormats: [...debateFormats],
       models: this.models.catalog(),
+      searcher: this.models.searches,
       roundTitles: [...roundTitles],
       topics: [...topics],
     };

@@ -24,6 +24,7 @@ describe(configuredModels.name, () => {
         apiKey: 'sk-openai',
         providerModel: 'gpt-4.1',
         structuredOutput: 'tool_call',
+        speakerMode: 'single',
         maxTokens: 1000,
         maxConcurrentTurns: 8,
       },
@@ -46,6 +47,7 @@ describe(configuredModels.name, () => {
         apiKeyEnv: 'VLLM_KEY',
         providerModel: 'Qwen/Qwen2.5',
         structuredOutput: 'json_schema',
+        speakerMode: 'team',
       },
     ]);
     expect(configuredModels(env, { VLLM_KEY: 'token-abc' })).toEqual([
@@ -56,10 +58,16 @@ describe(configuredModels.name, () => {
         apiKey: undefined,
         providerModel: 'llama3.1:8b',
         structuredOutput: 'tool_call',
+        speakerMode: 'single',
         maxTokens: 1000,
         maxConcurrentTurns: 8,
       },
-      expect.objectContaining({ id: 'qwen', apiKey: 'token-abc', structuredOutput: 'json_schema' }),
+      expect.objectContaining({
+        id: 'qwen',
+        apiKey: 'token-abc',
+        structuredOutput: 'json_schema',
+        speakerMode: 'team',
+      }),
     ]);
   });
 
@@ -85,7 +93,12 @@ describe(configuredModels.name, () => {
     [
       'the offline id',
       JSON.stringify([{ id: 'offline', label: 'A', providerModel: 'a' }]),
-      /"offline" is the offline speaker's id/,
+      /"offline" and "offline-team" are the offline speaker's ids/,
+    ],
+    [
+      "the offline team's id",
+      JSON.stringify([{ id: 'offline-team', label: 'A', providerModel: 'a' }]),
+      /"offline" and "offline-team" are the offline speaker's ids/,
     ],
     [
       'a key in the catalogue',

@@ -45,6 +45,7 @@ function defaultEntries(settings: ModelCatalogSettings): ModelEntry[] {
     apiKeyEnv: 'OPENAI_API_KEY',
     providerModel: providerModel[id],
     structuredOutput: 'tool_call',
+    speakerMode: 'single',
     maxTokens: 1000,
     maxConcurrentTurns: 8,
   }));

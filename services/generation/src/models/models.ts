@@ -1,8 +1,14 @@
 import {
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
+  OFFLINE_TEAM_MODEL_ID,
+  OFFLINE_TEAM_MODEL_LABEL,
+  type OfflineSpeakerMode,
+  type SpeakerMode,
   type SpeakerModel,
   type SpeakerModelRef,
+  type TeamNotes,
+  type TurnStage,
   type Verdict,
   type WrittenBy,
 } from '@debate/contracts';
@@ -15,6 +21,8 @@ import { ModelJudge } from '../judging/model.judge.js';
 import { OfflineJudge } from '../judging/offline.judge.js';
 import { OpenAiSpeaker, SpeakerError } from '../speakers/openai.speaker.js';
 import type { Speaker, SpeakerChunk, TurnRequest } from '../speakers/speaker.js';
+import { type SearchBackend, Searcher } from '../speakers/team/searcher.js';
+import { type TeamMembers, TeamSpeaker } from '../speakers/team/team.speaker.js';
 import type { ConfiguredModel } from './model-catalog.js';
 import { modelMetrics } from './model-metrics.js';
 import { TurnSlots } from './turn-slots.js';
@@ -24,16 +32,22 @@ export const DEGRADED_AFTER_FAILURES = 3;
 
 /** What a model's turn came to: the turn (undefined: the model failed it) and its provenance. */
 export type TurnOutcome =
+  | { readonly type: 'stage'; readonly stage: TurnStage }
   | { readonly type: 'delta'; readonly text: string }
   | {
       readonly type: 'finished';
       readonly turn: { readonly text: string; readonly summary: string } | undefined;
       readonly writtenBy: WrittenBy;
+      /** How the team made it (a team's turn that was written). */
+      readonly team: TeamNotes | null;
     };
 
 interface Model {
   readonly ref: SpeakerModelRef;
+  readonly speakerMode: SpeakerMode;
   readonly speaker: Speaker;
+  /** The offline speaker's, written at once (an example debate), in its mode too. */
+  readonly atOnce: Speaker | undefined;
   readonly slots: TurnSlots | undefined;
   failuresInARow: number;
 }
@@ -45,7 +59,9 @@ export interface ModelsOptions {
   readonly timeoutMs: number;
   readonly maxRetries: number;
   readonly idleTimeoutMs: number;
-  readonly offline: OfflineSpeakerOptions;
+  readonly offline: OfflineSpeakerOptions & { readonly speakerMode?: OfflineSpeakerMode };
+  /** The speaker teams' search backend; unset, no searcher runs. */
+  readonly search?: SearchBackend;
 }
 
 /**
@@ -64,6 +80,8 @@ export class Models implements OnApplicationShutdown {
   private readonly judgeOrder: readonly string[];
   /** Stops reporting this catalogue's degraded models on /health/ready. */
   private readonly stopReporting: () => void;
+  /** The speaker teams' searcher, where a search backend is configured. */
+  private readonly searcher: Searcher | undefined;
 
   constructor(
     configured: readonly ConfiguredModel[],
@@ -71,6 +89,7 @@ export class Models implements OnApplicationShutdown {
     private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'>,
   ) {
     const metrics = modelMetrics();
+    this.searcher = options.search && new Searcher(options.search);
     this.judgeOrder = options.judges ?? [];
     const unknownJudges = (options.judges ?? []).filter(
       (id) => !configured.some((entry) => entry.id === id),
@@ -110,18 +129,29 @@ export class Models implements OnApplicationShutdown {
         },
       });
       const ref: SpeakerModelRef = { id: entry.id, label: entry.label, kind: 'model' };
-      this.add(ref, speaker, new TurnSlots(entry.maxConcurrentTurns));
+      this.add(ref, entry.speakerMode, speaker, new TurnSlots(entry.maxConcurrentTurns));
       if (options.judges?.includes(entry.id))
         this.judges.set(entry.id, new ModelJudge(ref, client, entry));
       this.logger.log(
-        `Model ${entry.id} (${entry.providerModel}) through ${entry.baseUrl ?? 'the OpenAI API'}, ${entry.structuredOutput}`,
+        `Model ${entry.id} (${entry.providerModel}) through ${entry.baseUrl ?? 'the OpenAI API'}, ${entry.structuredOutput}, ${entry.speakerMode}`,
       );
     }
+    const offlineMode = options.offline.speakerMode ?? 'single';
+    const offline = new OfflineSpeaker(options.offline);
     this.add(
       { id: OFFLINE_MODEL_ID, label: OFFLINE_MODEL_LABEL, kind: 'offline' },
-      new OfflineSpeaker(options.offline),
+      offlineMode === 'team' ? 'team' : 'single',
+      offline,
       undefined,
     );
+    if (offlineMode === 'both') {
+      this.add(
+        { id: OFFLINE_TEAM_MODEL_ID, label: OFFLINE_TEAM_MODEL_LABEL, kind: 'offline' },
+        'team',
+        offline,
+        undefined,
+      );
+    }
     this.stopReporting = reportDegradations('models', () =>
       this.catalog().flatMap((model) => (model.status === 'degraded' ? [model.id] : [])),
     );
@@ -131,8 +161,22 @@ export class Models implements OnApplicationShutdown {
     this.stopReporting();
   }
 
-  private add(ref: SpeakerModelRef, speaker: Speaker, slots: TurnSlots | undefined): void {
-    this.models.set(ref.id, { ref, speaker, slots, failuresInARow: 0 });
+  /** Adds a model; a team's members are its speaker's (the OpenAI one's or the offline one's). */
+  private add(
+    ref: SpeakerModelRef,
+    speakerMode: SpeakerMode,
+    members: Speaker & TeamMembers,
+    slots: TurnSlots | undefined,
+  ): void {
+    const inMode = (writer: Speaker & TeamMembers): Speaker =>
+      speakerMode === 'team'
+        ? new TeamSpeaker(writer, this.searcher, (error) =>
+            this.logger.warn(`The searcher found nothing for ${ref.id}: ${String(error)}`),
+          )
+        : writer;
+    const speaker = inMode(members);
+    const atOnce = ref.kind === 'offline' ? inMode(this.offlineAtOnce) : undefined;
+    this.models.set(ref.id, { ref, speakerMode, speaker, atOnce, slots, failuresInARow: 0 });
     modelMetrics().degraded.set({ model: ref.id }, 0);
   }
 
@@ -169,6 +213,11 @@ export class Models implements OnApplicationShutdown {
     }
   }
 
+  /** Whether the speaker teams search the web for evidence. */
+  get searches(): boolean {
+    return this.searcher !== undefined;
+  }
+
   /** The model of this id, if the catalogue has it. */
   ref(modelId: string): SpeakerModelRef | undefined {
     return this.models.get(modelId)?.ref;
@@ -178,6 +227,7 @@ export class Models implements OnApplicationShutdown {
   catalog(): SpeakerModel[] {
     return [...this.models.values()].map((model) => ({
       ...model.ref,
+      speakerMode: model.speakerMode,
       status: model.failuresInARow >= DEGRADED_AFTER_FAILURES ? 'degraded' : 'ok',
     }));
   }
@@ -194,7 +244,7 @@ export class Models implements OnApplicationShutdown {
   ): AsyncIterable<TurnOutcome> {
     const model = this.models.get(modelId);
     if (!model) throw new Error(`No model ${modelId} in the catalogue`);
-    const speaker = atOnce && model.ref.kind === 'offline' ? this.offlineAtOnce : model.speaker;
+    const speaker = (atOnce ? model.atOnce : undefined) ?? model.speaker;
     const metrics = modelMetrics();
     const labels = { model: modelId };
     const release = await model.slots?.acquire(signal);
@@ -205,7 +255,8 @@ export class Models implements OnApplicationShutdown {
     metrics.turnsStarted.inc(labels);
     try {
       for await (const chunk of speaker.speak(request, signal)) {
-        if (chunk.type === 'delta') {
+        if (chunk.type === 'stage') yield chunk;
+        else if (chunk.type === 'delta') {
           if (firstTokenMs === null) {
             firstTokenMs = performance.now() - started;
             metrics.firstToken.observe(labels, firstTokenMs / 1000);
@@ -235,6 +286,7 @@ export class Models implements OnApplicationShutdown {
     yield {
       type: 'finished',
       turn: done && { text: done.text, summary: done.summary },
+      team: done?.team ?? null,
       writtenBy: {
         kind: model.ref.kind,
         modelId: model.ref.id,

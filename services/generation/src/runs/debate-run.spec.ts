@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { firstValueFrom, toArray } from 'rxjs';
 import type { DebateSettings, RunEvent } from '@debate/contracts';
 import { currentDegradations } from '@debate/nest';
-import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
+import { type FakeOpenAi, metricValue, startFakeOpenAi } from '@debate/testing';
 import type { ConfiguredModel } from '../models/model-catalog.js';
 import { Models, type ModelsOptions } from '../models/models.js';
 import { DebateRun, generateDebate } from './debate-run.js';
@@ -40,6 +40,7 @@ function entryOn(fake: FakeOpenAi, id: string): ConfiguredModel {
     apiKey: 'sk-test',
     providerModel: `provider-${id}`,
     structuredOutput: 'tool_call',
+    speakerMode: 'single',
     maxTokens: 500,
     maxConcurrentTurns: 4,
   };
@@ -244,14 +245,20 @@ describe('generating a debate', () => {
         label: 'DOWN',
         kind: 'model',
         status: 'degraded',
+        speakerMode: 'single',
       });
-      // ... and on /health/ready, which stays ready.
+      // ... and on /health/ready, which stays ready, and on /metrics with its failed turns.
       expect(currentDegradations()).toEqual({ models: ['down'] });
+      expect(await metricValue('debate_model_degraded', { model: 'down' })).toBe(1);
+      expect(
+        await metricValue('debate_model_turns_failed_total', { model: 'down' }),
+      ).toBeGreaterThanOrEqual(3);
       fake.mode = { kind: 'stream' };
       const again = new DebateRun('run-8', 'user-1');
       expect(await generateDebate(again, half, models, { pauseMs: 0 })).toBe('completed');
       expect(models.catalog().find((model) => model.id === 'down')?.status).toBe('ok');
       expect(currentDegradations()).toEqual({});
+      expect(await metricValue('debate_model_degraded', { model: 'down' })).toBe(0);
       models.onApplicationShutdown();
     });
   });

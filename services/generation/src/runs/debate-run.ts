@@ -97,10 +97,13 @@ export class DebateRun {
     this.nextSeq += 1;
     this.events.push(sequenced);
     if (sequenced.type === 'turnCompleted') {
-      // The completed turn carries its whole text: its pieces need not be kept for later
-      // watchers (who skip from turnStarted to turnCompleted; seq keeps counting).
+      // The completed turn carries its whole text and how it was made: its pieces and stages
+      // need not be kept for later watchers (who skip from turnStarted to turnCompleted; seq
+      // keeps counting).
       const { turn } = sequenced;
-      this.events = this.events.filter((kept) => kept.type !== 'textDelta' || kept.turn !== turn);
+      this.events = this.events.filter(
+        (kept) => (kept.type !== 'textDelta' && kept.type !== 'turnStage') || kept.turn !== turn,
+      );
     }
     if (sequenced.type === 'runCompleted' || sequenced.type === 'runFailed') this.finished = true;
     for (const watcher of this.watchers) watcher(sequenced);
@@ -188,6 +191,10 @@ export async function generateDebate(
         signal,
         options.example,
       )) {
+        if (outcome.type === 'stage') {
+          run.emit({ type: 'turnStage', turn, stage: outcome.stage });
+          continue;
+        }
         if (outcome.type === 'delta') {
           run.emit({ type: 'textDelta', turn, text: outcome.text });
           continue;
@@ -207,6 +214,7 @@ export async function generateDebate(
           ...spoken,
           failed,
           writtenBy: outcome.writtenBy,
+          team: failed ? null : outcome.team,
         });
       }
     }

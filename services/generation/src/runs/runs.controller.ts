@@ -34,6 +34,7 @@ function finishedOf(run: DebateRun): FinishedRun | null {
             text: event.text,
             summary: event.summary,
             writtenBy: event.writtenBy,
+            team: event.team,
           },
         ]
       : [],

@@ -2,6 +2,9 @@ import { generatorStanceLabel, type RhetoricStyle } from '@debate/contracts';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Speaker, SpeakerChunk, SpokenTurn, TurnRequest } from './speaker.js';
+import type { Analysis } from './team/analyzer.prompt.js';
+import type { Review } from './team/reviewer.prompt.js';
+import type { Answered, TeamMembers } from './team/team.speaker.js';
 
 export interface OfflineSpeakerOptions {
   /** How fast words come out; 0 writes the whole turn at once. */
@@ -115,17 +118,91 @@ function write(request: TurnRequest): { text: string; summary: string } {
   return { text: text.replace(/\s+/g, ' ').trim(), summary };
 }
 
+/** The offline team's analysis: the opponent's last point, the clash, a plan for the round. */
+function analyse(request: TurnRequest): Analysis {
+  const { topic, settings, round, speaker } = request;
+  const quoted = `"${motion(topic)}"`;
+  const opponent = lastTurnOf(
+    request.earlier,
+    speaker === 'First Speaker' ? 'Second Speaker' : 'First Speaker',
+  );
+  const claim = opponent ? firstSentence(opponent.summary) : undefined;
+  const side = settings.stance > 0.3 ? 'for' : settings.stance < -0.3 ? 'against' : 'undecided on';
+  const plans: Record<number, string> = {
+    1: `Open ${side} ${quoted} with the strongest reason, then two more; concede nothing yet.`,
+    2: claim
+      ? `Answer "${claim}" first, then press the second reason; concede that change has costs.`
+      : 'Set out the case again: there is nothing to answer yet.',
+    3: claim
+      ? `Restate the two strongest reasons and say why they outweigh "${claim}".`
+      : 'Restate the two strongest reasons.',
+  };
+  return {
+    standing: claim ? [claim] : [],
+    clashes: [`Whether ${quoted} does more good than harm.`],
+    plan: plans[round] ?? `Speak ${side} ${quoted}.`,
+  };
+}
+
+/** The offline reviewer: an opening must say what is at stake; rebuttals must name the opponent. */
+function reviewDraft(request: TurnRequest, draft: string): Review {
+  const fixes: string[] = [];
+  if (request.round === 1 && !/at stake/.test(draft)) {
+    fixes.push('Close by saying what is at stake if the motion is decided wrongly.');
+  }
+  const opponentSpoke = request.earlier.some(
+    (turn) => turn.speaker !== request.speaker && turn.speaker !== 'Moderator',
+  );
+  if (request.round >= 2 && opponentSpoke && !/opponent/i.test(draft)) {
+    fixes.push("Answer the opponent's last point directly.");
+  }
+  return { accepted: fixes.length === 0, fixes };
+}
+
+/** The offline writer's revision: the draft with a sentence for each fix it knows. */
+function revise(request: TurnRequest, draft: string, fixes: readonly string[]): string {
+  const quoted = `"${motion(request.topic)}"`;
+  const added = fixes.map((fix) =>
+    /at stake/.test(fix)
+      ? `What is at stake: if ${quoted} is decided wrongly, the people it touches pay for it.`
+      : `My opponent's last point does not change this.`,
+  );
+  return [draft, ...added].join(' ');
+}
+
+const unspent = { serverModel: null, tokensIn: null, tokensOut: null } as const;
+
 /**
  * A speaker that needs no network: deterministic, topic- and stance-aware arguments, rebuttals
  * that answer the other side's previous turn, and summaries of at most three sentences, streamed
  * word by word at a set pace. Always in the catalogue (the only model without MODEL_CATALOG or
  * an OpenAI key), and what tests, demos and load tests use (they must never spend provider money).
+ * It is also a team's members (OFFLINE_SPEAKER_MODE=team): a deterministic analyzer, reviewer
+ * and revision.
  */
-export class OfflineSpeaker implements Speaker {
+export class OfflineSpeaker implements Speaker, TeamMembers {
   constructor(private readonly options: OfflineSpeakerOptions) {}
 
+  analyze(request: TurnRequest): Promise<Answered<Analysis>> {
+    return Promise.resolve({ value: analyse(request), ...unspent });
+  }
+
+  review(request: TurnRequest, _plan: string, draft: string): Promise<Answered<Review>> {
+    return Promise.resolve({ value: reviewDraft(request, draft), ...unspent });
+  }
+
+  write(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
+    return this.speak(request, signal);
+  }
+
   async *speak(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
-    const { text, summary } = write(request);
+    const written = write(request);
+    const revision = request.guidance?.revision;
+    // A team's writer cites the first source its searcher found.
+    const [source] = request.evidence ?? [];
+    const drafted = source ? `${written.text} As [1] reports: ${source.title}.` : written.text;
+    const text = revision ? revise(request, revision.draft, revision.fixes) : drafted;
+    const { summary } = written;
     const words = text.match(/\S+\s*/g) ?? [text];
     if (this.options.firstTokenDelayMs > 0) {
       await sleep(this.options.firstTokenDelayMs, undefined, { signal });

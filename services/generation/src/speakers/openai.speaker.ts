@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { structuredOutputModes, type StructuredOutputMode } from '@debate/contracts';
 import { systemMessage, userMessage } from './prompts.js';
 import type { Speaker, SpeakerChunk, TurnRequest } from './speaker.js';
-
-const FUNCTION_NAME = 'submit_argument';
+import { Analysis, analysisSchema, analyzerSystem, analyzerUser } from './team/analyzer.prompt.js';
+import { Review, reviewerSystem, reviewerUser, reviewSchema } from './team/reviewer.prompt.js';
+import type { Answered, TeamMembers } from './team/team.speaker.js';
 
 const Argument = z.object({ text: z.string().trim().min(1), summary: z.string().trim() });
 
@@ -40,6 +41,12 @@ export function threeSentences(summary: string): string {
 
 /** The answer's { text, summary }: cleaned, parsed, and if that fails, parsed leniently (spec §8). */
 export function parseArgument(raw: string): { text: string; summary: string } {
+  const argument = parseJson(raw, Argument);
+  return { text: argument.text, summary: threeSentences(argument.summary) };
+}
+
+/** A JSON answer (fenced or with raw control characters, repaired if it must be) read by `schema`. */
+function parseJson<T>(raw: string, schema: z.ZodType<T>): T {
   const cleaned = cleanControlCharacters(unfenced(raw));
   let value: unknown;
   try {
@@ -47,9 +54,40 @@ export function parseArgument(raw: string): { text: string; summary: string } {
   } catch {
     value = JSON.parse(jsonrepair(cleaned));
   }
-  const argument = Argument.parse(value);
-  return { text: argument.text, summary: threeSentences(argument.summary) };
+  return schema.parse(value);
 }
+
+/**
+ * One structured answer asked of the model: the function it is forced to call (or the JSON
+ * schema it answers by), its messages in a mode, and how its answer is read. A task that
+ * `streams` has its `text` shown as it is written (the speech).
+ */
+interface Task<T> {
+  readonly functionName: string;
+  readonly description: string;
+  readonly schema: Record<string, unknown>;
+  readonly system: (mode: StructuredOutputMode) => string;
+  readonly user: string;
+  readonly parse: (raw: string) => T;
+  readonly streams: boolean;
+}
+
+function argumentTask(request: TurnRequest): Task<{ text: string; summary: string }> {
+  return {
+    functionName: 'submit_argument',
+    description: 'Submit the full argument and its summary (at most 3 sentences).',
+    schema: argumentSchema,
+    system: (mode) => systemMessage(request, mode),
+    user: userMessage(request),
+    parse: parseArgument,
+    streams: true,
+  };
+}
+
+/** What one task's attempt yields: the text as it comes (a streamed task), then the answer. */
+type TaskChunk<T> =
+  | { readonly type: 'delta'; readonly text: string }
+  | { readonly type: 'answer'; readonly value: T; readonly serverModel: string | null };
 
 /** The `text` written so far, from an incomplete answer ('{"text": "Cities sho'). */
 function partialText(raw: string): string | undefined {
@@ -161,7 +199,7 @@ interface Spent {
  * json_schema, json_object), which is then remembered for this model; one that wants max_completion_tokens
  * instead of max_tokens gets it, remembered too.
  */
-export class OpenAiSpeaker implements Speaker {
+export class OpenAiSpeaker implements Speaker, TeamMembers {
   private mode: StructuredOutputMode;
   private tokenLimit: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
@@ -174,15 +212,91 @@ export class OpenAiSpeaker implements Speaker {
   }
 
   async *speak(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
+    const spent: Spent = { tokensIn: null, tokensOut: null };
+    for await (const chunk of this.ask(argumentTask(request), signal, spent)) {
+      if (chunk.type === 'delta') {
+        yield chunk;
+        continue;
+      }
+      yield {
+        type: 'done',
+        ...chunk.value,
+        serverModel: chunk.serverModel,
+        tokensIn: spent.tokensIn,
+        tokensOut: spent.tokensOut,
+      };
+    }
+  }
+
+  /** The team's writer is this speaker, its guidance in the request. */
+  write(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
+    return this.speak(request, signal);
+  }
+
+  analyze(request: TurnRequest, signal: AbortSignal): Promise<Answered<Analysis>> {
+    return this.answer(
+      {
+        functionName: 'submit_analysis',
+        description: "Submit the opponent's standing claims, the clash points and the plan.",
+        schema: analysisSchema,
+        system: (mode) => analyzerSystem(request, mode),
+        user: analyzerUser(request),
+        parse: (raw) => parseJson(raw, Analysis),
+        streams: false,
+      },
+      signal,
+    );
+  }
+
+  review(
+    request: TurnRequest,
+    plan: string,
+    draft: string,
+    signal: AbortSignal,
+  ): Promise<Answered<Review>> {
+    return this.answer(
+      {
+        functionName: 'submit_review',
+        description: 'Accept the draft, or submit at most three concrete fixes.',
+        schema: reviewSchema,
+        system: (mode) => reviewerSystem(request, mode),
+        // A token is about three quarters of a word.
+        user: reviewerUser(request, plan, draft, Math.round(this.model.maxTokens * 0.75)),
+        parse: (raw) => parseJson(raw, Review),
+        streams: false,
+      },
+      signal,
+    );
+  }
+
+  /** A task answered whole, with what the server counted for it (also when it fails). */
+  private async answer<T>(task: Task<T>, signal: AbortSignal): Promise<Answered<T>> {
+    const spent: Spent = { tokensIn: null, tokensOut: null };
+    for await (const chunk of this.ask(task, signal, spent)) {
+      if (chunk.type === 'answer') {
+        return { value: chunk.value, serverModel: chunk.serverModel, ...spent };
+      }
+    }
+    throw new SpeakerError(new Error('The model gave no answer'), spent.tokensIn, spent.tokensOut);
+  }
+
+  /**
+   * Asks the model for `task`'s answer in its structured output mode, falling back once to
+   * each other mode it refuses; the server's usage is added to `spent`.
+   */
+  private async *ask<T>(
+    task: Task<T>,
+    signal: AbortSignal,
+    spent: Spent,
+  ): AsyncIterable<TaskChunk<T>> {
     // The mode in use first, then each other once, in order of preference (JSON mode last).
     const order = [this.mode, ...structuredOutputModes.filter((mode) => mode !== this.mode)];
-    const spent: Spent = { tokensIn: null, tokensOut: null };
     let tokenLimitTried = false;
     for (let index = 0; index < order.length;) {
       const mode = order[index] as StructuredOutputMode;
       let spoke = false;
       try {
-        for await (const chunk of this.speakIn(mode, request, signal, spent)) {
+        for await (const chunk of this.askIn(mode, task, signal, spent)) {
           spoke = true;
           yield chunk;
         }
@@ -210,15 +324,15 @@ export class OpenAiSpeaker implements Speaker {
     }
   }
 
-  private request(mode: StructuredOutputMode, request: TurnRequest) {
+  private request<T>(mode: StructuredOutputMode, task: Task<T>) {
     const body: ChatCompletionCreateParamsStreaming = {
       model: this.model.providerModel,
       [this.tokenLimit]: this.model.maxTokens,
       stream: true,
       stream_options: { include_usage: true },
       messages: [
-        { role: 'system', content: systemMessage(request, mode) },
-        { role: 'user', content: userMessage(request) },
+        { role: 'system', content: task.system(mode) },
+        { role: 'user', content: task.user },
       ],
     };
     if (mode === 'tool_call') {
@@ -228,13 +342,13 @@ export class OpenAiSpeaker implements Speaker {
           {
             type: 'function' as const,
             function: {
-              name: FUNCTION_NAME,
-              description: 'Submit the full argument and its summary (at most 3 sentences).',
-              parameters: argumentSchema,
+              name: task.functionName,
+              description: task.description,
+              parameters: task.schema,
             },
           },
         ],
-        tool_choice: { type: 'function' as const, function: { name: FUNCTION_NAME } },
+        tool_choice: { type: 'function' as const, function: { name: task.functionName } },
       };
     }
     if (mode === 'json_schema') {
@@ -242,7 +356,11 @@ export class OpenAiSpeaker implements Speaker {
         ...body,
         response_format: {
           type: 'json_schema' as const,
-          json_schema: { name: 'argument', strict: true, schema: argumentSchema },
+          json_schema: {
+            name: task.functionName.replace(/^submit_/, ''),
+            strict: true,
+            schema: task.schema,
+          },
         },
       };
     }
@@ -250,13 +368,13 @@ export class OpenAiSpeaker implements Speaker {
   }
 
   /** One attempt in `mode`; the server's usage is added to `spent`, whatever the outcome. */
-  private async *speakIn(
+  private async *askIn<T>(
     mode: StructuredOutputMode,
-    request: TurnRequest,
+    task: Task<T>,
     signal: AbortSignal,
     spent: Spent,
-  ): AsyncIterable<SpeakerChunk> {
-    const stream = await this.client.chat.completions.create(this.request(mode, request), {
+  ): AsyncIterable<TaskChunk<T>> {
+    const stream = await this.client.chat.completions.create(this.request(mode, task), {
       signal,
     });
     // The SDK's timeout ends when the response starts: a stream that then stays silent is
@@ -295,6 +413,7 @@ export class OpenAiSpeaker implements Speaker {
           mode === 'tool_call' ? delta?.tool_calls?.[0]?.function?.arguments : delta?.content;
         if (!piece) continue;
         raw += piece;
+        if (!task.streams) continue;
         const text = partialText(raw);
         if (text !== undefined && text.length > shown.length && text.startsWith(shown)) {
           yield { type: 'delta', text: text.slice(shown.length) };
@@ -311,17 +430,16 @@ export class OpenAiSpeaker implements Speaker {
         'The server answered without calling the function (tool_choice ignored)',
       );
     }
-    const argument = parseArgument(raw);
-    if (argument.text.startsWith(shown) && argument.text.length > shown.length) {
-      yield { type: 'delta', text: argument.text.slice(shown.length) };
+    const value = task.parse(raw);
+    const text = (value as { text?: unknown }).text;
+    if (
+      task.streams &&
+      typeof text === 'string' &&
+      text.startsWith(shown) &&
+      text.length > shown.length
+    ) {
+      yield { type: 'delta', text: text.slice(shown.length) };
     }
-    yield {
-      type: 'done',
-      text: argument.text,
-      summary: argument.summary,
-      serverModel,
-      tokensIn: spent.tokensIn,
-      tokensOut: spent.tokensOut,
-    };
+    yield { type: 'answer', value, serverModel };
   }
 }

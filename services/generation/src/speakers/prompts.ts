@@ -1,6 +1,7 @@
 import { generatorStanceLabel, type DebateFormat, type RhetoricStyle } from '@debate/contracts';
 import type { StructuredOutputMode } from '@debate/contracts';
 import type { TurnRequest } from './speaker.js';
+import { evidenceLines } from './team/searcher.js';
 
 const roundInstructions: Record<number, string> = {
   0: 'Open the debate as a neutral moderator: introduce the motion and the format. Take no side.',
@@ -27,12 +28,30 @@ const formatHints: Record<DebateFormat, string> = {
   comment_section: 'The debate reads like an online comment section: short, pointed and informal.',
 };
 
-const answerHints: Record<StructuredOutputMode, string> = {
-  tool_call: 'Answer only by calling the function submit_argument with { text, summary }.',
-  json_schema: 'Answer only with a JSON object { "text": ..., "summary": ... }.',
-  json_object:
-    'Answer only with a JSON object with two string fields, "text" (the full argument) and "summary", and nothing else.',
-};
+/** How to answer in `mode`: by calling `functionName`, or with a JSON object of `shape`. */
+export function answerHint(
+  mode: StructuredOutputMode,
+  functionName: string,
+  shape: string,
+): string {
+  if (mode === 'tool_call')
+    return `Answer only by calling the function ${functionName} with ${shape}.`;
+  return `Answer only with a JSON object ${shape}, and nothing else.`;
+}
+
+/** What a round is for (the moderator's opening is 0, its closing 4). */
+export function roundPurpose(round: number): string {
+  return roundInstructions[round] ?? (roundInstructions[1] as string);
+}
+
+/** The earlier turns, as every member of a speaker's team reads them. */
+export function transcript(earlier: TurnRequest['earlier']): string[] {
+  if (earlier.length === 0) return ['Earlier turns: none; you speak first.'];
+  return [
+    'Earlier turns:',
+    ...earlier.flatMap((turn) => [`--- ${turn.speaker}, ${turn.roundTitle} ---`, turn.text]),
+  ];
+}
 
 /** The system message: the round's instruction, asking for a full argument and a short summary. */
 export function systemMessage(request: TurnRequest, mode: StructuredOutputMode): string {
@@ -41,11 +60,18 @@ export function systemMessage(request: TurnRequest, mode: StructuredOutputMode):
     moderator
       ? 'You are the moderator of a debate between two speakers.'
       : `You are the ${request.speaker} in a debate.`,
-    roundInstructions[request.round] ?? roundInstructions[1],
+    roundPurpose(request.round),
     formatHints[request.debateFormat],
     moderator ? '' : styleHints[request.settings.rhetoricStyle],
     'Write a full argument, and a summary of it in at most 3 sentences.',
-    answerHints[mode],
+    request.guidance?.revision
+      ? "Revise your draft: apply every one of the reviewer's fixes and keep what they do not touch."
+      : request.guidance
+        ? "Write it from your team's plan."
+        : '',
+    mode === 'json_object'
+      ? 'Answer only with a JSON object with two string fields, "text" (the full argument) and "summary", and nothing else.'
+      : answerHint(mode, 'submit_argument', '{ "text": ..., "summary": ... }'),
   ]
     .filter(Boolean)
     .join('\n');
@@ -67,12 +93,15 @@ export function userMessage(request: TurnRequest): string {
     `Debate format: ${request.debateFormat}`,
     `Moderator: ${request.moderatorEnabled ? 'on' : 'off'}`,
   );
-  if (request.earlier.length === 0) lines.push('Earlier turns: none; you speak first.');
-  else {
-    lines.push('Earlier turns:');
-    for (const turn of request.earlier) {
-      lines.push(`--- ${turn.speaker}, ${turn.roundTitle} ---`, turn.text);
-    }
+  lines.push(...transcript(request.earlier));
+  lines.push(...evidenceLines(request.evidence ?? []));
+  const { guidance } = request;
+  if (guidance) lines.push(`Your team's plan: ${guidance.plan}`);
+  if (guidance?.revision) {
+    lines.push(
+      `Your draft:\n${guidance.revision.draft}`,
+      `The reviewer's fixes:\n${guidance.revision.fixes.map((fix) => `- ${fix}`).join('\n')}`,
+    );
   }
   return lines.join('\n');
 }

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { useCatalogQuery } from '../engine/catalog.api';
 
 const tabs = ['The Philosophy', 'The Science', 'The Backers'] as const;
 type Tab = (typeof tabs)[number];
@@ -47,13 +48,51 @@ function Philosophy() {
   );
 }
 
+/** 'A', 'A and B', 'A, B and C'. */
+function listed(labels: readonly string[]): string {
+  return labels.length <= 1
+    ? (labels[0] ?? '')
+    : `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`;
+}
+
+/** What this deployment runs, from the catalogue: which models speak as teams, which alone. */
+export function deploymentText(
+  models: readonly { readonly label: string; readonly speakerMode: string }[],
+  searcher: boolean,
+): string[] {
+  const teams = models.filter((model) => model.speakerMode === 'team').map((model) => model.label);
+  const singles = models
+    .filter((model) => model.speakerMode !== 'team')
+    .map((model) => model.label);
+  const lines: string[] = [];
+  if (teams.length > 0) {
+    lines.push(
+      `${listed(teams)} ${teams.length === 1 ? 'speaks' : 'speak'} as a team: an analyzer plans each round from the debate so far, a writer writes the speech from the plan, and a reviewer checks it against the plan and the round; when the reviewer asks for fixes, the writer revises the speech once. Each speech shows how it was made.`,
+    );
+  }
+  if (singles.length > 0) {
+    lines.push(
+      `${listed(singles)} ${singles.length === 1 ? 'writes' : 'write'} each speech in one pass, without a team.`,
+    );
+  }
+  if (teams.length > 0 && searcher) {
+    lines.push(
+      "Before the analyzer, a searcher looks for evidence on the web; the speech cites what it uses as [n], and 'How this speech was made' lists the sources.",
+    );
+  } else {
+    lines.push('No searcher runs here: speeches cite no sources found for them.');
+  }
+  return lines;
+}
+
 function Science() {
+  const { data, error } = useCatalogQuery(undefined);
   return (
     <>
       <h2>The Science</h2>
       <p>
-        The platform follows the multi-agent approach to competitive debate described by the
-        Agent4Debate framework, in which each speaker is a team of cooperating agents:
+        The Agent4Debate framework describes each speaker in a competitive debate as a team of
+        cooperating agents:
       </p>
       <ul>
         <li>
@@ -69,6 +108,14 @@ function Science() {
           <strong>Reviewer</strong>: checks the speech and sends it back for improvement.
         </li>
       </ul>
+      <h3>On this platform</h3>
+      {data ? (
+        deploymentText(data.models, data.searcher).map((line) => <p key={line}>{line}</p>)
+      ) : error ? (
+        <p>What runs on this platform could not be loaded.</p>
+      ) : (
+        <p aria-busy="true">Loading what runs on this platform…</p>
+      )}
       <h3>Three stages</h3>
       <p>
         Every debate runs in three rounds: <em>Constructive Arguments</em> set out each case, the{' '}

@@ -4,6 +4,7 @@ import type { DebateSpeakerFieldsFragment } from '../../gql/graphql';
 import { SpeakerFacts } from './DebateParts';
 import { DebateRounds } from './DebateRounds';
 import type { WrittenBy } from './provenance';
+import { reviewText, stepsText } from './team-notes';
 
 const offline: WrittenBy = {
   kind: 'offline',
@@ -75,9 +76,30 @@ describe(DebateRounds.name, () => {
     const { container } = render(
       <DebateRounds
         rounds={[
-          { speaker: 'First Speaker', round: 1, text: 'A.', summary: 'A.', writtenBy: gpt4o },
-          { speaker: 'Second Speaker', round: 1, text: 'B.', summary: 'B.', writtenBy: offline },
-          { speaker: 'First Speaker', round: 2, text: 'C.', summary: 'C.', writtenBy: null },
+          {
+            speaker: 'First Speaker',
+            round: 1,
+            text: 'A.',
+            summary: 'A.',
+            writtenBy: gpt4o,
+            team: null,
+          },
+          {
+            speaker: 'Second Speaker',
+            round: 1,
+            text: 'B.',
+            summary: 'B.',
+            writtenBy: offline,
+            team: null,
+          },
+          {
+            speaker: 'First Speaker',
+            round: 2,
+            text: 'C.',
+            summary: 'C.',
+            writtenBy: null,
+            team: null,
+          },
         ]}
       />,
     );
@@ -85,5 +107,50 @@ describe(DebateRounds.name, () => {
       'Written by GPT-4o · 15.5 s',
       'Written by the offline speaker · 15.5 s',
     ]);
+  });
+
+  it("shows how a team made a round, collapsed; nothing for a single speaker's", () => {
+    const team = {
+      searched: false,
+      evidence: [],
+      plan: 'Lead with cost.',
+      review: 'accepted',
+      fixes: [],
+      revised: false,
+      steps: 3,
+    };
+    const { container } = render(
+      <DebateRounds
+        rounds={[
+          {
+            speaker: 'First Speaker',
+            round: 1,
+            text: 'A.',
+            summary: 'A.',
+            writtenBy: gpt4o,
+            team,
+          },
+          {
+            speaker: 'Second Speaker',
+            round: 1,
+            text: 'B.',
+            summary: 'B.',
+            writtenBy: offline,
+            team: null,
+          },
+        ]}
+      />,
+    );
+    const notes = [...container.querySelectorAll('details.team-notes')];
+    expect(notes).toHaveLength(1);
+    expect((notes[0] as HTMLDetailsElement).open).toBe(false);
+    expect(notes[0]?.textContent).toContain('The reviewer accepted the first draft.');
+    expect(reviewText({ ...team, review: 'failed' })).toBe(
+      'The reviewer could not review the draft: it stands as written.',
+    );
+    expect(stepsText({ ...team, searched: true, steps: 4 })).toBe(
+      'Made in 4 steps: searcher, analyzer, writer, reviewer.',
+    );
+    expect(notes[0]?.textContent).toContain('Made in 3 steps: analyzer, writer, reviewer.');
   });
 });

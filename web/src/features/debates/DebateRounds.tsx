@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { DebateRoundFieldsFragment, DebateSpeakerFieldsFragment } from '../../gql/graphql';
 import { roundProvenance } from './provenance';
 import { sideOf } from './sides';
+import { TeamNotesView } from './team-notes';
 import { communityStanceLabel } from './stance';
 
 /** The two speakers of a debate, whose positions label their turns. */
@@ -23,6 +24,7 @@ function RoundView({ round, sides }: { round: DebateRoundFieldsFragment; sides?:
       </h4>
       <p className="turn-text">{full ? round.text : round.summary}</p>
       {round.writtenBy && <p className="hint provenance">{roundProvenance(round.writtenBy)}</p>}
+      {round.team && <TeamNotesView team={round.team} />}
       <button type="button" className="link-button" onClick={() => setFull(!full)}>
         {full ? 'Show Less' : 'Show More'}
       </button>

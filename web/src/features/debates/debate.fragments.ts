@@ -35,6 +35,18 @@ graphql(`
     round
     text
     summary
+    team {
+      searched
+      evidence {
+        title
+        url
+      }
+      plan
+      review
+      fixes
+      revised
+      steps
+    }
     writtenBy {
       kind
       modelId

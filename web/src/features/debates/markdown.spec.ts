@@ -16,6 +16,7 @@ const debate: ExportedDebate = {
       text: 'Speed # matters.',
       summary: 'Fast.',
       writtenBy: null,
+      team: null,
     },
     {
       speaker: 'Second Speaker',
@@ -23,6 +24,7 @@ const debate: ExportedDebate = {
       text: 'Safety first.',
       summary: 'Safe.',
       writtenBy: null,
+      team: null,
     },
   ],
   verdict: null,
@@ -115,6 +117,35 @@ describe(debateToMarkdown.name, () => {
       'Written by GPT-4o (gpt-4o-2024-08-06) · 812 in / 230 out tokens · first words 0.8 s · 5.2 s\n\nSpeed',
     );
     expect(markdown).toContain('Written by the offline speaker · 5.2 s\n\nSafety first.');
+  });
+
+  it("includes how a team made a round: its sources, the plan, the reviewer's fixes, the steps", () => {
+    const markdown = debateToMarkdown({
+      ...debate,
+      rounds: debate.rounds.map((round, index) => ({
+        ...round,
+        team:
+          index === 0
+            ? {
+                searched: true,
+                evidence: [{ title: 'Rust *vs* C++', url: 'https://example.org/a%20b(1)' }],
+                plan: 'Lead with *speed*.',
+                review: 'fixes',
+                fixes: ['Cite a benchmark.'],
+                revised: true,
+                steps: 5,
+              }
+            : null,
+      })),
+    });
+    expect(markdown).toContain(
+      '### How this speech was made\n\nSources the searcher found (cited as [n]):\n\n' +
+        '1. [Rust \\*vs\\* C++](https://example.org/a%20b%281%29)\n\n' +
+        "The analyzer's plan: Lead with \\*speed\\*.\n\n" +
+        'The reviewer asked for these fixes, and the writer revised the speech:\n\n' +
+        '- Cite a benchmark.\n\nMade in 5 steps: searcher, analyzer, writer, reviewer, revision.',
+    );
+    expect(markdown.match(/How this speech was made/g)).toHaveLength(1);
   });
 
   it('names the file after the topic', () => {

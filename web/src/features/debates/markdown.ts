@@ -1,6 +1,14 @@
 import { MAX_VERDICT_TOTAL, roundTitles } from '@debate/contracts/constants';
 import type { DebateSpeakerFieldsFragment, MyDebateQuery } from '../../gql/graphql';
 import { judgeDetails, speakerModelDetails, turnProvenance } from './provenance';
+import {
+  NO_SOURCES,
+  reviewText,
+  SOURCES_HEADING,
+  stepsText,
+  TEAM_NOTES_HEADING,
+  type TeamNotesFields,
+} from './team-notes';
 import { communityStanceLabel } from './stance';
 import {
   formatPoints,
@@ -46,10 +54,45 @@ export function debateToMarkdown(debate: ExportedDebate): string {
       escape(round.text),
       '',
       `> ${escape(round.summary).replace(/\n/g, '\n> ')}`,
+      ...(round.team ? ['', ...teamNotesMarkdown(round.team)] : []),
     );
   }
   if (debate.verdict) lines.push('', ...scorecardMarkdown(debate.verdict));
   return `${lines.join('\n')}\n`;
+}
+
+/** A URL as a Markdown link's target: what would end it or break it percent-encoded, nothing else. */
+function linkTarget(url: string): string {
+  return url.replace(
+    /[\s()<>]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
+
+/** A round's '### How this speech was made': the sources, the plan, the review, the steps. */
+function teamNotesMarkdown(team: TeamNotesFields): string[] {
+  return [
+    `### ${TEAM_NOTES_HEADING}`,
+    '',
+    ...(team.evidence.length > 0
+      ? [
+          SOURCES_HEADING,
+          '',
+          ...team.evidence.map(
+            (source, index) => `${index + 1}. [${escape(source.title)}](${linkTarget(source.url)})`,
+          ),
+          '',
+        ]
+      : team.searched
+        ? [NO_SOURCES, '']
+        : []),
+    `The analyzer's plan: ${escape(team.plan)}`,
+    '',
+    escape(reviewText(team)),
+    ...(team.fixes.length > 0 ? ['', ...team.fixes.map((fix) => `- ${escape(fix)}`)] : []),
+    '',
+    stepsText(team),
+  ];
 }
 
 /**

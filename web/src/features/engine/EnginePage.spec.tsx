@@ -4,19 +4,32 @@ import type { CatalogQuery, DebateSettingsInput } from '../../gql/graphql';
 import { renderWithProviders } from '../../test/render';
 import { initialAuthState } from '../auth/auth.slice';
 import type { WrittenBy } from '../debates/provenance';
-import { EnginePage } from './EnginePage';
+import { EnginePage, speakingText } from './EnginePage';
 import { eventReceived, type RunEvent } from './engine.slice';
 
 const catalog: CatalogQuery['catalog'] = {
   categories: ['Politics'],
   rhetoricStyles: ['standard'],
   debateFormats: ['structured'],
+  searcher: false,
   roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
   topics: ['Is open-source software a public good?'],
   models: [
-    { id: 'gpt-4o', label: 'GPT-4o', kind: 'model', status: 'ok' },
-    { id: 'llama', label: 'Llama 3.1 (Ollama)', kind: 'model', status: 'degraded' },
-    { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+    { id: 'gpt-4o', label: 'GPT-4o', kind: 'model', status: 'ok', speakerMode: 'single' },
+    {
+      id: 'llama',
+      label: 'Llama 3.1 (Ollama)',
+      kind: 'model',
+      status: 'degraded',
+      speakerMode: 'team',
+    },
+    {
+      id: 'offline',
+      label: 'Offline speaker',
+      kind: 'offline',
+      status: 'ok',
+      speakerMode: 'single',
+    },
   ],
 };
 
@@ -72,6 +85,8 @@ const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
   text: null,
   summary: null,
   failed: null,
+  stage: null,
+  team: null,
   message: null,
   firstModel: null,
   secondModel: null,
@@ -140,6 +155,67 @@ describe(EnginePage.name, () => {
     expect(started).toHaveLength(1);
     expect(started[0]?.first.model).toBe('gpt-4o');
     expect(started[0]?.second.model).toBe('offline');
+  });
+
+  it("shows a team's stage, replaces the draft with the revision, and how the speech was made", () => {
+    const { store } = renderWithProviders(<EnginePage />, {
+      preloadedState: signedIn,
+      route: '/engine',
+    });
+    const position = { round: 1, roundTitle: 'Constructive Arguments' };
+    const dispatch = (seq: number, fields: Partial<RunEvent>) =>
+      act(() => {
+        store.dispatch(eventReceived(event(seq, fields)));
+      });
+    dispatch(0, { type: 'runStarted', firstModel: gpt4oRef, secondModel: offlineRef });
+    dispatch(1, { type: 'turnStarted', turn: 0, speaker: 'First Speaker', ...position });
+    dispatch(2, { type: 'turnStage', turn: 0, stage: 'analyzing' });
+    const speaking = () => {
+      const { current } = store.getState().engine;
+      return current ? speakingText(current) : null;
+    };
+    expect(speaking()).toBe(
+      "First Speaker's team is analyzing the debate: round 1 of 3, Constructive Arguments",
+    );
+    dispatch(3, { type: 'turnStage', turn: 0, stage: 'writing' });
+    dispatch(4, { type: 'textDelta', turn: 0, text: 'The first draft.' });
+    dispatch(5, { type: 'turnStage', turn: 0, stage: 'reviewing' });
+    expect(screen.getByText('The first draft.')).toBeTruthy();
+    dispatch(6, { type: 'turnStage', turn: 0, stage: 'revising' });
+    expect(speaking()).toBe(
+      "First Speaker's team is revising: round 1 of 3, Constructive Arguments",
+    );
+    dispatch(7, { type: 'textDelta', turn: 0, text: 'The revision.' });
+    expect(screen.queryByText('The first draft.')).toBeNull();
+    expect(screen.getByText('The revision.')).toBeTruthy();
+    dispatch(8, {
+      type: 'turnCompleted',
+      turn: 0,
+      text: 'The revision.',
+      summary: 'Revised.',
+      writtenBy: gpt4oTurn,
+      team: {
+        searched: true,
+        evidence: [{ title: 'A study of car-free centres', url: 'https://example.org/study' }],
+        plan: 'Argue the benefit.',
+        review: 'fixes',
+        fixes: ['Answer the cost.'],
+        revised: true,
+        steps: 5,
+      },
+    });
+    const notes = screen.getByText('How this speech was made').closest('details');
+    expect(notes?.open).toBe(false);
+    expect(notes?.textContent).toContain("The analyzer's plan: Argue the benefit.");
+    expect(notes?.textContent).toContain('Answer the cost.');
+    const source = within(notes as HTMLElement).getByRole('link', {
+      name: 'A study of car-free centres',
+    });
+    expect(source.getAttribute('href')).toBe('https://example.org/study');
+    expect(source.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    expect(notes?.textContent).toContain(
+      'Made in 5 steps: searcher, analyzer, writer, reviewer, revision.',
+    );
   });
 
   it('says who writes each speaker, and what wrote each completed turn', async () => {

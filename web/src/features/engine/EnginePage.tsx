@@ -15,7 +15,13 @@ import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
 import { VerifyEmailNotice } from './components/VerifyEmailNotice';
-import { type RunRequest, runDebate, runRestored } from './engine.slice';
+import {
+  type CurrentTurn,
+  type RunRequest,
+  runDebate,
+  runRestored,
+  type TurnStage,
+} from './engine.slice';
 import { chosenModel, whoWrites } from './models';
 import { initialStances } from './stance';
 
@@ -40,11 +46,24 @@ export function topicCounterText(length: number): string {
 /** How close to the stream's end the reader must be for the page to follow it. */
 const FOLLOW_MARGIN_PX = 160;
 
-/** 'First Speaker is speaking: round 2 of 3, Rebuttal'; the moderator's turns by their title. */
-export function speakingText(current: { speaker: string; round: number; roundTitle: string }) {
+/** What a speaker team is doing, by its turn's stage. */
+const stageVerbs: Readonly<Record<TurnStage, string>> = {
+  searching: "'s team is searching for evidence",
+  analyzing: "'s team is analyzing the debate",
+  writing: "'s team is writing",
+  reviewing: "'s team is reviewing the draft",
+  revising: "'s team is revising",
+};
+
+/**
+ * 'First Speaker is speaking: round 2 of 3, Rebuttal' (a team's turn: 'First Speaker's team is
+ * reviewing the draft: …'); the moderator's turns by their title.
+ */
+export function speakingText(current: CurrentTurn) {
+  const doing = current.stage ? stageVerbs[current.stage] : ' is speaking';
   return current.round >= 1 && current.round <= roundTitles.length
-    ? `${current.speaker} is speaking: round ${current.round} of ${roundTitles.length}, ${current.roundTitle}`
-    : `${current.speaker} is speaking: ${current.roundTitle}`;
+    ? `${current.speaker}${doing}: round ${current.round} of ${roundTitles.length}, ${current.roundTitle}`
+    : `${current.speaker}${doing}: ${current.roundTitle}`;
 }
 
 /** 'Begin discussion' over a finished debate not saved yet. */

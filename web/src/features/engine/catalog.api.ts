@@ -13,7 +13,9 @@ const CatalogDocument = graphql(`
         label
         kind
         status
+        speakerMode
       }
+      searcher
       roundTitles
       topics
     }

@@ -1,4 +1,4 @@
-import { roundTitles } from '@debate/contracts/constants';
+import { roundTitles, turnStages } from '@debate/contracts/constants';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import {
   currentAccessToken,
@@ -14,6 +14,7 @@ import type {
   UnsavedDebateQuery,
 } from '../../gql/graphql';
 import type { WrittenBy } from '../debates/provenance';
+import type { TeamNotesFields } from '../debates/team-notes';
 import type { Verdict } from '../debates/verdict';
 import type { RunModel } from './models';
 
@@ -36,6 +37,19 @@ export interface Turn {
   readonly model: RunModel | null;
   /** What wrote it, once complete (turnCompleted); null when the gateway did not say. */
   readonly writtenBy: WrittenBy | null;
+  /** How a speaker team made it, once complete; null when one completion wrote it. */
+  readonly team: TeamNotesFields | null;
+}
+
+/** What a speaker team's turn is doing (turnStage). */
+export type TurnStage = (typeof turnStages)[number];
+
+/** Who is speaking, and what a speaker team is doing (turnStage): null for a single speaker. */
+export interface CurrentTurn {
+  readonly speaker: string;
+  readonly round: number;
+  readonly roundTitle: string;
+  readonly stage: TurnStage | null;
 }
 
 export interface EngineState {
@@ -50,7 +64,7 @@ export interface EngineState {
   readonly moderator: boolean;
   readonly turns: readonly Turn[];
   /** The turn being written. */
-  readonly current: { speaker: string; round: number; roundTitle: string } | null;
+  readonly current: CurrentTurn | null;
   /** Whether the run's debate was saved (else beginning another asks first). */
   readonly saved: boolean;
   /** The saved debate this run is the side-swapped rematch of; null: a new debate. */
@@ -168,6 +182,19 @@ const DebateRunDocument = graphql(`
       text
       summary
       failed
+      stage
+      team {
+        searched
+        evidence {
+          title
+          url
+        }
+        plan
+        review
+        fixes
+        revised
+        steps
+      }
       judge {
         id
         label
@@ -248,6 +275,11 @@ export const runDebate = createAsyncThunk<undefined, RunRequest, { rejectValue: 
   },
 );
 
+/** A turnStage event's stage; null for anything the gateway sends that is not one. */
+function turnStageOf(stage: string | null | undefined): TurnStage | null {
+  return turnStages.find((known) => known === stage) ?? null;
+}
+
 function patchTurn(turns: readonly Turn[], index: number, patch: (turn: Turn) => Turn): Turn[] {
   return turns.map((turn) => (turn.turn === index ? patch(turn) : turn));
 }
@@ -290,6 +322,7 @@ export const engineSlice = createSlice({
           complete: true,
           failed: (round.writtenBy?.failedTurns ?? 0) > 0,
           model: null,
+          team: round.team ?? null,
           writtenBy: round.writtenBy ?? null,
         })),
         rematchOf: run.rematchOf ?? null,
@@ -325,8 +358,21 @@ export const engineSlice = createSlice({
             failed: false,
             model: event.model,
             writtenBy: null,
+            team: null,
           };
-          return { ...next, current: position, turns: [...state.turns, turn] };
+          return { ...next, current: { ...position, stage: null }, turns: [...state.turns, turn] };
+        }
+        case 'turnStage': {
+          const stage = turnStageOf(event.stage);
+          return {
+            ...next,
+            current: state.current && { ...state.current, stage },
+            // The revision is written from its start again: it replaces the draft's words.
+            turns:
+              stage === 'revising'
+                ? patchTurn(state.turns, event.turn ?? -1, (turn) => ({ ...turn, text: '' }))
+                : state.turns,
+          };
         }
         case 'textDelta':
           return {
@@ -346,6 +392,7 @@ export const engineSlice = createSlice({
               complete: true,
               failed: event.failed ?? false,
               writtenBy: event.writtenBy,
+              team: event.team ?? null,
             })),
           };
         case 'judgingStarted':

@@ -6,12 +6,14 @@ import { type LeaderboardRow, useLeaderboardQuery } from './leaderboard.api';
 
 const SUBJECTS: ReadonlyArray<[LeaderboardSubject, string]> = [
   ['MODEL', 'Models'],
+  ['SETUP', 'Single or team'],
   ['STYLE', 'Rhetoric styles'],
 ];
 
 /** What a row names, per subject: the column's heading. */
 const NAME_HEADING: Readonly<Record<LeaderboardSubject, string>> = {
   MODEL: 'Model',
+  SETUP: 'Model and setup',
   STYLE: 'Style',
 };
 

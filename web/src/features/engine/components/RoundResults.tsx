@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { failedTurnText, turnProvenance } from '../../debates/provenance';
 import { sideOf } from '../../debates/sides';
+import { TeamNotesView } from '../../debates/team-notes';
 import type { Turn } from '../engine.slice';
 
 /** What wrote a completed turn, or that its model failed it; null while nothing is known. */
@@ -30,6 +31,7 @@ function TurnView({ turn }: { turn: Turn }) {
         <>
           <p className="turn-text">{full ? turn.text : turn.summary}</p>
           {line && <p className="hint provenance">{line}</p>}
+          {turn.team && <TeamNotesView team={turn.team} />}
           <button type="button" className="link-button" onClick={() => setFull(!full)}>
             {full ? 'Show Less' : 'Show More'}
           </button>

@@ -5,9 +5,15 @@ import type { CatalogModel } from '../models';
 import { SpeakerCard } from './SpeakerCard';
 
 const models: CatalogModel[] = [
-  { id: 'gpt-4o', label: 'GPT-4o', kind: 'model', status: 'ok' },
-  { id: 'llama', label: 'Llama 3.1 (Ollama)', kind: 'model', status: 'degraded' },
-  { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok' },
+  { id: 'gpt-4o', label: 'GPT-4o', kind: 'model', status: 'ok', speakerMode: 'single' },
+  {
+    id: 'llama',
+    label: 'Llama 3.1 (Ollama)',
+    kind: 'model',
+    status: 'degraded',
+    speakerMode: 'single',
+  },
+  { id: 'offline', label: 'Offline speaker', kind: 'offline', status: 'ok', speakerMode: 'single' },
 ];
 
 function renderCard(model: string, onChange = jest.fn<(settings: SpeakerSettingsInput) => void>()) {
