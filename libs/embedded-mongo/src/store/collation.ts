@@ -137,7 +137,7 @@ export class Collation {
   private readonly strings = (a: string, b: string): number =>
     Math.sign(this.collator.compare(a, b));
 
-  constructor(readonly spec: CollationSpec) {
+  constructor(spec: CollationSpec) {
     const sensitivity = ({ 1: 'base', 2: 'accent', 3: 'variant' } as const)[spec.strength];
     this.collator = new Intl.Collator(spec.locale, {
       usage: 'sort',

@@ -11,7 +11,7 @@ import * as windowOperators from 'mingo/operators/window';
 import { Query } from 'mingo/query';
 import type { AnyObject, CollectionResolver, Options } from 'mingo/types';
 import { update as applyOperators } from 'mingo/updater';
-import { ensureArray, flatten, isRegExp, resolve } from 'mingo/util';
+import { ensureArray, flatten, isRegExp, resolve, typeOf } from 'mingo/util';
 import { CommandError } from '../errors.js';
 import type { Collation } from './collation.js';
 import { type SortSpec, sortedBy } from './sorting.js';
@@ -89,7 +89,8 @@ function collatedContext(collation: Collation): Context {
     (test: (order: number) => boolean): FieldTest =>
     (value, wanted) =>
       ensureArray(value).some(
-        (item) => sameRank(item, wanted) && test(collation.compare(item, wanted)),
+        // Values of one type only, as mingo's own range operators bracket them.
+        (item) => typeOf(item) === typeOf(wanted) && test(collation.compare(item, wanted)),
       );
   const all: FieldTest = (value, wanted) => {
     if (!Array.isArray(value) || !Array.isArray(wanted)) return false;
@@ -146,21 +147,6 @@ function collatedContext(collation: Collation): Context {
   };
   // mingo types each operator table as the intersection of its operators' signatures.
   return Context.init(operators as unknown as Parameters<typeof Context.init>[0]);
-}
-
-/** Range operators compare values of one BSON type only (numbers with numbers…). */
-function sameRank(a: unknown, b: unknown): boolean {
-  const kind = (value: unknown) =>
-    typeof value === 'number' || typeof value === 'bigint'
-      ? 'number'
-      : value instanceof Date
-        ? 'date'
-        : Array.isArray(value)
-          ? 'array'
-          : value === null
-            ? 'null'
-            : typeof value;
-  return kind(a) === kind(b);
 }
 
 const contexts = new WeakMap<Collation, Context>();

@@ -165,10 +165,10 @@ export class Models implements OnApplicationShutdown {
   private add(
     ref: SpeakerModelRef,
     speakerMode: SpeakerMode,
-    members: Speaker & TeamMembers,
+    members: TeamMembers,
     slots: TurnSlots | undefined,
   ): void {
-    const inMode = (writer: Speaker & TeamMembers): Speaker =>
+    const inMode = (writer: TeamMembers): Speaker =>
       speakerMode === 'team'
         ? new TeamSpeaker(writer, this.searcher, (error) =>
             this.logger.warn(`The searcher found nothing for ${ref.id}: ${String(error)}`),

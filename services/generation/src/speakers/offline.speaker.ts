@@ -1,7 +1,7 @@
 import { generatorStanceLabel, type RhetoricStyle } from '@debate/contracts';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Speaker, SpeakerChunk, SpokenTurn, TurnRequest } from './speaker.js';
+import type { SpeakerChunk, SpokenTurn, TurnRequest } from './speaker.js';
 import type { Analysis } from './team/analyzer.prompt.js';
 import type { Review } from './team/reviewer.prompt.js';
 import type { Answered, TeamMembers } from './team/team.speaker.js';
@@ -180,7 +180,7 @@ const unspent = { serverModel: null, tokensIn: null, tokensOut: null } as const;
  * It is also a team's members (OFFLINE_SPEAKER_MODE=team): a deterministic analyzer, reviewer
  * and revision.
  */
-export class OfflineSpeaker implements Speaker, TeamMembers {
+export class OfflineSpeaker implements TeamMembers {
   constructor(private readonly options: OfflineSpeakerOptions) {}
 
   analyze(request: TurnRequest): Promise<Answered<Analysis>> {
@@ -189,10 +189,6 @@ export class OfflineSpeaker implements Speaker, TeamMembers {
 
   review(request: TurnRequest, _plan: string, draft: string): Promise<Answered<Review>> {
     return Promise.resolve({ value: reviewDraft(request, draft), ...unspent });
-  }
-
-  write(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
-    return this.speak(request, signal);
   }
 
   async *speak(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {

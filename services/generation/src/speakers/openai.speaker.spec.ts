@@ -3,32 +3,10 @@ import OpenAI from 'openai';
 import { type FakeOpenAi, type FakeOpenAiOptions, startFakeOpenAi } from '@debate/testing';
 import type { StructuredOutputMode } from '@debate/contracts';
 import { OpenAiSpeaker, parseArgument, refusesMode, threeSentences } from './openai.speaker.js';
-import type { SpeakerChunk, TurnRequest } from './speaker.js';
+import type { SpeakerChunk } from './speaker.js';
+import { collect, rebuttalRequest } from './speaker.spec-support.js';
 
-const request: TurnRequest = {
-  topic: 'Should cities ban cars?',
-  debateFormat: 'oxford',
-  moderatorEnabled: false,
-  speaker: 'Second Speaker',
-  settings: { model: 'large', stance: -0.6, rhetoricStyle: 'factual', personality: 'a cyclist' },
-  round: 2,
-  roundTitle: 'Rebuttal',
-  earlier: [
-    {
-      speaker: 'First Speaker',
-      round: 1,
-      roundTitle: 'Constructive Arguments',
-      text: 'Cars choke our streets.',
-      summary: 'Cars choke streets.',
-    },
-  ],
-};
-
-async function collect(stream: AsyncIterable<SpeakerChunk>): Promise<SpeakerChunk[]> {
-  const chunks: SpeakerChunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
-}
+const request = rebuttalRequest;
 
 // The OpenAI speaker against a local OpenAI-compatible server (the edge of the world).
 describe('the OpenAI speaker', () => {

@@ -5,7 +5,7 @@ import { parse as parsePartial } from 'partial-json';
 import { z } from 'zod';
 import { structuredOutputModes, type StructuredOutputMode } from '@debate/contracts';
 import { systemMessage, userMessage } from './prompts.js';
-import type { Speaker, SpeakerChunk, TurnRequest } from './speaker.js';
+import type { SpeakerChunk, TurnRequest } from './speaker.js';
 import { Analysis, analysisSchema, analyzerSystem, analyzerUser } from './team/analyzer.prompt.js';
 import { Review, reviewerSystem, reviewerUser, reviewSchema } from './team/reviewer.prompt.js';
 import type { Answered, TeamMembers } from './team/team.speaker.js';
@@ -199,7 +199,7 @@ interface Spent {
  * json_schema, json_object), which is then remembered for this model; one that wants max_completion_tokens
  * instead of max_tokens gets it, remembered too.
  */
-export class OpenAiSpeaker implements Speaker, TeamMembers {
+export class OpenAiSpeaker implements TeamMembers {
   private mode: StructuredOutputMode;
   private tokenLimit: 'max_tokens' | 'max_completion_tokens' = 'max_tokens';
 
@@ -226,11 +226,6 @@ export class OpenAiSpeaker implements Speaker, TeamMembers {
         tokensOut: spent.tokensOut,
       };
     }
-  }
-
-  /** The team's writer is this speaker, its guidance in the request. */
-  write(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
-    return this.speak(request, signal);
   }
 
   analyze(request: TurnRequest, signal: AbortSignal): Promise<Answered<Analysis>> {

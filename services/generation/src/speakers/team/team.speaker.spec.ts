@@ -8,34 +8,11 @@ import {
 } from '@debate/testing';
 import { OpenAiSpeaker } from '../openai.speaker.js';
 import { TeamNotes } from '@debate/contracts';
-import type { SpeakerChunk, TurnRequest } from '../speaker.js';
 import { Searcher } from './searcher.js';
 import { TeamSpeaker } from './team.speaker.js';
+import { collect, rebuttalRequest } from '../speaker.spec-support.js';
 
-const request: TurnRequest = {
-  topic: 'Should cities ban cars?',
-  debateFormat: 'oxford',
-  moderatorEnabled: false,
-  speaker: 'Second Speaker',
-  settings: { model: 'large', stance: -0.6, rhetoricStyle: 'factual', personality: '' },
-  round: 2,
-  roundTitle: 'Rebuttal',
-  earlier: [
-    {
-      speaker: 'First Speaker',
-      round: 1,
-      roundTitle: 'Constructive Arguments',
-      text: 'Cars choke our streets.',
-      summary: 'Cars choke streets.',
-    },
-  ],
-};
-
-async function collect(stream: AsyncIterable<SpeakerChunk>): Promise<SpeakerChunk[]> {
-  const chunks: SpeakerChunk[] = [];
-  for await (const chunk of stream) chunks.push(chunk);
-  return chunks;
-}
+const request = rebuttalRequest;
 
 /** Who a recorded request asked: the first words of its system message. */
 function member(system: string | undefined): string {
@@ -145,7 +122,7 @@ describe('the speaker team', () => {
     let calls = 0;
     const failing = new TeamSpeaker({
       analyze: (...args) => openAi.analyze(...args),
-      write: (...args) => openAi.write(...args),
+      speak: (...args) => openAi.speak(...args),
       review: () => {
         calls += 1;
         return Promise.reject(new Error('reviewer down'));
@@ -159,7 +136,7 @@ describe('the speaker team', () => {
     });
     const noAnalyzer = new TeamSpeaker({
       analyze: () => Promise.reject(new Error('analyzer down')),
-      write: (...args) => openAi.write(...args),
+      speak: (...args) => openAi.speak(...args),
       review: (...args) => openAi.review(...args),
     });
     await expect(collect(noAnalyzer.speak(request, new AbortController().signal))).rejects.toThrow(
@@ -250,7 +227,7 @@ describe('the speaker team', () => {
           tokensIn: null,
           tokensOut: null,
         }),
-      write: (...args) => openAi.write(...args),
+      speak: (...args) => openAi.speak(...args),
       review: () =>
         Promise.resolve({
           value: { accepted: false, fixes: ['f'.repeat(3_000), 'two', 'three', 'four'] },

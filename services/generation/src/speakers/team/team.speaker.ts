@@ -17,11 +17,12 @@ export interface Answered<T> {
   readonly tokensOut: number | null;
 }
 
-/** The members of a speaker's team, as one model (or the offline speaker) plays them. */
-export interface TeamMembers {
+/**
+ * The members of a speaker's team, as one model (or the offline speaker) plays them: the writer
+ * is the speaker itself (`speak`, guided by `request.guidance`).
+ */
+export interface TeamMembers extends Speaker {
   analyze(request: TurnRequest, signal: AbortSignal): Promise<Answered<Analysis>>;
-  /** The writer: the speech streamed, guided by `request.guidance`. */
-  write(request: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk>;
   review(
     request: TurnRequest,
     plan: string,
@@ -71,8 +72,8 @@ function planText(analysis: Analysis): string {
 /**
  * A speaker that is a team (Agent4Debate's): where a search backend is configured, the searcher
  * first finds evidence for the round (the speech cites it as [n]; a failed search leaves none);
- * the analyzer plans the
- * round from the debate so far, the writer writes from the plan (streamed), the reviewer checks
+ * the analyzer plans the round from the debate so far, the writer writes from the plan
+ * (streamed), the reviewer checks
  * the draft against the plan and the round's purpose and accepts it or returns up to three
  * fixes, and then the writer revises once (streamed again from the start: the revision replaces
  * the draft). Tokens are summed over every call.
@@ -91,12 +92,10 @@ export class TeamSpeaker implements Speaker {
 
   async *speak(asked: TurnRequest, signal: AbortSignal): AsyncIterable<SpeakerChunk> {
     if (asked.speaker === 'Moderator') {
-      yield* this.members.write(asked, signal);
+      yield* this.members.speak(asked, signal);
       return;
     }
     let calls = 0;
-    /** The searcher's step, which no model is asked for. */
-    let steps = 0;
     let tokensIn: number | null = null;
     let tokensOut: number | null = null;
     let serverModel: string | null = null;
@@ -121,7 +120,6 @@ export class TeamSpeaker implements Speaker {
         signal.throwIfAborted();
         this.onSearchFailed?.(error);
       }
-      steps += 1;
     }
     const request: TurnRequest = evidence.length > 0 ? { ...asked, evidence } : asked;
 
@@ -132,7 +130,7 @@ export class TeamSpeaker implements Speaker {
 
     yield { type: 'stage', stage: 'writing' };
     let draft: Done | undefined;
-    for await (const chunk of this.members.write({ ...request, guidance: { plan } }, signal)) {
+    for await (const chunk of this.members.speak({ ...request, guidance: { plan } }, signal)) {
       if (chunk.type === 'done') draft = chunk;
       else if (chunk.type === 'delta') yield chunk;
     }
@@ -152,7 +150,8 @@ export class TeamSpeaker implements Speaker {
         review,
         fixes: [...fixes],
         revised,
-        steps: calls + steps,
+        // The search is a step too, though no model is asked for it.
+        steps: calls + (searched ? 1 : 0),
       };
       return {
         type: 'done',
@@ -192,7 +191,7 @@ export class TeamSpeaker implements Speaker {
     let revision: Done | undefined;
     try {
       const guidance = { plan, revision: { draft: draft.text, fixes } };
-      for await (const chunk of this.members.write({ ...request, guidance }, signal)) {
+      for await (const chunk of this.members.speak({ ...request, guidance }, signal)) {
         if (chunk.type === 'done') revision = chunk;
         else if (chunk.type === 'delta') yield chunk;
       }
