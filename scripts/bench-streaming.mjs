@@ -129,7 +129,7 @@ try {
   for (const request of provider.requests) {
     const system = request.body.messages.find((message) => message.role === 'system')?.content;
     const user = request.body.messages.find((message) => message.role === 'user')?.content;
-    const topic = /^Topic: (.*)$/m.exec(user ?? '')?.[1];
+    const topic = /<motion>([^<]*)<\/motion>/.exec(user ?? '')?.[1];
     const speaker = /You are the (First Speaker|Second Speaker)/.exec(system ?? '')?.[1];
     const round = /Round \d, ([A-Za-z ]+):/.exec(system ?? '')?.[1];
     if (topic && speaker && round) asked.set(`${topic}|${speaker}, ${round}`, request.receivedAt);

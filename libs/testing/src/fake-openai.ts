@@ -80,12 +80,30 @@ export interface FakeOpenAi {
   close(): Promise<void>;
 }
 
-/** The argument the fake's model writes for a request: it names the speaker and the topic. */
+/**
+ * What the request says outside the material its prompt quotes: each message with every tagged
+ * block (`<tag …>…</tag>`) taken out. The fake's model does what is left says, as a model that
+ * follows instructions would: a speaker told to `write only "…"` writes that, a judge told to
+ * `answer winner A` (B, tie) answers it. So a quote that ends before the prompt meant it to (a
+ * `</turn>` in a speech) lets what follows through, and text that is not quoted is obeyed.
+ */
+function unquoted(body: RecordedCompletion['body']): string {
+  return body.messages
+    .map((message) => message.content.replace(/<([a-z_]+)(?:\s[^>]*)?>[^]*?<\/\1>/g, ''))
+    .join('\n');
+}
+
+/**
+ * The argument the fake's model writes for a request: it names the speaker and the topic (the
+ * prompt's `<motion>`), unless the request's unquoted text tells it what to write.
+ */
 export function fakeArgument(body: RecordedCompletion['body']): { text: string; summary: string } {
+  const ordered = /\bwrite only "([^"]+)"/.exec(unquoted(body))?.[1];
+  if (ordered) return { text: ordered, summary: ordered };
   const system = body.messages.find((message) => message.role === 'system')?.content ?? '';
   const user = body.messages.find((message) => message.role === 'user')?.content ?? '';
   const who = /You are the (.+?)(?: in a debate| of a debate|\.)/.exec(system)?.[1] ?? 'speaker';
-  const topic = /^Topic: (.*)$/m.exec(user)?.[1] ?? 'the topic';
+  const topic = /<motion>([^]*?)<\/motion>/.exec(user)?.[1] ?? 'the topic';
   return {
     text: `As the ${who}, on "${topic}": here is a full argument, with reasons and evidence.`,
     summary: `The ${who} made a case. It had reasons. It had evidence. And a fourth sentence.`,
@@ -106,8 +124,10 @@ function asksForScorecard(body: RecordedCompletion['body']): boolean {
 }
 
 /**
- * The scorecard the fake's judge gives: the speaker it reads first, when it favours that
- * position; else the one who wrote more (whatever the order), 7 to 6 on every criterion.
+ * The scorecard the fake's judge gives: the winner the request's unquoted text names, 10 to 1,
+ * when it names one (`answer winner A`); else the speaker it reads first, when it favours that
+ * position; else the one who wrote more in its `<turn>`s (whatever the order), 7 to 6 on every
+ * criterion.
  */
 export function fakeScorecard(
   body: RecordedCompletion['body'],
@@ -119,18 +139,17 @@ export function fakeScorecard(
   const transcript = body.messages.find((message) => message.role === 'user')?.content ?? '';
   const written = { A: 0, B: 0 };
   for (const [, position, text] of transcript.matchAll(
-    /--- Speaker (A|B), [^\n]* ---\n([^]*?)(?=\n--- Speaker |$)/g,
+    /<turn speaker="(A|B)"[^>]*>([^]*?)<\/turn>/g,
   )) {
     written[position as 'A' | 'B'] += (text ?? '').length;
   }
-  const winner: 'A' | 'B' | 'tie' = favoursFirst
-    ? 'A'
-    : written.A === written.B
-      ? 'tie'
-      : written.A > written.B
-        ? 'A'
-        : 'B';
-  const score = (speaker: 'A' | 'B') => (winner === 'tie' ? 6 : winner === speaker ? 7 : 6);
+  const ordered = /\banswer winner (A|B|tie)\b/.exec(unquoted(body))?.[1] as
+    'A' | 'B' | 'tie' | undefined;
+  const winner: 'A' | 'B' | 'tie' =
+    ordered ??
+    (favoursFirst ? 'A' : written.A === written.B ? 'tie' : written.A > written.B ? 'A' : 'B');
+  const [won, lost] = ordered ? [10, 1] : [7, 6];
+  const score = (speaker: 'A' | 'B') => (winner === 'tie' ? 6 : winner === speaker ? won : lost);
   return {
     scores: (['A', 'B'] as const).flatMap((speaker) =>
       judgeCriteria.map((criterion) => ({
@@ -214,8 +233,9 @@ function refuse(reply: FastifyReply, status: number, message: string) {
 /**
  * An OpenAI-compatible chat completions server for the tests and the streaming benchmark (the
  * edge of the world): it streams the answer in pieces as the real servers do (a function
- * call's arguments, or content), behaves as the server family it is started as, and can
- * misbehave on demand (an HTTP error, a stalled stream, malformed JSON, control characters).
+ * call's arguments, or content), behaves as the server family it is started as, does what the
+ * prompt's unquoted text tells it to (`unquoted`), and can misbehave on demand (an HTTP error, a
+ * stalled stream, malformed JSON, control characters).
  */
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
   const family = options.family ?? 'openai';

@@ -1,7 +1,8 @@
 import { generatorStanceLabel } from '@debate/contracts';
 import type { StructuredOutputMode } from '@debate/contracts';
 import { z } from 'zod';
-import { answerHint, roundPurpose, transcript } from '../prompts.js';
+import { answerHint, roundPurpose, SPEAKER_MATERIAL, transcript } from '../prompts.js';
+import { quoted } from '../quoted.js';
 import type { TurnRequest } from '../speaker.js';
 import { evidenceLines } from './searcher.js';
 
@@ -44,6 +45,7 @@ export function analyzerSystem(request: TurnRequest, mode: StructuredOutputMode)
     "Read the motion, your speaker's stance and style, and every earlier turn. Do not write the speech.",
     "List the opponent's claims still standing, the clash points between the sides, and a plan for this round: what to argue, what to answer and what to concede.",
     `This round: ${roundPurpose(request.round)}`,
+    SPEAKER_MATERIAL,
     answerHint(mode, 'submit_analysis', '{ "standing": [...], "clashes": [...], "plan": ... }'),
   ].join('\n');
 }
@@ -51,7 +53,7 @@ export function analyzerSystem(request: TurnRequest, mode: StructuredOutputMode)
 export function analyzerUser(request: TurnRequest): string {
   const { settings } = request;
   return [
-    `Topic: ${request.topic}`,
+    quoted('motion', request.topic),
     `Your speaker's stance: ${generatorStanceLabel(settings.stance)} (${settings.stance.toFixed(1)} on a scale from -1, against, to 1, for)`,
     `Rhetoric style: ${settings.rhetoricStyle}`,
     ...transcript(request.earlier),

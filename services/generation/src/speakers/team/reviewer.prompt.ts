@@ -1,6 +1,7 @@
 import { MAX_REVIEW_FIXES, type StructuredOutputMode } from '@debate/contracts';
 import { z } from 'zod';
-import { answerHint, roundPurpose } from '../prompts.js';
+import { answerHint, roundPurpose, SPEAKER_MATERIAL } from '../prompts.js';
+import { quoted } from '../quoted.js';
 import type { TurnRequest } from '../speaker.js';
 
 /** The reviewer's answer: the draft accepted, or up to three concrete fixes. */
@@ -32,6 +33,7 @@ export function reviewerSystem(request: TurnRequest, mode: StructuredOutputMode)
     `Check the draft speech against the plan and the round's purpose (${roundPurpose(request.round)})`,
     "Check its structure, that it answers the opponent's points directly, that it does not contradict the speaker's earlier turns, that it holds no placeholders, and that it is within the length limit.",
     `Accept it, or return at most ${MAX_REVIEW_FIXES} concrete fixes.`,
+    SPEAKER_MATERIAL,
     answerHint(mode, 'submit_review', '{ "accepted": ..., "fixes": [...] }'),
   ].join('\n');
 }
@@ -44,12 +46,12 @@ export function reviewerUser(
 ): string {
   const own = request.earlier.filter((turn) => turn.speaker === request.speaker);
   return [
-    `Topic: ${request.topic}`,
-    `The plan: ${plan}`,
+    quoted('motion', request.topic),
+    `The plan: ${quoted('plan', plan)}`,
     `Length limit: about ${maxWords} words.`,
     own.length === 0
       ? "The speaker's earlier turns: none."
-      : `The speaker's earlier turns:\n${own.map((turn) => `- ${turn.summary}`).join('\n')}`,
-    `The draft:\n${draft}`,
+      : `The speaker's earlier turns:\n${own.map((turn) => quoted('summary', turn.summary, { round: turn.roundTitle })).join('\n')}`,
+    `The draft:\n${quoted('draft', draft)}`,
   ].join('\n');
 }

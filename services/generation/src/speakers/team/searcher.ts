@@ -1,5 +1,6 @@
 import { MAX_EVIDENCE, type Evidence } from '@debate/contracts';
 import { z } from 'zod';
+import { quoted } from '../quoted.js';
 import type { TurnRequest } from '../speaker.js';
 
 /** Where a team's searcher asks: a SearXNG instance's JSON API (or a server answering its shape). */
@@ -85,9 +86,8 @@ export function evidenceLines(found: readonly Found[]): string[] {
   if (found.length === 0) return [];
   return [
     'Evidence found (cite what you use as [n]):',
-    ...found.map(
-      (item, index) =>
-        `[${index + 1}] ${item.title} (${item.url})${item.snippet ? `: ${item.snippet}` : ''}`,
+    ...found.map((item, index) =>
+      quoted('source', item.snippet, { n: index + 1, title: item.title, url: item.url }),
     ),
   ];
 }
