@@ -57,6 +57,7 @@ const { debateCategories } = await import('@debate/contracts');
 const { seedCommunity } = await import('./bench/seed-community.mjs');
 const { CatalogController } =
   await import('../services/generation/dist/catalog/catalog.controller.js');
+const { Models } = await import('../services/generation/dist/models/models.js');
 
 // ---------------------------------------------------------------------------------------------
 // Cluster mode: a nats-server, the store, five services and the gateway, each its own process
@@ -197,7 +198,20 @@ const communityApp = await NestFactory.createApplicationContext(
   { logger: false },
 );
 const ranking = communityApp.get(PublicDebatesController);
-const catalog = new CatalogController();
+// The catalogue of the cluster's generation service, which has no MODEL_CATALOG: the offline
+// speaker alone.
+const catalog = new CatalogController(
+  new Models(
+    [],
+    {
+      timeoutMs: 1_000,
+      maxRetries: 0,
+      idleTimeoutMs: 1_000,
+      offline: { tokensPerSecond: 0, firstTokenDelayMs: 0 },
+    },
+    { log: () => undefined, warn: () => undefined },
+  ),
+);
 
 const RANK = {
   sort: 'popular',

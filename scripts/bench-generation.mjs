@@ -38,6 +38,8 @@ if (!values['no-build']) {
 const { url, opsUrl, child } = await startPlatformProcess({
   // Every simulated user signs up from this one address: the benchmark's own platform.
   RATE_LIMITS: 'off',
+  // And each holds a WebSocket open from it, past the default open at once per address.
+  WEBSOCKETS_PER_ADDRESS: String(Math.max(runs, 100)),
   OFFLINE_TOKENS_PER_SECOND: String(tps),
   OFFLINE_FIRST_TOKEN_MS: String(firstTokenMs),
   TURN_PAUSE_MS: String(pauseMs),

@@ -85,6 +85,7 @@ function speaker(modelId, stance, rhetoricStyle) {
       label: offline ? OFFLINE_MODEL_LABEL : `Model ${modelId.slice(-1).toUpperCase()}`,
       turns: 3,
     }),
+    personalityHints: false,
   };
 }
 
@@ -132,8 +133,10 @@ for (let index = 0; index < debateCount; index += 1) {
   );
 }
 
-const events = new JetStreamEventLog(natsUrl, 'bench-leaderboard');
-const community = new ServiceClient(createClientProxy(natsTransport(natsUrl), 'bench-leaderboard'));
+const events = new JetStreamEventLog({ url: natsUrl }, { anonymous: 'bench-leaderboard' });
+const community = new ServiceClient(
+  createClientProxy(natsTransport(natsUrl), { anonymous: 'bench-leaderboard' }),
+);
 
 async function inBatches(items, size, work) {
   for (let start = 0; start < items.length; start += size) {
@@ -153,7 +156,10 @@ async function until(probe, done, timeoutMs = 600_000) {
 }
 const board = (subject, pairsOnly) =>
   community.request(leaderboardContracts.get, { subject, pairsOnly });
-const rated = (found) => found.debates + found.apartDebates + found.notRated.sameSubject;
+// Every debate read: fitted, or not rated for a reason (the same model on both sides, or past
+// the daily limit of its author and pairing).
+const rated = (found) =>
+  found.debates + found.apartDebates + found.notRated.sameSubject + found.notRated.dailyLimit;
 
 let started = Date.now();
 const last = debates.at(-1);
@@ -220,7 +226,7 @@ console.log(`pairs only: ${pairs.debates + pairs.apartDebates} debates in comple
 const QUERY = `query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
   leaderboard(subject: $subject, pairsOnly: $pairsOnly) {
     subject pairsOnly debates apartDebates bootstrapRounds computedAt
-    notRated { sameSubject unknownWriter }
+    notRated { sameSubject notRecorded personalityHints dailyLimit }
     rows { ...LeaderboardRowFields }
     apart { ...LeaderboardRowFields }
   }

@@ -32,7 +32,10 @@
 //   provider of the realm enabled exactly when its client id is set, and refuses a client id
 //   without its secret; it sets SMTP_AUTH=true exactly when SMTP_USER is set, refuses
 //   SMTP_PASSWORD without SMTP_USER, and the realm's smtpServer, filled from that environment as
-//   Keycloak's import fills it, is the server the .env names (compose's defaults for the rest).
+//   Keycloak's import fills it, is the server the .env names (compose's defaults for the rest);
+// - each deployable signs in to NATS as its own user, over TLS, and the broker, run here on
+//   stand-ins of its containers, lets each in and keeps it to its own subjects
+//   (check-compose-nats.mjs says how).
 //
 // With an .env beside the file (or the file given as the argument), that .env is checked too: it
 // renders, its MongoDB passwords arrive intact as the services' MONGO_PASSWORD, each provider's
@@ -54,7 +57,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkNatsBroker, checkNatsFiles } from './check-compose-nats.mjs';
 import { KEYCLOAK_VERSION } from './keycloak.mjs';
+import { natsPasswordVariable } from './nats-config.mjs';
 import { root } from './workspace.mjs';
 
 /** The deployables and their folders. */
@@ -73,6 +78,8 @@ const DEPLOYABLES = {
  */
 const DATABASE_OWNERS = Object.keys(DEPLOYABLES).filter((name) => name !== 'gateway');
 const mongoPasswordVariable = (service) => `MONGO_${service.toUpperCase()}_PASSWORD`;
+/** The deployables with a NATS user of their own (the contracts' natsDeployables): all six. */
+const NATS_USERS = Object.keys(DEPLOYABLES);
 
 /**
  * Every secret: whether compose must refuse to start without it, and exactly where it must
@@ -88,6 +95,18 @@ const SECRETS = {
         to: [
           ['mongo', mongoPasswordVariable(service)],
           [service, 'MONGO_PASSWORD'],
+        ],
+      },
+    ]),
+  ),
+  ...Object.fromEntries(
+    NATS_USERS.map((deployable) => [
+      natsPasswordVariable(deployable),
+      {
+        required: true,
+        to: [
+          ['nats', natsPasswordVariable(deployable)],
+          [deployable, 'NATS_PASSWORD'],
         ],
       },
     ]),
@@ -273,15 +292,19 @@ const asIs = render(exampleText, 'example');
 if (asIs.ok) problem('renders with the secrets of .env.example left empty');
 
 /**
- * .env.example with every secret filled, each with a value of its own; the MongoDB passwords full
- * of what a URL cannot carry as it is (`@`, `/`, `:`, `%`, and `%41`, which a URL reads as `A`).
+ * .env.example with every secret filled, each with a value of its own; the MongoDB and NATS
+ * passwords full of what a URL cannot carry as it is (`@`, `/`, `:`, `%`, and `%41`, which a URL
+ * reads as `A`).
  */
-const MONGO_PASSWORD_VARIABLES = new Set(DATABASE_OWNERS.map(mongoPasswordVariable));
+const AWKWARD_PASSWORD_VARIABLES = new Set([
+  ...DATABASE_OWNERS.map(mongoPasswordVariable),
+  ...NATS_USERS.map(natsPasswordVariable),
+]);
 const filled = new Map(example);
 const secretValues = new Map();
 for (const secret of Object.keys(SECRETS)) {
   const name = secret.toLowerCase().replaceAll('_', '-');
-  const awkward = MONGO_PASSWORD_VARIABLES.has(secret) ? '@/:%41%@:/' : '';
+  const awkward = AWKWARD_PASSWORD_VARIABLES.has(secret) ? '@/:%41%@:/' : '';
   const value = `${name}-${awkward}${randomBytes(6).toString('hex')}`;
   filled.set(secret, value);
   secretValues.set(secret, value);
@@ -520,6 +543,17 @@ if (keycloak) {
     problem(`keycloak does not start importing the realm (command: ${command.join(' ')})`);
   }
   if (environment.KC_HEALTH_ENABLED !== 'true') problem('keycloak has KC_HEALTH_ENABLED off');
+  // The lists of the realm's passwordBlacklist policy, where Keycloak looks for them: without
+  // one, Keycloak cannot parse the realm's password policy.
+  const mounts = (keycloak.volumes ?? []).map((volume) =>
+    typeof volume === 'string' ? volume : `${volume.source}:${volume.target}`,
+  );
+  for (const [, name] of realm.passwordPolicy.matchAll(/passwordBlacklist\(([^)]+)\)/g)) {
+    const mounted = mounts.some((mount) =>
+      mount.includes(`deploy/keycloak/${name}:/opt/keycloak/data/password-blacklists/${name}`),
+    );
+    if (!mounted) problem(`keycloak does not mount deploy/keycloak/${name} among its blacklists`);
+  }
 }
 
 /** Runs a command (argv) with `env`; resolves with its exit code and output. */
@@ -1035,6 +1069,10 @@ function checkDocumentedModels() {
     checkModelCatalog();
     checkDocumentedModels();
   }
+  const natsCheck = { deployables: NATS_USERS, services, environmentOf, problem, work, contracts };
+  const natsBroker = base.ok
+    ? (await checkNatsFiles(natsCheck), await checkNatsBroker(natsCheck))
+    : '';
 
   // --- An .env: the check's own, and an operator's ---------------------------------------------
 
@@ -1129,7 +1167,10 @@ function checkDocumentedModels() {
         `${DATABASE_OWNERS.length} services signing in to MongoDB as their own users, with ` +
         "passwords full of @ / : % intact; Keycloak's " +
         'healthcheck, identity providers and SMTP server run against stand-ins; e-mail ' +
-        'verification on, its mail sent by Keycloak alone; MODEL_CATALOG reaching generation ' +
+        'verification on, its mail sent by Keycloak alone; each deployable its own NATS user ' +
+        `over TLS, ${natsBroker}` +
+        (contracts ? ', its nats.conf current' : '') +
+        '; MODEL_CATALOG reaching generation ' +
         "alone, intact, and the documented models' keys reaching it; the catalogues " +
         (contracts
           ? "parsed with the contracts' ModelCatalog"

@@ -28,6 +28,7 @@ async function deployables() {
     const { identityEnvSchema } = await import('@debate/identity-service');
     const { usageEnvSchema } = await import('@debate/usage-service');
     const { generationEnvSchema } = await import('@debate/generation-service');
+    const { communityEnvSchema } = await import('@debate/community-service');
     const { issuerEnvSchema } = await import('@debate/embedded-keycloak');
     const { platformEnvSchema } = await import('@debate/platform');
     return [
@@ -35,9 +36,9 @@ async function deployables() {
       ['identity', identityEnvSchema],
       ['usage', usageEnvSchema],
       ['generation', generationEnvSchema],
-      // debates and community run runServiceProcess, which reads the services' common schema.
+      // debates runs runServiceProcess, which reads the services' common schema.
       ['debates', serviceEnvSchema],
-      ['community', serviceEnvSchema],
+      ['community', communityEnvSchema],
       ['embedded-keycloak', issuerEnvSchema],
       ['`npm start`', platformEnvSchema],
     ];

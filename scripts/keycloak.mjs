@@ -1,8 +1,8 @@
 // The real Keycloak, for the test tiers and `start:cluster --keycloak`: the server distribution
 // (org.keycloak:keycloak-quarkus-dist, pinned) fetched from Maven Central with Maven into a cache
 // outside the repository, built once for this use, and started on a JDK 21 or newer, importing
-// deploy/keycloak's realm (Keycloak fills its ${NAME} placeholders from the environment), on the
-// ports asked for, with a data directory of its own.
+// deploy/keycloak's realm (Keycloak fills its ${NAME} placeholders from the environment) and its
+// list of common passwords, on the ports asked for, with a data directory of its own.
 //
 //   node scripts/keycloak.mjs install          fetch, unpack and build (idempotent); prints where
 //   node scripts/keycloak.mjs start [dataDir]  runs one in the foreground until SIGINT/SIGTERM
@@ -176,6 +176,13 @@ function prepareHome(dist, dataDir) {
   mkdirSync(imports, { recursive: true });
   for (const file of readdirSync(realmDir).filter((name) => name.endsWith('.json'))) {
     copyFileSync(join(realmDir, file), join(imports, file));
+  }
+  // The lists of the realm's passwordBlacklist policy, where Keycloak looks for them by default
+  // (kc.home.dir/data/password-blacklists), as compose and the Pulumi program mount them.
+  const blacklists = join(home, 'data', 'password-blacklists');
+  mkdirSync(blacklists, { recursive: true });
+  for (const file of readdirSync(realmDir).filter((name) => name.endsWith('.txt'))) {
+    copyFileSync(join(realmDir, file), join(blacklists, file));
   }
   return home;
 }

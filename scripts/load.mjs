@@ -33,7 +33,16 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureK6 } from './k6.mjs';
-import { freePort as systemFreePort, hasCommand, isListening, root } from './workspace.mjs';
+import { natsServerArgs, writeNatsAuthorization } from './nats-broker.mjs';
+import {
+  buildAll,
+  ensureInstalled,
+  freePort as systemFreePort,
+  groupAlive,
+  hasCommand,
+  isListening,
+  root,
+} from './workspace.mjs';
 
 /** The order that makes the most of one store: the debates generate-debates shares are there
  * to browse and to vote on (voting-storm shares what it lacks itself). Others follow by name. */
@@ -159,14 +168,6 @@ function waitForExit(child, ms) {
     });
   });
 }
-function groupAlive(pgid) {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 async function stopGroup(pgid, ms) {
   for (const signal of ['SIGTERM', 'SIGKILL']) {
     if (!groupAlive(pgid)) return;
@@ -227,11 +228,17 @@ function delay(ms) {
 // ---------------------------------------------------------------------------------------------
 // Starting: the broker, then the cluster, then waiting until every service is up.
 async function startPlatform() {
+  // The broker's users and permissions come from the built contracts: install and build first
+  // (start-cluster's own build is then Nx's cache).
+  ensureInstalled();
+  buildAll();
   const store = join(work, 'nats');
   mkdirSync(store);
+  // Each deployable its own NATS user and permissions, as start-cluster runs its own broker.
+  const natsAuth = await writeNatsAuthorization(join(work, 'nats-auth'));
   nats = spawn(
     'nats-server',
-    ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', store],
+    natsServerArgs({ port: natsPort, store, configFile: natsAuth.configFile }),
     // Its own process group: a Ctrl-C at the terminal must not take it away from the services
     // while they drain; it stops last.
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
@@ -259,6 +266,7 @@ async function startPlatform() {
     // the load test's own, so the gateway's rate limits are off (docs/load-testing.md).
     RATE_LIMITS: 'off',
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    NATS_PASSWORDS_FILE: natsAuth.passwordsFile,
     DATA_DIR: join(work, 'data'),
     MONGO_PORT: String(mongoPort),
     ISSUER_PORT: String(issuerPort),
@@ -315,8 +323,8 @@ async function startPlatform() {
     });
   }
 
-  // start-cluster installs and builds first (from Nx's cache when nothing changed); then the
-  // processes have a minute and a half to answer.
+  // start-cluster installs and builds first (from Nx's cache: this script has just built); then
+  // the processes have a minute and a half to answer.
   const since = Date.now();
   let last = '';
   for (;;) {

@@ -1,14 +1,23 @@
 // npm run start:cluster: each service and the gateway as its own process, over NATS.
-// Uses NATS_URL when set; otherwise a broker on 127.0.0.1:4222, started from PATH if none listens.
+// Uses NATS_URL when set (with NATS_PASSWORDS_FILE, the deployables' NATS passwords its broker
+// was configured with, as scripts/nats-broker.mjs writes them); otherwise a broker on
+// 127.0.0.1:4222, started from PATH if none listens, with each deployable its own NATS user and
+// permissions (new passwords every run, in DATA_DIR/nats-auth).
 // Sign-in: KEYCLOAK_URL when set; the real Keycloak with --keycloak (fetched when missing), or by
 // default when a JDK 21+ and the cached distribution are there; the embedded issuer otherwise
 // (or with --embedded-issuer). With --mail, new e-mail accounts verify their address through a
-// local Mailpit (EMAIL_VERIFICATION=required).
+// local Mailpit (EMAIL_VERIFICATION=required). With --no-build, what is built already runs.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findJavaHome, isKeycloakCached, startKeycloak } from './keycloak.mjs';
 import { startMailpit } from './mailpit.mjs';
+import {
+  natsIdentityEnv,
+  natsServerArgs,
+  readNatsPasswords,
+  writeNatsAuthorization,
+} from './nats-broker.mjs';
 import {
   buildAll,
   ensureInstalled,
@@ -20,7 +29,8 @@ import {
 } from './workspace.mjs';
 
 ensureInstalled();
-buildAll();
+// --no-build: runs what is built (the browser tests' clusters, after their run's build).
+if (!process.argv.includes('--no-build')) buildAll();
 const { serviceNames: services } = await import('@debate/contracts');
 
 const children = new Map();
@@ -56,7 +66,12 @@ const stop = () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
+const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 let natsUrl = process.env.NATS_URL;
+/** Each deployable's NATS password; unset: the broker is not ours, and they connect anonymously. */
+let natsPasswords = process.env.NATS_PASSWORDS_FILE
+  ? readNatsPasswords(process.env.NATS_PASSWORDS_FILE)
+  : undefined;
 if (!natsUrl) {
   natsUrl = 'nats://127.0.0.1:4222';
   if (!(await isListening(4222))) {
@@ -69,9 +84,11 @@ if (!natsUrl) {
     }
     const store = join(root, '.data', 'nats');
     mkdirSync(store, { recursive: true });
+    const { configFile, passwords } = await writeNatsAuthorization(join(dataDir, 'nats-auth'));
+    natsPasswords = passwords;
     children.set(
       'nats',
-      startChild('nats', 'nats-server', ['-a', '127.0.0.1', '-p', '4222', '-js', '-sd', store]),
+      startChild('nats', 'nats-server', natsServerArgs({ port: 4222, store, configFile })),
     );
     const deadline = Date.now() + 10_000;
     while (!(await isListening(4222))) {
@@ -115,7 +132,6 @@ if (!mongoUrl) {
   }
 }
 
-const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
 const port = process.env.PORT ?? '3000';
 let authIssuer = process.env.AUTH_ISSUER_URL;
@@ -208,6 +224,7 @@ for (const service of services) {
     service,
     startChild(service, process.execPath, [`services/${service}/dist/main.js`], {
       ...env,
+      ...natsIdentityEnv(natsPasswords, service),
       OPS_PORT: String(opsPorts.get(service)),
     }),
   );
@@ -216,13 +233,14 @@ children.set(
   'gateway',
   startChild('gateway', process.execPath, ['gateway/dist/main.js'], {
     ...env,
+    ...natsIdentityEnv(natsPasswords, 'gateway'),
     OPS_PORT: String(opsBase),
     AUTH_ISSUER_URL: authIssuer,
   }),
 );
 
 process.stdout.write(
-  `Cluster on ${natsUrl}, documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}; gateway at http://localhost:${port}\n`,
+  `Cluster on ${natsUrl} (${natsPasswords ? 'each deployable its own NATS user' : "NATS without users: the broker is not this script's"}), documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}; gateway at http://localhost:${port}\n`,
 );
 for (const [name, child] of children) {
   const operations = opsPorts.has(name)

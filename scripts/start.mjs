@@ -1,5 +1,6 @@
 // npm start: install if needed, build, and run the whole platform in ONE Node process
-// (five services and the gateway over the in-process transport) at http://localhost:3000.
+// (five services and the gateway over the in-process transport) at http://127.0.0.1:3000, on this
+// machine only unless HOST says otherwise (platform/src/platform.config.ts).
 import { spawn } from 'node:child_process';
 import { buildAll, ensureInstalled, root } from './workspace.mjs';
 

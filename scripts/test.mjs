@@ -46,4 +46,6 @@ run('node', ['scripts/load.mjs', '--smoke']);
 // offline speaker, judged, shared and rated by the leaderboard (it fails when any step does).
 run('node', ['scripts/bench-team.mjs', '--motions', '3', '--no-build']);
 run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);
+// The core journeys again, against start:cluster with NATS permissions on (docs/testing.md).
+run('npx', ['nx', 'run', 'web:e2e-cluster', '--outputStyle=static']);
 process.stdout.write('\nAll checks passed.\n');

@@ -69,6 +69,28 @@ export function hasCommand(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
 
+/** Calls `onLine` with each whole line `stream` writes. */
+export function eachLine(stream, onLine) {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk) => {
+    pending += chunk;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
+  });
+}
+
+/** Whether any process of the process group `pgid` is still alive. */
+export function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts a long-running child whose output lines carry `label`. */
 export function startChild(label, command, args, env = {}) {
   const child = spawn(command, args, {
@@ -78,14 +100,7 @@ export function startChild(label, command, args, env = {}) {
   });
   const prefix = `[${label}] `;
   for (const stream of [child.stdout, child.stderr]) {
-    let pending = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) process.stdout.write(prefix + line + '\n');
-    });
+    eachLine(stream, (line) => process.stdout.write(prefix + line + '\n'));
   }
   return child;
 }

@@ -6,7 +6,11 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { GatewayModule } from './gateway.module.js';
 import { type GatewayOptions, withDefaults } from './gateway.options.js';
+import { registerSecurityHeaders } from './security-headers/security-headers.js';
 import { type PageMeta, registerWebApp } from './web/web-app.js';
+import { TokenVerifier } from './auth/token-verifier.js';
+import { registerWebSocketServer } from './query-limits/websocket-limits.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 
 /**
  * Every answer says how long the gateway took to make it (`Server-Timing: app;dur=<ms>`), so
@@ -58,8 +62,22 @@ export async function createGateway(given: GatewayOptions): Promise<NestFastifyA
   );
   if (!options.frameworkLogger) app.useLogger(app.get(PinoLoggerService));
   addServerTiming(app.getHttpAdapter().getInstance());
+  // Before any route: every answer carries them, and so do the plugins a launcher adds later.
+  registerSecurityHeaders(app.getHttpAdapter().getInstance());
   // Before the GraphQL route exists (it is added at init): the session cookie is read there.
   await app.register(fastifyCookie);
+  // Before Mercurius too, which then takes this WebSocket server, bounded as HTTP is.
+  await registerWebSocketServer(
+    app.getHttpAdapter().getInstance(),
+    {
+      maxPayloadBytes: options.limits.bodyLimitBytes,
+      connectionInitTimeoutMs: options.limits.connectionInitTimeoutMs,
+      openPerAddress: options.limits.websocketsPerAddress,
+      openPerAccount: options.limits.websocketsPerAccount,
+    },
+    app.get(RateLimiter),
+    options.authIssuer ? app.get(TokenVerifier) : undefined,
+  );
   const services = app.get(ServiceClient);
   const webServed = await registerWebApp(
     app.getHttpAdapter().getInstance(),

@@ -6,29 +6,15 @@ import { type ExecutionResult, type GraphQLSchema, isObjectType } from 'graphql'
 import mercurius, { type MercuriusContext } from 'mercurius';
 import type { Logger } from 'pino';
 import { withRootFieldsObserved } from './metrics/observed-root-fields.js';
-import { type ConnectionSubscriptions } from './query-limits/subscription-limits.js';
-import { type QueryLimits, queryLimitRules } from './query-limits/query-limits.js';
+import {
+  type QueryLimits,
+  queryLimitRules,
+  subscriptionValidationHooks,
+} from './query-limits/query-limits.js';
+import { admittedConnection } from './query-limits/websocket-limits.js';
 
-/**
- * graphql-ws has no HTTP headers after the upgrade: a client sends its access token in the
- * `connection_init` payload ({ authorization: 'Bearer …' }). This puts it where the auth guard
- * reads it for every operation of the connection.
- */
-export function subscriptionContext(data: { payload?: unknown }): {
-  req: { headers: Record<string, string | undefined> };
-  subscriptions: ConnectionSubscriptions;
-} {
-  const payload = data.payload;
-  const value =
-    payload && typeof payload === 'object'
-      ? (payload as Record<string, unknown>)['authorization']
-      : undefined;
-  return {
-    req: { headers: { authorization: typeof value === 'string' ? value : undefined } },
-    // The connection's live subscriptions, counted against SUBSCRIPTIONS_PER_CONNECTION.
-    subscriptions: { live: 0 },
-  };
-}
+// The context of a WebSocket connection's operations: defined with the connection's limits.
+export { subscriptionContext } from './query-limits/websocket-limits.js';
 
 type ErrorFormatter = (
   execution: ExecutionResult & Required<Pick<ExecutionResult, 'errors'>>,
@@ -91,6 +77,8 @@ export function withPlainFieldsInlined(schema: GraphQLSchema): GraphQLSchema {
  * requests per second of Apollo (docs/benchmarks.md, "GraphQL driver: measured").
  */
 export function graphqlModule(log: Logger, limits: QueryLimits): DynamicModule {
+  // One set of rules for every transport: HTTP's validation, and the WebSocket's hooks below.
+  const rules = queryLimitRules(limits);
   return GraphQLModule.forRoot({
     driver: MercuriusDriver,
     path: '/graphql',
@@ -101,12 +89,18 @@ export function graphqlModule(log: Logger, limits: QueryLimits): DynamicModule {
     // the same few documents over and over, and compiled ones execute with less work per field.
     jit: 1,
     // Checked once per document (Mercurius caches a validated query), before any resolver runs.
-    validationRules: queryLimitRules(limits),
+    validationRules: rules,
     errorFormatter: withRefusalStatus(mercurius.defaultErrorFormatter as ErrorFormatter),
     transformSchema: (schema: GraphQLSchema) =>
       withRootFieldsObserved(log)(withPlainFieldsInlined(schema)),
     // The reply is there so that the session resolver can set and clear its cookie.
     context: (req: FastifyRequest, reply: FastifyReply) => ({ req, reply }),
-    subscription: { onConnect: subscriptionContext },
+    // Its WebSocket server (message size, connection counts, the connection_init deadline) is
+    // registered before this module: websocket-limits.ts. Each token that becomes a
+    // connection's context (connection_init, or a subscribe's connectionInit extension) is
+    // counted against its account first.
+    subscription: { onConnect: admittedConnection },
+    // A subscription is validated as a query is over HTTP, before anything is subscribed.
+    hooks: subscriptionValidationHooks(rules),
   });
 }

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import {
+  checkNatsIdentity,
   closeOnSignals,
   loadConfigOrExit,
+  natsSettingsOf,
   natsTransport,
   PinoLoggerService,
   ServiceClient,
@@ -14,11 +16,13 @@ import { gatewayEnvSchema, gatewayLimitsOf } from './config/gateway.config.js';
 import { createGateway } from './create-gateway.js';
 
 tuneRuntime();
-const env = loadConfigOrExit('the gateway', gatewayEnvSchema);
+const env = loadConfigOrExit('the gateway', gatewayEnvSchema.superRefine(checkNatsIdentity));
 startTracing('gateway');
 
+const { url: natsUrl, ...natsIdentity } = natsSettingsOf(env, 'gateway');
 const app = await createGateway({
-  transport: natsTransport(env.NATS_URL, {
+  transport: natsTransport(natsUrl, {
+    ...natsIdentity,
     ...(env.JETSTREAM_REPLICAS ? { jetstreamReplicas: env.JETSTREAM_REPLICAS } : {}),
   }),
   limits: gatewayLimitsOf(env),

@@ -17,6 +17,14 @@ const REQUIRED: Record<string, string> = {
     debates: 'd',
     community: 'e',
   }),
+  'debate:natsPasswords': JSON.stringify({
+    gateway: 'f',
+    identity: 'g',
+    usage: 'h',
+    generation: 'i',
+    debates: 'j',
+    community: 'k',
+  }),
   'debate:keycloakAdminPassword': 'admin-password-000000',
   'debate:keycloakDbPassword': 'db-password-000000',
   'debate:identityClientSecret': 'client-secret-000000',
@@ -79,6 +87,22 @@ describe("a stack's settings", () => {
     ] as const) {
       configure({ [key]: value });
       expect(() => readSettings()).toThrow(`${key} (${JSON.stringify(value)})`);
+    }
+  });
+
+  it("leaves the leaderboard's daily limit to the service's default unless the stack sets it", () => {
+    configure({});
+    expect(readSettings().communityEnv).toEqual({});
+    configure({ 'debate:leaderboardDailyLimit': '2' });
+    expect(readSettings().communityEnv).toEqual({ LEADERBOARD_DAILY_LIMIT: '2' });
+  });
+
+  it('refuses a daily limit the community service would refuse at start, naming the setting', () => {
+    for (const value of ['0', '1001', 'many', '2.5']) {
+      configure({ 'debate:leaderboardDailyLimit': value });
+      expect(() => readSettings()).toThrow(
+        `bad leaderboard rules in the stack's settings: debate:leaderboardDailyLimit (${JSON.stringify(value)})`,
+      );
     }
   });
 

@@ -1,9 +1,13 @@
 import {
+  type CommunitySettingName,
+  communitySettingsSchema,
   defaultModelIds,
   ModelCatalog,
   ModelId,
   ModelEntry,
   RESERVED_KEY_VARIABLE,
+  type NatsDeployable,
+  natsDeployables,
   rateLimitsSchema,
   type ServiceName,
   serviceNames,
@@ -24,6 +28,10 @@ export interface StackSettings {
   /** Where browsers reach the gateway, and Keycloak. */
   readonly host: string;
   readonly keycloakHost: string;
+  /** The namespace of the ingress controller: the only pods that may reach the gateway. */
+  readonly ingressNamespace: string;
+  /** The namespace of the Prometheus that scrapes the pods' metrics. */
+  readonly prometheusNamespace: string;
   /** The cert-manager ClusterIssuer of the Ingress certificates. */
   readonly tlsClusterIssuer: string;
   /**
@@ -47,10 +55,15 @@ export interface StackSettings {
   readonly mongoMaxPoolSize: number;
   /**
    * The usage service's rules the stack sets, as its variables (USAGE_TEST_ACCOUNT_EMAIL,
-   * USAGE_STARTS_PER_MINUTE, USAGE_ABANDONED_RUN_MS); the ones it does not set are absent and
-   * the service applies its defaults.
+   * USAGE_TEST_ACCOUNT_ID, USAGE_STARTS_PER_MINUTE, USAGE_ABANDONED_RUN_MS); the ones it does
+   * not set are absent and the service applies its defaults.
    */
   readonly usageEnv: Readonly<Partial<Record<UsageSettingName, string>>>;
+  /**
+   * The community service's rule the stack sets, as its variable (LEADERBOARD_DAILY_LIMIT);
+   * unset, absent, and the service applies its default.
+   */
+  readonly communityEnv: Readonly<Partial<Record<CommunitySettingName, string>>>;
   /**
    * The gateway's RATE_LIMITS (JSON over its defaults, docs/limits.md), checked with the
    * gateway's own schema; unset, the defaults.
@@ -74,6 +87,8 @@ export interface StackSettings {
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
+    /** debate:natsPasswords: each deployable's password, its NATS user's. */
+    readonly natsPasswords: pulumi.Output<Record<NatsDeployable, string>>;
     readonly keycloakAdminPassword: pulumi.Output<string>;
     readonly keycloakDbPassword: pulumi.Output<string>;
     readonly identityClientSecret: pulumi.Output<string>;
@@ -129,6 +144,8 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     imageTag: config.require('imageTag'),
     host: config.require('host'),
     keycloakHost: config.require('keycloakHost'),
+    ingressNamespace: config.get('ingressNamespace') ?? 'ingress-nginx',
+    prometheusNamespace: config.get('prometheusNamespace') ?? 'monitoring',
     tlsClusterIssuer: config.get('tlsClusterIssuer') ?? 'letsencrypt',
     tlsCaCertificate: config.get('tlsCaCertificate'),
     minReplicas: config.getNumber('minReplicas') ?? 2,
@@ -137,7 +154,13 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     atlasClusterName: config.get('atlasClusterName'),
     otlpEndpoint: config.get('otlpEndpoint'),
     mongoMaxPoolSize: config.getNumber('mongoMaxPoolSize', { min: 1 }) ?? 20,
-    usageEnv: readUsageEnv(config),
+    usageEnv: readServiceEnv(config, 'usage', usageSettingKeys, usageSettingsSchema),
+    communityEnv: readServiceEnv(
+      config,
+      'leaderboard',
+      communitySettingKeys,
+      communitySettingsSchema,
+    ),
     rateLimits: readRateLimits(config),
     modelCatalog: modelCatalog && JSON.stringify(modelCatalog.value),
     judgeModels,
@@ -157,6 +180,15 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
         }
         return all;
       }),
+      natsPasswords: config
+        .requireSecretObject<Record<NatsDeployable, string>>('natsPasswords')
+        .apply((all) => {
+          const missing = natsDeployables.filter((name) => !all[name]);
+          if (missing.length > 0) {
+            throw new Error(`natsPasswords has no password for ${missing.join(', ')}`);
+          }
+          return all;
+        }),
       keycloakAdminPassword: config.requireSecret('keycloakAdminPassword'),
       keycloakDbPassword: config.requireSecret('keycloakDbPassword'),
       identityClientSecret: config.requireSecret('identityClientSecret'),
@@ -196,30 +228,41 @@ function readOAuthApp(config: pulumi.Config, provider: OAuthProvider): OAuthApp 
 /** The stack setting that sets each of the usage service's variables. */
 const usageSettingKeys: Readonly<Record<UsageSettingName, string>> = {
   USAGE_TEST_ACCOUNT_EMAIL: 'usageTestAccountEmail',
+  USAGE_TEST_ACCOUNT_ID: 'usageTestAccountId',
   USAGE_STARTS_PER_MINUTE: 'usageStartsPerMinute',
   USAGE_ABANDONED_RUN_MS: 'usageAbandonedRunMs',
 };
 
+/** The stack setting that sets the community service's variable. */
+const communitySettingKeys: Readonly<Record<CommunitySettingName, string>> = {
+  LEADERBOARD_DAILY_LIMIT: 'leaderboardDailyLimit',
+};
+
 /**
- * The usage rules the stack sets, checked against the usage service's own schema: a value the
- * service would refuse at start fails here, naming the stack setting, instead of every usage
- * pod crash-looping.
+ * A service's rules the stack sets (`keys`: each variable's stack setting), checked against the
+ * service's own schema: a value the service would refuse at start fails here, naming the stack
+ * setting, instead of every pod of the service crash-looping.
  */
-function readUsageEnv(config: pulumi.Config): StackSettings['usageEnv'] {
-  const names = Object.keys(usageSettingKeys) as UsageSettingName[];
+function readServiceEnv<Name extends string>(
+  config: pulumi.Config,
+  rules: string,
+  keys: Readonly<Record<Name, string>>,
+  schema: z.ZodType,
+): Partial<Record<Name, string>> {
+  const names = Object.keys(keys) as Name[];
   const values = Object.fromEntries(
     names.flatMap((name) => {
-      const value = config.get(usageSettingKeys[name]);
+      const value = config.get(keys[name]);
       return value === undefined ? [] : [[name, value]];
     }),
-  ) as Partial<Record<UsageSettingName, string>>;
-  const checked = usageSettingsSchema.safeParse(values);
+  ) as Partial<Record<Name, string>>;
+  const checked = schema.safeParse(values);
   if (!checked.success) {
     const problems = checked.error.issues.map((issue) => {
-      const name = issue.path[0] as UsageSettingName;
-      return `debate:${usageSettingKeys[name]} (${JSON.stringify(values[name])}): ${issue.message}`;
+      const name = issue.path[0] as Name;
+      return `debate:${keys[name]} (${JSON.stringify(values[name])}): ${issue.message}`;
     });
-    throw new Error(`bad usage rules in the stack's settings: ${problems.join('; ')}`);
+    throw new Error(`bad ${rules} rules in the stack's settings: ${problems.join('; ')}`);
   }
   return values;
 }

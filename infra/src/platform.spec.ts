@@ -1,9 +1,10 @@
-import { ModelCatalog } from '@debate/contracts';
+import { ModelCatalog, natsAuthorization, natsDeployables } from '@debate/contracts';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
 import { readFileSync } from 'node:fs';
 import type { StackSettings } from './config.js';
 import { TEST_CA_CERTIFICATE } from './testing/certificates.js';
+import { allows, type Endpoint, type Policy } from './testing/network-policy.js';
 
 interface Created {
   readonly type: string;
@@ -56,18 +57,71 @@ const raw = new Map<string, unknown>();
  *   the headless Service `<name>-svc` (unless spec.statefulSet.spec.serviceName names
  *   another): its members answer as `<name>-<i>.<service>.<namespace>.svc.cluster.local:27017`,
  *   in the replica set `<name>`.
+ * And the pods they run, with their labels (what NetworkPolicies select):
+ * - the nats-io chart's servers carry nats.selectorLabels (`app.kubernetes.io/name` the chart's
+ *   name, `instance` the release's, `component: nats`), and its routes name each server
+ *   `<fullname>-<i>.<fullname>-headless` (`.<namespace>.svc.<domain>` with routeURLs.useFQDN:
+ *   files/config/cluster.yaml);
+ * - the MongoDB operator's replica set members carry `app: <ServiceName>`
+ *   (controllers/construct/mongodbstatefulset.go), the operator `app.kubernetes.io/name:
+ *   <operator.name>` (helm_chart/templates/operator.yaml, mongodb-kubernetes-operator by default);
+ * - a Deployment's and a StatefulSet's pods carry their template's labels.
  */
 const cluster = {
   /** The DNS names the cluster answers, with what answers there. */
   hosts: new Map<string, 'nats' | 'mongod'>(),
   replicaSets: new Set<string>(),
+  /** The hosts the NATS servers' routes connect to. */
+  natsRoutes: [] as string[],
+  /** Every pod, by what runs in it. */
+  pods: new Map<string, Endpoint>(),
 };
 const RELEASE_SUFFIX = '7c1e2f0a';
 
 function operate(type: string, inputs: Record<string, unknown>, releaseName: string): void {
   if (type === 'kubernetes:helm.sh/v3:Release' && inputs['chart'] === 'nats') {
+    const namespace = String(inputs['namespace']);
     const service = releaseName.includes('nats') ? releaseName : `${releaseName}-nats`;
-    cluster.hosts.set(`${service}.${String(inputs['namespace'])}.svc.cluster.local:4222`, 'nats');
+    cluster.hosts.set(`${service}.${namespace}.svc.cluster.local:4222`, 'nats');
+    const { config } = inputs['values'] as {
+      config: { cluster: { replicas: number; routeURLs?: { useFQDN?: boolean } } };
+    };
+    for (let i = 0; i < config.cluster.replicas; i += 1) {
+      const host = `${service}-${i}.${service}-headless`;
+      cluster.natsRoutes.push(
+        config.cluster.routeURLs?.useFQDN ? `${host}.${namespace}.svc.cluster.local` : host,
+      );
+      cluster.pods.set(`nats-${i}`, {
+        namespace,
+        labels: {
+          'app.kubernetes.io/name': 'nats',
+          'app.kubernetes.io/instance': releaseName,
+          'app.kubernetes.io/component': 'nats',
+        },
+      });
+    }
+  }
+  if (type === 'kubernetes:helm.sh/v3:Release' && inputs['chart'] === 'mongodb-kubernetes') {
+    const { operator } = inputs['values'] as { operator: { name?: string } };
+    const operatorName = operator.name ?? 'mongodb-kubernetes-operator';
+    cluster.pods.set('mongo-operator', {
+      namespace: String(inputs['namespace']),
+      labels: {
+        'app.kubernetes.io/component': 'controller',
+        'app.kubernetes.io/name': operatorName,
+        'app.kubernetes.io/instance': operatorName,
+      },
+    });
+  }
+  if (type === 'kubernetes:apps/v1:Deployment' || type === 'kubernetes:apps/v1:StatefulSet') {
+    const { metadata, spec } = inputs as {
+      metadata: { name: string; namespace: string };
+      spec: { template: { metadata: { labels: Record<string, string> } } };
+    };
+    cluster.pods.set(metadata.name, {
+      namespace: metadata.namespace,
+      labels: spec.template.metadata.labels,
+    });
   }
   if (type === 'kubernetes:mongodbcommunity.mongodb.com/v1:MongoDBCommunity') {
     const { name, namespace } = inputs['metadata'] as { name: string; namespace: string };
@@ -78,6 +132,7 @@ function operate(type: string, inputs: Record<string, unknown>, releaseName: str
     const service = statefulSet?.spec?.serviceName || `${name}-svc`;
     for (let i = 0; i < members; i += 1) {
       cluster.hosts.set(`${name}-${i}.${service}.${namespace}.svc.cluster.local:27017`, 'mongod');
+      cluster.pods.set(`mongod-${i}`, { namespace, labels: { app: service } });
     }
     cluster.replicaSets.add(name);
   }
@@ -154,6 +209,15 @@ const servicePasswords = {
 };
 type Service = keyof typeof servicePasswords;
 const SERVICES = Object.keys(servicePasswords) as Service[];
+/** Each deployable's NATS password; one with what NATS's configuration quotes (`"`, `\`). */
+const natsPasswords = {
+  gateway: 'nats-gateway-"quoted"\\-0000',
+  identity: 'nats-identity-00000000',
+  usage: 'nats-usage-00000000',
+  generation: 'nats-generation-00000000',
+  debates: 'nats-debates-00000000',
+  community: 'nats-community-00000000',
+};
 
 /** The gateway's rate limits the stack sets. */
 const RATE_LIMITS = '{"signUp":{"address":"3/1h"}}';
@@ -184,6 +248,8 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     imageTag: '1.2.3',
     host: 'debate.example.org',
     keycloakHost: 'sso.example.org',
+    ingressNamespace: 'ingress-nginx',
+    prometheusNamespace: 'monitoring',
     tlsClusterIssuer: ISSUER.name,
     tlsCaCertificate: TEST_CA_CERTIFICATE,
     minReplicas: 2,
@@ -193,6 +259,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     otlpEndpoint: 'http://otel-collector.observability.svc.cluster.local:4318',
     mongoMaxPoolSize: 15,
     usageEnv: { USAGE_TEST_ACCOUNT_EMAIL: 'tester@example.org', USAGE_STARTS_PER_MINUTE: '12' },
+    communityEnv: { LEADERBOARD_DAILY_LIMIT: '2' },
     rateLimits: RATE_LIMITS,
     modelCatalog: JSON.stringify(MODEL_CATALOG),
     judgeModels: 'qwen-72b',
@@ -204,6 +271,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),
+      natsPasswords: pulumi.secret(natsPasswords),
       keycloakAdminPassword: pulumi.secret(SECRETS.keycloakAdmin),
       keycloakDbPassword: pulumi.secret(SECRETS.keycloakDb),
       identityClientSecret: pulumi.secret(SECRETS.identityClient),
@@ -226,7 +294,7 @@ const settled = <T>(output: pulumi.Output<T>) =>
 async function run(stack: StackSettings) {
   const { createPlatform } = await import('./platform.js');
   const platform = createPlatform(stack);
-  await settled(platform.ingress.urn);
+  await settled(pulumi.all([platform.ingress.urn, platform.networkPolicies.urn]));
   await Promise.all(
     [...Object.values(platform.services), platform.gateway].map((deployable) =>
       settled(pulumi.all([deployable.autoscaler.urn, deployable.secret.urn, deployable.host])),
@@ -421,7 +489,11 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
   });
 
   it('keeps every secret out of the Deployments and StatefulSets: they read them from Secrets', () => {
-    const everySecret = [...Object.values(SECRETS), ...Object.values(servicePasswords)];
+    const everySecret = [
+      ...Object.values(SECRETS),
+      ...Object.values(servicePasswords),
+      ...Object.values(natsPasswords),
+    ];
     for (const workload of [...ofType(DEPLOYMENT), ...ofType('kubernetes:apps/v1:StatefulSet')]) {
       const text = JSON.stringify(workload.inputs);
       for (const secret of everySecret)
@@ -460,7 +532,7 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     const nats = named('kubernetes:helm.sh/v3:Release', 'nats').inputs as {
       values: { config: { cluster: { enabled: boolean; replicas: number } } };
     };
-    expect(nats.values.config.cluster).toEqual({ enabled: true, replicas: 3 });
+    expect(nats.values.config.cluster).toMatchObject({ enabled: true, replicas: 3 });
     for (const service of DEPLOYABLES) {
       expect([service, valueOf(named(DEPLOYMENT, service), 'JETSTREAM_REPLICAS')]).toEqual([
         service,
@@ -562,6 +634,18 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
+  it("gives the community service the stack's daily limit, and no other deployable", () => {
+    for (const name of DEPLOYABLES) {
+      const limit = envOf(named(DEPLOYMENT, name)).filter(
+        (variable) => variable.name === 'LEADERBOARD_DAILY_LIMIT',
+      );
+      expect([name, limit]).toEqual([
+        name,
+        name === 'community' ? [{ name: 'LEADERBOARD_DAILY_LIMIT', value: '2' }] : [],
+      ]);
+    }
+  });
+
   it('runs Keycloak 26 (the official image) on its PostgreSQL, and points the platform at it', () => {
     const keycloak = named(DEPLOYMENT, 'keycloak');
     const [container] = containerOf(keycloak).containers;
@@ -619,7 +703,8 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     const realm = ofType('keycloak:index/realm:Realm')[0];
     expect(realm?.inputs).toMatchObject({
       realm: 'debate',
-      passwordPolicy: 'length(8) and notEmail(undefined)',
+      passwordPolicy:
+        'length(8) and notEmail(undefined) and passwordBlacklist(common-passwords.txt)',
       securityDefenses: { bruteForceDetection: { maxLoginFailures: 5 } },
     });
     const clients = ofType('keycloak:openid/client:Client');
@@ -627,10 +712,55 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
       'debate-web',
       'identity-service',
     ]);
+    // No password grant straight to the realm with the public client: the e-mail form goes
+    // through the gateway and the identity service's confidential client.
+    const grants = Object.fromEntries(
+      clients.map((client) => [
+        client.inputs['clientId'],
+        client.inputs['directAccessGrantsEnabled'],
+      ]),
+    );
+    expect(grants).toEqual({ 'debate-web': false, 'identity-service': true });
     const google = ofType('keycloak:oidc/googleIdentityProvider:GoogleIdentityProvider');
     expect(google.map((broker) => broker.inputs['clientId'])).toEqual(['google-client']);
     // GitHub has no OAuth app in these settings: no broker for it.
     expect(ofType('keycloak:oidc/githubIdentityProvider:GithubIdentityProvider')).toHaveLength(0);
+  });
+
+  it("puts the gateway's audience in the tokens of exactly the clients people sign in through", () => {
+    const mappers = ofType('keycloak:openid/audienceProtocolMapper:AudienceProtocolMapper');
+    expect(
+      mappers
+        .map((mapper) => [mapper.inputs['clientId'], mapper.inputs['includedCustomAudience']])
+        .sort(),
+    ).toEqual([
+      ['debate-realm-identity-service-id', 'debate-gateway'],
+      ['debate-realm-web-id', 'debate-gateway'],
+    ]);
+    expect(mappers.every((mapper) => mapper.inputs['addToAccessToken'] === true)).toBe(true);
+  });
+
+  it("gives Keycloak the realm file's list of common passwords, where its policy looks", () => {
+    const list = named('kubernetes:core/v1:ConfigMap', 'keycloak-password-blacklists');
+    const data = list.inputs['data'] as Record<string, string>;
+    expect(Object.keys(data)).toEqual(['common-passwords.txt']);
+    expect(data['common-passwords.txt']).toBe(
+      readFileSync(new URL('../../deploy/keycloak/common-passwords.txt', import.meta.url), 'utf8'),
+    );
+    const pod = containerOf(named(DEPLOYMENT, 'keycloak')) as ReturnType<typeof containerOf> & {
+      volumes: Array<{ name: string; configMap?: { name: string } }>;
+      containers: Array<{ volumeMounts: Array<{ name: string; mountPath: string }> }>;
+    };
+    expect(pod.volumes).toContainEqual({
+      name: 'password-blacklists',
+      configMap: { name: 'keycloak-password-blacklists' },
+    });
+    expect(pod.containers[0]?.volumeMounts).toContainEqual(
+      expect.objectContaining({
+        name: 'password-blacklists',
+        mountPath: '/opt/keycloak/data/password-blacklists',
+      }),
+    );
   });
 
   it("sends the realm's mail through the stack's SMTP server, its password a secret", () => {
@@ -801,6 +931,7 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
       'debate:tlsCaCertificate': TEST_CA_CERTIFICATE,
       'debate:mongoRootPassword': SECRETS.mongoRoot,
       'debate:mongoServicePasswords': JSON.stringify(servicePasswords),
+      'debate:natsPasswords': JSON.stringify(natsPasswords),
       'debate:keycloakAdminPassword': SECRETS.keycloakAdmin,
       'debate:keycloakDbPassword': SECRETS.keycloakDb,
       'debate:identityClientSecret': SECRETS.identityClient,
@@ -828,6 +959,267 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(created.length).toBe(before);
+  });
+
+  it('gives each deployable its own NATS user: its name, its password from its Secret', () => {
+    for (const name of DEPLOYABLES) {
+      const deployment = named(DEPLOYMENT, name);
+      expect([name, valueOf(deployment, 'NATS_USER')]).toEqual([name, name]);
+      expect([name, secretEnvOf(name)['NATS_PASSWORD']]).toEqual([
+        name,
+        natsPasswords[name as keyof typeof natsPasswords],
+      ]);
+      const inputs = raw.get(`kubernetes:core/v1:Secret::${name}-env`);
+      expect([name, markedSecretOnPath(inputs, ['stringData', 'NATS_PASSWORD'])]).toEqual([
+        name,
+        true,
+      ]);
+      expect(envOf(deployment).some((variable) => variable.name === 'NATS_PASSWORD')).toBe(false);
+    }
+  });
+
+  it("runs NATS with the permission map's users, read from a Secret and not from the chart's values", () => {
+    const release = named('kubernetes:helm.sh/v3:Release', 'nats').inputs as {
+      values: {
+        config: { merge: Record<string, string> };
+        container: { patch: Array<{ value: { name: string; mountPath: string } }> };
+        podTemplate: { patch: Array<{ value: { name: string; secret: { secretName: string } } }> };
+      };
+    };
+    // The chart writes `$include` as an include relative to its /etc/nats-config/nats.conf.
+    const include = release.values.config.merge['$include'] ?? '';
+    const included = new URL(include, 'file:///etc/nats-config/nats.conf').pathname;
+    const mount = release.values.container.patch
+      .map((patch) => patch.value)
+      .find((candidate) => included.startsWith(`${candidate.mountPath}/`));
+    const volume = release.values.podTemplate.patch
+      .map((patch) => patch.value)
+      .find((candidate) => candidate.name === mount?.name);
+    const secret = ofType('kubernetes:core/v1:Secret').find(
+      (candidate) =>
+        (candidate.inputs['metadata'] as { name: string }).name === volume?.secret.secretName,
+    );
+    const file = included.slice((mount?.mountPath.length ?? 0) + 1);
+    const data = secret?.inputs['stringData'] as Record<string, string> | undefined;
+    expect(data?.[file]).toBe(natsAuthorization(natsPasswords));
+    const inputs = raw.get(`kubernetes:core/v1:Secret::${secret?.name ?? ''}`);
+    expect(markedSecretOnPath(inputs, ['stringData', file])).toBe(true);
+    // No password in the chart's values (its ConfigMap), nor in any Deployment.
+    const values = JSON.stringify(release.values);
+    for (const password of Object.values(natsPasswords)) {
+      expect(values.includes(password)).toBe(false);
+    }
+    expect(natsDeployables.every((deployable) => data?.[file]?.includes(`"${deployable}"`))).toBe(
+      true,
+    );
+  });
+
+  it("serves NATS over TLS only, with a certificate of the namespace's authority naming the Service and every route", () => {
+    const CERTIFICATE = 'kubernetes:cert-manager.io/v1:Certificate';
+    const ISSUER_TYPE = 'kubernetes:cert-manager.io/v1:Issuer';
+    type Certificate = {
+      spec: {
+        secretName: string;
+        dnsNames?: string[];
+        isCA?: boolean;
+        usages?: string[];
+        issuerRef: { kind: string; name: string };
+      };
+    };
+    const release = named('kubernetes:helm.sh/v3:Release', 'nats').inputs as {
+      values: {
+        config: { nats: { tls: TlsValues }; cluster: { tls: TlsValues } };
+        tlsCA: { enabled: boolean; secretName: string; key: string };
+      };
+    };
+    type TlsValues = { enabled: boolean; secretName: string };
+    const { nats: client, cluster: routes } = release.values.config;
+    expect(client.tls.enabled && routes.tls.enabled).toBe(true);
+    const certificateOf = (secretName: string) =>
+      ofType(CERTIFICATE)
+        .map((resource) => resource.inputs as Certificate)
+        .find((certificate) => certificate.spec.secretName === secretName);
+    const server = certificateOf(client.tls.secretName);
+    expect(certificateOf(routes.tls.secretName)).toBe(server);
+    // Both ends of a route present it: a server and a client certificate.
+    expect(server?.spec.usages).toEqual(expect.arrayContaining(['server auth', 'client auth']));
+    // It names the host the deployables connect to, and each route's host.
+    const names = server?.spec.dnsNames ?? [];
+    const covers = (host: string) =>
+      names.some((name) =>
+        name.startsWith('*.') ? host.slice(host.indexOf('.') + 1) === name.slice(2) : name === host,
+      );
+    const natsHost = String(valueOf(named(DEPLOYMENT, 'gateway'), 'NATS_URL'))
+      .replace(/^nats:\/\//, '')
+      .replace(/:\d+$/, '');
+    expect(cluster.natsRoutes).toHaveLength(3);
+    for (const host of [natsHost, ...cluster.natsRoutes])
+      expect([host, covers(host)]).toEqual([host, true]);
+    // Signed by a CA Issuer of the namespace whose authority cert-manager makes (self-signed).
+    const issuerOf = (name: string) =>
+      ofType(ISSUER_TYPE).find(
+        (resource) => (resource.inputs['metadata'] as { name: string }).name === name,
+      )?.inputs['spec'] as { ca?: { secretName: string }; selfSigned?: object } | undefined;
+    expect(server?.spec.issuerRef.kind).toBe('Issuer');
+    const caSecret = issuerOf(server?.spec.issuerRef.name ?? '')?.ca?.secretName ?? '';
+    const authority = certificateOf(caSecret);
+    expect(authority?.spec.isCA).toBe(true);
+    expect(issuerOf(authority?.spec.issuerRef.name ?? '')?.selfSigned).toEqual({});
+    // The servers verify the routes' peers against that authority.
+    expect(release.values.tlsCA).toEqual({
+      enabled: true,
+      secretName: client.tls.secretName,
+      key: 'ca.crt',
+    });
+    // Each deployable trusts it: NATS_TLS_CA_FILE is the authority's certificate (ca.crt of the
+    // servers' Secret, which cert-manager fills with its issuer's), and only that, mounted.
+    for (const name of DEPLOYABLES) {
+      const pod = containerOf(named(DEPLOYMENT, name)) as ReturnType<typeof containerOf> & {
+        volumes: Array<{ name: string; secret?: { secretName: string; items?: unknown[] } }>;
+        containers: Array<{
+          volumeMounts: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+        }>;
+      };
+      const caFile = String(valueOf(named(DEPLOYMENT, name), 'NATS_TLS_CA_FILE'));
+      const mount = pod.containers[0]?.volumeMounts.find((candidate) =>
+        caFile.startsWith(`${candidate.mountPath}/`),
+      );
+      const volume = pod.volumes.find((candidate) => candidate.name === mount?.name);
+      expect([name, mount?.readOnly, volume?.secret]).toEqual([
+        name,
+        true,
+        {
+          secretName: client.tls.secretName,
+          items: [{ key: 'ca.crt', path: caFile.slice((mount?.mountPath.length ?? 0) + 1) }],
+        },
+      ]);
+    }
+  });
+
+  it('denies every connection in the namespace but those the platform needs (NetworkPolicies)', () => {
+    const policies: Policy[] = ofType('kubernetes:networking.k8s.io/v1:NetworkPolicy')
+      .map((resource) => resource.inputs as unknown as Policy & { metadata: { namespace: string } })
+      .map((policy) => ({
+        namespace: (policy as unknown as { metadata: { namespace: string } }).metadata.namespace,
+        spec: policy.spec,
+      }));
+    const pod = (name: string) => {
+      const found = cluster.pods.get(name);
+      if (!found) throw new Error(`no pod ${name}`);
+      return found;
+    };
+    // What is outside the namespace: the ingress controller, Prometheus, a pod of another
+    // namespace, cert-manager's HTTP-01 solver (in the namespace), and the Internet.
+    const ingressController: Endpoint = {
+      namespace: 'ingress-nginx',
+      labels: {
+        'app.kubernetes.io/name': 'ingress-nginx',
+        'app.kubernetes.io/component': 'controller',
+      },
+    };
+    const prometheus: Endpoint = {
+      namespace: 'monitoring',
+      labels: { 'app.kubernetes.io/name': 'prometheus' },
+    };
+    const stranger: Endpoint = { namespace: 'default', labels: { app: 'stranger' } };
+    const solver: Endpoint = {
+      namespace: 'debate-test',
+      labels: { 'acme.cert-manager.io/http01-solver': 'true' },
+    };
+    const internet: Endpoint = { outside: true };
+    const can = (from: Endpoint, to: Endpoint, port: number) => allows(policies, from, to, port);
+    const expectFlows = (flows: Array<[string, Endpoint, Endpoint, number, boolean]>) => {
+      for (const [label, from, to, port, allowed] of flows) {
+        expect([label, port, can(from, to, port)]).toEqual([label, port, allowed]);
+      }
+    };
+
+    expectFlows([
+      // Browsers, through the ingress controller: the gateway and Keycloak, nothing else.
+      ['ingress → gateway', ingressController, pod('gateway'), 3000, true],
+      ['ingress → keycloak', ingressController, pod('keycloak'), 8080, true],
+      ['ingress → acme solver', ingressController, solver, 8089, true],
+      ['ingress → gateway ops', ingressController, pod('gateway'), 9464, false],
+      ['ingress → community', ingressController, pod('community'), 9464, false],
+      ['ingress → nats', ingressController, pod('nats-0'), 4222, false],
+      ['stranger → gateway', stranger, pod('gateway'), 3000, false],
+      ['stranger → nats', stranger, pod('nats-0'), 4222, false],
+      ['stranger → mongod', stranger, pod('mongod-0'), 27017, false],
+      ['internet → keycloak', internet, pod('keycloak'), 8080, false],
+      // NATS: every deployable, and the servers to one another.
+      ...DEPLOYABLES.map((name): [string, Endpoint, Endpoint, number, boolean] => [
+        `${name} → nats`,
+        pod(name),
+        pod('nats-1'),
+        4222,
+        true,
+      ]),
+      ['nats → nats routes', pod('nats-0'), pod('nats-2'), 6222, true],
+      ['keycloak → nats', pod('keycloak'), pod('nats-0'), 4222, false],
+      ['gateway → nats routes', pod('gateway'), pod('nats-0'), 6222, false],
+      // MongoDB: the services, not the gateway nor Keycloak; the members to one another.
+      ...SERVICES.map((name): [string, Endpoint, Endpoint, number, boolean] => [
+        `${name} → mongod`,
+        pod(name),
+        pod('mongod-2'),
+        27017,
+        true,
+      ]),
+      ['gateway → mongod', pod('gateway'), pod('mongod-0'), 27017, false],
+      ['keycloak → mongod', pod('keycloak'), pod('mongod-0'), 27017, false],
+      ['mongod → mongod', pod('mongod-0'), pod('mongod-1'), 27017, true],
+      ['operator → API server', pod('mongo-operator'), internet, 443, true],
+      // Keycloak: the identity service and the gateway (its keys); its database Keycloak's.
+      ['identity → keycloak', pod('identity'), pod('keycloak'), 8080, true],
+      ['gateway → keycloak', pod('gateway'), pod('keycloak'), 8080, true],
+      ['community → keycloak', pod('community'), pod('keycloak'), 8080, false],
+      ['generation → keycloak', pod('generation'), pod('keycloak'), 8080, false],
+      ['keycloak → keycloak-db', pod('keycloak'), pod('keycloak-db'), 5432, true],
+      ['identity → keycloak-db', pod('identity'), pod('keycloak-db'), 5432, false],
+      ['keycloak → identity providers', pod('keycloak'), internet, 443, true],
+      ['keycloak → mail server', pod('keycloak'), internet, 587, true],
+      // The services do not reach one another but through NATS.
+      ['gateway → community ops', pod('gateway'), pod('community'), 9464, false],
+      ['usage → generation ops', pod('usage'), pod('generation'), 9464, false],
+      // The model servers: the generation service alone, on the catalogue's ports.
+      ['generation → OpenAI, vLLM', pod('generation'), internet, 443, true],
+      ['generation → Ollama', pod('generation'), internet, 11434, true],
+      ['generation → elsewhere', pod('generation'), internet, 22, false],
+      ['community → internet', pod('community'), internet, 443, false],
+      ['gateway → internet', pod('gateway'), internet, 443, false],
+      ['nats → internet', pod('nats-0'), internet, 443, false],
+      // Traces to the collector, metrics to Prometheus.
+      ['usage → OTLP collector', pod('usage'), internet, 4318, true],
+      ...DEPLOYABLES.map((name): [string, Endpoint, Endpoint, number, boolean] => [
+        `prometheus → ${name}`,
+        prometheus,
+        pod(name),
+        9464,
+        true,
+      ]),
+      ['prometheus → keycloak', prometheus, pod('keycloak'), 9000, true],
+      ['stranger → community metrics', stranger, pod('community'), 9464, false],
+    ]);
+    // DNS for every pod.
+    for (const name of [...DEPLOYABLES, 'nats-0', 'mongod-0', 'keycloak', 'keycloak-db']) {
+      expect([name, allows(policies, pod(name), internet, 53, 'UDP')]).toEqual([name, true]);
+    }
+    // A pod the program does not declare (a debugging pod, a chart's test) is shut too.
+    const unknown: Endpoint = { namespace: 'debate-test', labels: { run: 'debug' } };
+    expectFlows([
+      ['stranger → unknown pod', stranger, unknown, 8080, false],
+      ['gateway → unknown pod', pod('gateway'), unknown, 8080, false],
+      ['unknown pod → nats', unknown, pod('nats-0'), 4222, false],
+      ['unknown pod → internet', unknown, internet, 443, false],
+    ]);
+    // Every pod of the namespace is under a policy in both directions (the default denial).
+    for (const [name, endpoint] of cluster.pods) {
+      expect([
+        name,
+        can(pod('keycloak-db'), endpoint, 12345),
+        can(endpoint, internet, 12345),
+      ]).toEqual([name, false, false]);
+    }
   });
 
   // (Last: it declares resources of its own.)
@@ -870,9 +1262,9 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     );
     await settled(pulumi.all([deployable.autoscaler.urn, realm.serviceClient.urn]));
     const children = [...declared];
-    // The Secret, Deployment, Service and autoscaler; the provider, realm, profile, clients, and
-    // the service account's two roles.
-    expect(children).toHaveLength(11);
+    // The Secret, Deployment, Service and autoscaler; the provider, realm, profile, clients,
+    // their audience mappers, and the service account's two roles.
+    expect(children).toHaveLength(13);
     for (const [name, opts] of children) {
       expect([name, opts.dependsOn]).toEqual([name, [first]]);
     }

@@ -1,13 +1,27 @@
+import type { NatsDeployable } from '@debate/contracts';
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import { type ServiceName, serviceNames, type StackSettings } from './config.js';
-import { KeycloakServer, Mongo, Nats } from './components/backing-services.js';
-import { Deployable } from './components/deployable.js';
+import {
+  KEYCLOAK_HTTP_PORT,
+  KEYCLOAK_MANAGEMENT_PORT,
+  KeycloakServer,
+  Mongo,
+  MONGODB_PORT,
+} from './components/backing-services.js';
+import { Deployable, OPS_PORT } from './components/deployable.js';
 import { DebateRealm } from './components/keycloak-realm.js';
+import { Nats, NATS_CLIENT_PORT, NATS_CLUSTER_PORT, NATS_POD_LABELS } from './components/nats.js';
+import { type Flow, NetworkPolicies, portOfUrl } from './components/network-policies.js';
 import { ClusterPrerequisites, INGRESS_CLASS } from './components/prerequisites.js';
 
 /** How long a stopping generation pod waits for its running debates (DRAIN_TIMEOUT_MS). */
 export const GENERATION_DRAIN_MS = 120_000;
+
+/** The gateway's HTTP port, behind the Ingress. */
+const GATEWAY_PORT = 3000;
+/** The ports the Kubernetes API server may answer on (the operators' pods reach it). */
+const KUBERNETES_API_PORTS = [{ port: 443 }, { port: 6443 }];
 
 /** The build arguments of deploy/docker/Dockerfile, by deployable: its image's name. */
 const imageOf = (settings: StackSettings, deployable: ServiceName | 'gateway') =>
@@ -30,7 +44,7 @@ export function createPlatform(settings: StackSettings) {
     { dependsOn: [prerequisites] },
   );
   const ns = namespace.metadata.name;
-  const nats = new Nats('nats', { namespace: ns });
+  const nats = new Nats('nats', { namespace: ns, passwords: settings.secrets.natsPasswords });
   const mongo = new Mongo('mongo', {
     namespace: ns,
     rootPassword: settings.secrets.mongoRootPassword,
@@ -66,11 +80,13 @@ export function createPlatform(settings: StackSettings) {
 
   const common = {
     namespace: ns,
+    files: [nats.caFile],
     minReplicas: settings.minReplicas,
     maxReplicas: settings.maxReplicas,
   };
   const baseEnv = {
     NATS_URL: nats.url,
+    NATS_TLS_CA_FILE: nats.caFile.path,
     LOG_LEVEL: 'info',
     // Traces are exported only where there is somewhere to send them (else kept for the logs).
     ...(settings.otlpEndpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: settings.otlpEndpoint } : {}),
@@ -87,6 +103,7 @@ export function createPlatform(settings: StackSettings) {
       ...(settings.judgeModels !== undefined ? { JUDGE_MODELS: settings.judgeModels } : {}),
     },
     usage: settings.usageEnv,
+    community: settings.communityEnv,
     identity: {
       KEYCLOAK_URL: keycloakServer.internalUrl,
       KEYCLOAK_PUBLIC_URL: keycloakServer.publicUrl,
@@ -95,6 +112,9 @@ export function createPlatform(settings: StackSettings) {
       EMAIL_VERIFICATION: 'required',
     },
   };
+  // Each deployable signs in to NATS as its own user (named after it), allowed its own subjects.
+  const natsPassword = (deployable: NatsDeployable) =>
+    settings.secrets.natsPasswords.apply((all) => all[deployable]);
   const extraSecrets: Partial<Record<ServiceName, Record<string, pulumi.Input<string>>>> = {
     identity: { KEYCLOAK_CLIENT_SECRET: settings.secrets.identityClientSecret },
     // The model servers' keys, each as the variable its catalogue entry names.
@@ -111,8 +131,12 @@ export function createPlatform(settings: StackSettings) {
         {
           ...common,
           image: imageOf(settings, service),
-          env: { ...serviceEnv, ...extraEnv[service] },
-          secretEnv: { MONGO_URL: mongo.urls[service], ...extraSecrets[service] },
+          env: { ...serviceEnv, NATS_USER: service, ...extraEnv[service] },
+          secretEnv: {
+            MONGO_URL: mongo.urls[service],
+            NATS_PASSWORD: natsPassword(service),
+            ...extraSecrets[service],
+          },
           ...(service === 'generation'
             ? { terminationGracePeriodSeconds: (2 * GENERATION_DRAIN_MS) / 1000 + 10 }
             : {}),
@@ -127,10 +151,11 @@ export function createPlatform(settings: StackSettings) {
     {
       ...common,
       image: imageOf(settings, 'gateway'),
-      httpPort: 3000,
+      httpPort: GATEWAY_PORT,
       env: {
         ...baseEnv,
-        PORT: '3000',
+        NATS_USER: 'gateway',
+        PORT: String(GATEWAY_PORT),
         // Its rate-limit counters (the JetStream bucket all its pods share) on every NATS server,
         // as the services' streams.
         JETSTREAM_REPLICAS: serviceEnv.JETSTREAM_REPLICAS,
@@ -142,7 +167,7 @@ export function createPlatform(settings: StackSettings) {
         TRUST_PROXY: 'loopback,uniquelocal',
         ...(settings.rateLimits ? { RATE_LIMITS: settings.rateLimits } : {}),
       },
-      secretEnv: {},
+      secretEnv: { NATS_PASSWORD: natsPassword('gateway') },
     },
     { dependsOn: Object.values(services) },
   );
@@ -180,5 +205,123 @@ export function createPlatform(settings: StackSettings) {
     },
   });
 
-  return { namespace, nats, mongo, keycloakServer, services, gateway, ingress, webOrigin };
+  const networkPolicies = new NetworkPolicies(
+    'network',
+    {
+      namespace: ns,
+      workloads: {
+        ...Object.fromEntries(
+          Object.entries(services).map(([service, deployable]) => [service, deployable.podLabels]),
+        ),
+        gateway: gateway.podLabels,
+        nats: NATS_POD_LABELS,
+        ...(mongo.podLabels ? { mongo: mongo.podLabels } : {}),
+        ...(mongo.operatorPodLabels ? { 'mongo-operator': mongo.operatorPodLabels } : {}),
+        keycloak: keycloakServer.podLabels,
+        'keycloak-db': keycloakServer.dbPodLabels,
+        // cert-manager's HTTP-01 solvers of the two hosts' certificates.
+        'acme-solver': { 'acme.cert-manager.io/http01-solver': 'true' },
+      },
+      flows: platformFlows(settings, mongo),
+    },
+    { dependsOn: [namespace] },
+  );
+
+  return {
+    namespace,
+    nats,
+    mongo,
+    keycloakServer,
+    services,
+    gateway,
+    ingress,
+    networkPolicies,
+    webOrigin,
+  };
+}
+
+/**
+ * Who may reach whom, on which ports: everything else is refused (NetworkPolicies). Browsers
+ * reach the gateway and Keycloak through the ingress controller only; the services and the
+ * gateway reach NATS; the services their MongoDB; the identity service and the gateway Keycloak;
+ * the generation service its model servers; Prometheus the metrics; the operators the
+ * Kubernetes API.
+ */
+function platformFlows(settings: StackSettings, mongo: Mongo): Flow[] {
+  const deployables = [...serviceNames, 'gateway'] as const;
+  const fromIngress = { namespace: settings.ingressNamespace };
+  const anywhere = { anywhere: true } as const;
+  const catalog = settings.modelCatalog
+    ? (JSON.parse(settings.modelCatalog) as Array<{ baseUrl?: string }>)
+    : [];
+  // Each model server's port; an entry without a server is on OpenAI's (https).
+  const modelPorts = [
+    ...new Set(
+      catalog.length === 0
+        ? [443]
+        : catalog.map((entry) => (entry.baseUrl ? portOfUrl(entry.baseUrl) : 443)),
+    ),
+  ].map((port) => ({ port }));
+  return [
+    { from: fromIngress, to: { workload: 'gateway' }, ports: [{ port: GATEWAY_PORT }] },
+    { from: fromIngress, to: { workload: 'keycloak' }, ports: [{ port: KEYCLOAK_HTTP_PORT }] },
+    { from: fromIngress, to: { workload: 'acme-solver' }, ports: [{ port: 8089 }] },
+    ...deployables.map((deployable) => ({
+      from: { workload: deployable },
+      to: { workload: 'nats' },
+      ports: [{ port: NATS_CLIENT_PORT }],
+    })),
+    { from: { workload: 'nats' }, to: { workload: 'nats' }, ports: [{ port: NATS_CLUSTER_PORT }] },
+    ...serviceNames.map((service) => ({
+      from: { workload: service },
+      to: mongo.podLabels ? { workload: 'mongo' } : anywhere,
+      ports: [{ port: MONGODB_PORT }],
+    })),
+    ...(mongo.podLabels
+      ? [
+          // The members replicate; the operator and the members' agents use the Kubernetes
+          // API, and the API server calls the operator's validating webhook (its port 1993).
+          {
+            from: { workload: 'mongo' },
+            to: { workload: 'mongo' },
+            ports: [{ port: MONGODB_PORT }],
+          },
+          { from: { workload: 'mongo' }, to: anywhere, ports: KUBERNETES_API_PORTS },
+          { from: { workload: 'mongo-operator' }, to: anywhere, ports: KUBERNETES_API_PORTS },
+          { from: anywhere, to: { workload: 'mongo-operator' }, ports: [{ port: 1993 }] },
+        ]
+      : []),
+    ...(['identity', 'gateway'] as const).map((deployable) => ({
+      from: { workload: deployable },
+      to: { workload: 'keycloak' },
+      ports: [{ port: KEYCLOAK_HTTP_PORT }],
+    })),
+    // Keycloak's database (PostgreSQL's port), its peers (the cache's JGroups ports), the
+    // identity providers' token endpoints (https) and the mail server.
+    { from: { workload: 'keycloak' }, to: { workload: 'keycloak-db' }, ports: [{ port: 5432 }] },
+    { from: { workload: 'keycloak' }, to: { workload: 'keycloak' } },
+    {
+      from: { workload: 'keycloak' },
+      to: anywhere,
+      ports: [{ port: 443 }, { port: settings.smtp.port }],
+    },
+    { from: { workload: 'generation' }, to: anywhere, ports: modelPorts },
+    {
+      from: { namespace: settings.prometheusNamespace },
+      to: { workload: 'keycloak' },
+      ports: [{ port: KEYCLOAK_MANAGEMENT_PORT }],
+    },
+    ...deployables.map((deployable) => ({
+      from: { namespace: settings.prometheusNamespace },
+      to: { workload: deployable },
+      ports: [{ port: OPS_PORT }],
+    })),
+    ...(settings.otlpEndpoint
+      ? deployables.map((deployable) => ({
+          from: { workload: deployable },
+          to: anywhere,
+          ports: [{ port: portOfUrl(settings.otlpEndpoint as string) }],
+        }))
+      : []),
+  ];
 }

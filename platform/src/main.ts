@@ -15,7 +15,7 @@ import {
 } from '@debate/nest';
 import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
-import { platformEnvSchema } from './platform.config.js';
+import { listenAddresses, listeningLine, platformEnvSchema } from './platform.config.js';
 import { seedExamples } from './seed-examples.js';
 import { startPlatform } from './start-platform.js';
 
@@ -25,6 +25,7 @@ import { startPlatform } from './start-platform.js';
  */
 tuneRuntime();
 const env = loadConfigOrExit('the platform', platformEnvSchema);
+const addresses = listenAddresses(env);
 startTracing('platform');
 
 const dbPath = join(env.DATA_DIR, 'mongo');
@@ -36,7 +37,7 @@ const transport = inProcessTransport();
 const platform = await startPlatform({
   transport,
   port: env.PORT,
-  host: env.HOST,
+  host: addresses.web,
   logLevel: env.LOG_LEVEL,
   requestTimeoutMs: env.NATS_REQUEST_TIMEOUT_MS,
   ...(env.WEB_DIST_DIR ? { webDistDir: env.WEB_DIST_DIR } : {}),
@@ -44,8 +45,10 @@ const platform = await startPlatform({
   dataDir: env.DATA_DIR,
   brokers: brokersFrom(env),
   testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
+  testAccountId: env.USAGE_TEST_ACCOUNT_ID,
   abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
   startsPerMinute: env.USAGE_STARTS_PER_MINUTE,
+  leaderboardDailyLimit: env.LEADERBOARD_DAILY_LIMIT,
   speakers: env,
   ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
   limits: gatewayLimitsOf(env),
@@ -56,7 +59,7 @@ const platform = await startPlatform({
 const storeClient = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 2_000 });
 const operations = await startOperationsServer({
   port: env.OPS_PORT,
-  host: env.OPS_HOST,
+  host: addresses.operations,
   checks: {
     store: async () => {
       await storeClient.db('admin').command({ ping: 1 });
@@ -69,6 +72,7 @@ process.stdout.write(
     `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
     `Sign-in: the embedded Keycloak-compatible issuer at ${platform.url}/auth (realm debate)\n` +
     `${emailVerificationSummary(env.EMAIL_VERIFICATION, mail)}\n` +
+    `${listeningLine(addresses)}\n` +
     `The debate platform is ready at ${platform.url}\n`,
 );
 closeOnSignals(async () => {
@@ -80,7 +84,9 @@ closeOnSignals(async () => {
 
 // A first look at an empty community finds examples (SEED_EXAMPLES); a failure costs only them.
 if (env.SEED_EXAMPLES) {
-  const seeder = new ServiceClient(createClientProxy(transport, 'platform-examples'));
+  const seeder = new ServiceClient(
+    createClientProxy(transport, { anonymous: 'platform-examples' }),
+  );
   try {
     const shared = await seedExamples(seeder);
     if (shared > 0) {

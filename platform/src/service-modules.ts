@@ -1,4 +1,4 @@
-import { CommunityServiceModule } from '@debate/community-service';
+import { type CommunityServiceOptions, CommunityServiceModule } from '@debate/community-service';
 import type { ServiceName } from '@debate/contracts';
 import { DebatesServiceModule } from '@debate/debates-service';
 import { type GenerationServiceOptions, GenerationServiceModule } from '@debate/generation-service';
@@ -9,7 +9,8 @@ import type { DynamicModule } from '@nestjs/common';
 /** What the services of one process are started with (the identity service also needs its realm). */
 export type PlatformServiceOptions = IdentityServiceOptions &
   UsageServiceOptions &
-  GenerationServiceOptions;
+  GenerationServiceOptions &
+  CommunityServiceOptions;
 
 /** The root module of each of the five services. */
 export function serviceModules(

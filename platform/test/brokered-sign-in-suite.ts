@@ -1,11 +1,14 @@
-import { identityContracts, isRefusal, type User } from '@debate/contracts';
+import { identityContracts, isRefusal, type Session, type User } from '@debate/contracts';
 import {
   cookieJarFetch,
   type FakeProviders,
   startFakeProviders,
 } from '@debate/embedded-keycloak/testing';
+import { TokenVerifier } from '@debate/gateway';
 import type { ServiceClient } from '@debate/nest';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { decodeJwt } from 'jose';
+import { graphql } from './graphql-client.js';
 import { type RealmUnderTest, startPlatformOnRealm } from './sign-in-suite.js';
 import type { NatsTestPlatform } from './test-platform.js';
 
@@ -65,7 +68,7 @@ export function describeBrokeredSignIn(
     });
 
     /** One sign-in, as the gateway and the browser make it: start, the redirects, complete. */
-    async function signInWith(provider: 'google' | 'github'): Promise<User> {
+    async function sessionWith(provider: 'google' | 'github'): Promise<Session> {
       const redirectUri = `${WEB_ORIGIN}/login?provider=${provider}`;
       const started = await identity.request(identityContracts.startProvider, {
         provider,
@@ -81,8 +84,11 @@ export function describeBrokeredSignIn(
         redirectUri,
       });
       if (isRefusal(outcome)) throw new Error(`refused: ${outcome.refused} (${outcome.message})`);
-      return outcome.user;
+      return outcome;
     }
+
+    const signInWith = async (provider: 'google' | 'github'): Promise<User> =>
+      (await sessionWith(provider)).user;
 
     it('offers both providers, which the realm has enabled', async () => {
       await expect(identity.request(identityContracts.providers, {})).resolves.toEqual({
@@ -112,6 +118,33 @@ export function describeBrokeredSignIn(
       });
       expect(await signInWith('google')).toEqual(first);
       expect(providers.google.redeemed).toHaveLength(2);
+    });
+
+    it("renews and ends a provider's session through the web client, whose tokens the gateway takes", async () => {
+      const session = await sessionWith('github');
+      // Issued to the public web client (the authorization-code flow), with the gateway's audience.
+      expect(decodeJwt(session.accessToken)).toMatchObject({ azp: 'debate-web' });
+      await expect(
+        new TokenVerifier({ issuer: realm.realmUrl }).verify(session.accessToken),
+      ).resolves.toMatchObject({ email: 'linus@users.github.example' });
+      const me = await graphql<{ me: { email: string } }>(
+        running.platform.url,
+        '{ me { email } }',
+        { headers: { authorization: `Bearer ${session.accessToken}` } },
+      );
+      expect(me.data?.me.email).toBe('linus@users.github.example');
+
+      const renewed = await identity.request(identityContracts.refresh, {
+        refreshToken: session.refreshToken,
+      });
+      if (isRefusal(renewed)) throw new Error(`refused: ${renewed.refused} (${renewed.message})`);
+      expect(renewed.user.id).toBe(session.user.id);
+      await expect(
+        identity.request(identityContracts.signOut, { refreshToken: renewed.refreshToken }),
+      ).resolves.toEqual({ signedOut: true });
+      await expect(
+        identity.request(identityContracts.refresh, { refreshToken: renewed.refreshToken }),
+      ).resolves.toEqual({ refused: 'session_expired', message: 'Session not active' });
     });
 
     it('refuses a code presented twice', async () => {

@@ -59,9 +59,9 @@ describe('the community hub', () => {
     running = await startTestPlatformOverNats();
     url = running.platform.url;
     community = new ServiceClient(
-      createClientProxy(natsTransport(running.natsUrl), 'community-test'),
+      createClientProxy(natsTransport(running.natsUrl), { anonymous: 'community-test' }),
     );
-    events = new JetStreamEventLog(running.natsUrl, 'community-test');
+    events = new JetStreamEventLog({ url: running.natsUrl }, { anonymous: 'community-test' });
     mongo = await MongoClient.connect(running.mongoUrl);
     ada = await signUpThroughGateway(url, 'ada@example.org');
     bob = await signUpThroughGateway(url, 'bob@example.org');

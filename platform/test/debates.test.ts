@@ -7,6 +7,7 @@ import {
   startTestPlatformOverNats,
   type TestPlatform,
 } from './test-platform.js';
+import { signUpVerified } from './verified-account.js';
 
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const USAGE = '{ usage { freeDebatesRemaining totalDebates lastDebateStarted memberSince } }';
@@ -152,7 +153,7 @@ describe('generating debates', () => {
     // A second gateway replica, a process of its own on the same NATS.
     const second = await startGatewayProcess(running);
     try {
-      const token = await signUp(url, 'tester@example.org');
+      const { token } = await signUpVerified(running, 'tester@example.org');
       const headers = { authorization: `Bearer ${token}` };
       const start = (through: string) =>
         graphql<{ startDebate: string }>(through, START, {

@@ -18,7 +18,9 @@ describe('the example debates', () => {
   beforeAll(async () => {
     // The platform's own pacing: the examples are written at once all the same.
     running = await startTestPlatformOverNats({});
-    client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'examples-test'));
+    client = new ServiceClient(
+      createClientProxy(natsTransport(running.natsUrl), { anonymous: 'examples-test' }),
+    );
   });
 
   afterAll(async () => {

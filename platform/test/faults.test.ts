@@ -77,7 +77,8 @@ describe('a service stopped with SIGTERM', () => {
   it('drains: every request it took is answered, then it exits cleanly', async () => {
     const { startNatsServer } = await import('@debate/nest/testing');
     const { start: startStore } = await import('@debate/embedded-mongo');
-    const { createClientProxy, natsTransport, ServiceClient } = await import('@debate/nest');
+    const { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } =
+      await import('@debate/nest');
     const { communityDebateContracts } = await import('@debate/contracts');
     const { spawn } = await import('node:child_process');
     const { mkdtempSync, rmSync } = await import('node:fs');
@@ -88,7 +89,14 @@ describe('a service stopped with SIGTERM', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'drain-test-'));
     const nats = await startNatsServer();
     const store = await startStore({ port: 0, dbPath: join(dataDir, 'mongo') });
-    const client = new ServiceClient(createClientProxy(natsTransport(nats.url), 'drain-test'));
+    const client = new ServiceClient(
+      createClientProxy(natsTransport(nats.url), { anonymous: 'drain-test' }),
+    );
+    // The community service consumes the debates service's stream, which only its owner creates:
+    // created here as the debates service does when it starts.
+    const debatesStreams = new JetStreamEventLog({ url: nats.url }, 'debates');
+    await debatesStreams.onApplicationBootstrap();
+    await debatesStreams.close();
     const service = spawn(process.execPath, ['services/community/dist/main.js'], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
       env: { ...process.env, NATS_URL: nats.url, MONGO_URL: store.uri, OPS_PORT: '0' },
@@ -145,7 +153,7 @@ describe('NATS restarted', () => {
     const { startTestPlatform } = await import('./test-platform.js');
     const nats = await startNatsServer();
     const running = await startTestPlatform(natsTransport(nats.url));
-    const events = new JetStreamEventLog(nats.url, 'restart-test');
+    const events = new JetStreamEventLog({ url: nats.url }, { anonymous: 'restart-test' });
     const share = (id: string, sharedAt = new Date().toISOString()) =>
       events.publish(
         debateSharedEvent,
@@ -222,7 +230,7 @@ describe('a generation instance stopped with SIGTERM', () => {
     });
     let second: GenerationProcess | undefined;
     const client = new ServiceClient(
-      createClientProxy(natsTransport(running.natsUrl), 'gen-drain'),
+      createClientProxy(natsTransport(running.natsUrl), { anonymous: 'gen-drain' }),
     );
     try {
       // The second instance writes its debates slowly: a few seconds each.
@@ -238,6 +246,7 @@ describe('a generation instance stopped with SIGTERM', () => {
         const started = await client.request(generationContracts.start, {
           userId: ada.id,
           email: 'ada@example.org',
+          emailVerified: true,
           settings: settingsOf('Should the last train run later?'),
         });
         if (!started.started) throw new Error(started.message);
@@ -262,7 +271,11 @@ describe('a generation instance stopped with SIGTERM', () => {
       await sleep(1_000);
       const unwatchedId = await startOnSecond();
       const stats = () =>
-        client.request(usageContracts.stats, { userId: ada.id, email: 'ada@example.org' });
+        client.request(usageContracts.stats, {
+          userId: ada.id,
+          email: 'ada@example.org',
+          emailVerified: true,
+        });
       const before = await stats();
       // Both are still being written when the instance is told to stop.
       const lookup = (runId: string) =>
@@ -319,7 +332,9 @@ describe('a generation instance killed while it runs a debate', () => {
       startsPerMinute: 100,
     });
     let second: GenerationProcess | undefined;
-    const client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'gen-kill'));
+    const client = new ServiceClient(
+      createClientProxy(natsTransport(running.natsUrl), { anonymous: 'gen-kill' }),
+    );
     try {
       // The second instance writes its debates slowly: it is killed in the middle of one.
       second = await startGenerationProcess(running, {
@@ -329,12 +344,17 @@ describe('a generation instance killed while it runs a debate', () => {
       });
       const ada = await signUpThroughGateway(running.platform.url, 'ada@example.org');
       const stats = () =>
-        client.request(usageContracts.stats, { userId: ada.id, email: 'ada@example.org' });
+        client.request(usageContracts.stats, {
+          userId: ada.id,
+          email: 'ada@example.org',
+          emailVerified: true,
+        });
       let killedRun: string | undefined;
       for (let attempt = 0; attempt < 40 && !killedRun; attempt += 1) {
         const started = await client.request(generationContracts.start, {
           userId: ada.id,
           email: 'ada@example.org',
+          emailVerified: true,
           settings: settingsOf('Should the night bus be free?'),
         });
         if (!started.started) throw new Error(started.message);

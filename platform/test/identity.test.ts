@@ -64,7 +64,7 @@ describe('sign-in in single-process mode', () => {
     expect(response.status).toBe(401);
   });
 
-  it('signs up through GraphQL; the realm then gives that user tokens the gateway accepts', async () => {
+  it('signs up through GraphQL, then signs in through it only: the realm takes no password grant past the gateway', async () => {
     const signedUp = await graphql<{ signUp: SessionData }>(url, SIGN_UP, {
       variables: { email: 'lin@example.org', password: 'a fine password' },
     });
@@ -78,14 +78,24 @@ describe('sign-in in single-process mode', () => {
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/graphql/);
 
-    const direct = await token({
-      grant_type: 'password',
-      client_id: 'debate-web',
-      username: 'lin@example.org',
-      password: 'a fine password',
+    // Straight to the realm at /auth with the web client: refused, so the gateway's sign-in
+    // limits cannot be gone around.
+    expect(
+      await token({
+        grant_type: 'password',
+        client_id: 'debate-web',
+        username: 'lin@example.org',
+        password: 'a fine password',
+      }),
+    ).toEqual({
+      error: 'unauthorized_client',
+      error_description: 'Client not allowed for direct access grants',
+    });
+    const signedIn = await graphql<{ signIn: SessionData }>(url, SIGN_IN, {
+      variables: { email: 'lin@example.org', password: 'a fine password' },
     });
     const me = await graphql<{ me: SessionData['user'] }>(url, ME, {
-      headers: { authorization: `Bearer ${direct['access_token']}` },
+      headers: { authorization: `Bearer ${signedIn.data?.signIn.accessToken}` },
     });
     expect(me.errors).toBeUndefined();
     expect(me.data?.me).toEqual({

@@ -17,6 +17,7 @@ import {
 import { eventually } from '@debate/testing';
 import { settingsOf } from './fixtures.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
+import { signUpVerified } from './verified-account.js';
 
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const WATCH = 'subscription ($id: String!) { debateRun(id: $id) { type } }';
@@ -55,8 +56,11 @@ describe('saved debates', () => {
     });
     url = running.platform.url;
     natsUrl = running.natsUrl;
-    debates = new ServiceClient(createClientProxy(natsTransport(natsUrl), 'debates-test'));
-    ada = await signUp('ada@example.org');
+    debates = new ServiceClient(
+      createClientProxy(natsTransport(natsUrl), { anonymous: 'debates-test' }),
+    );
+    // The designated test account: its address verified.
+    ada = await signUpVerified(running, 'ada@example.org');
     eve = await signUp('eve@example.org');
   }, 30_000);
 
@@ -432,7 +436,7 @@ describe('saved debates', () => {
     });
     const nc = await connect({ servers: natsUrl });
     const community = new ServiceClient(
-      createClientProxy(natsTransport(natsUrl), 'community-outbox-test'),
+      createClientProxy(natsTransport(natsUrl), { anonymous: 'community-outbox-test' }),
     );
     const publicCopy = async () =>
       (await community.request(communityDebateContracts.get, { debateId: runId, countView: false }))
@@ -524,7 +528,7 @@ describe('saved debates', () => {
     });
     await running.platform.startService('community');
     const community = new ServiceClient(
-      createClientProxy(natsTransport(natsUrl), 'community-test'),
+      createClientProxy(natsTransport(natsUrl), { anonymous: 'community-test' }),
     );
     const publicCopy = async () =>
       (await community.request(communityDebateContracts.get, { debateId: runId, countView: false }))

@@ -35,7 +35,9 @@ describe('two instances of the generation service', () => {
       running,
       Object.fromEntries(Object.entries(FAST).map(([key, value]) => [key, String(value)])),
     ));
-    client = new ServiceClient(createClientProxy(natsTransport(running.natsUrl), 'scaling-test'));
+    client = new ServiceClient(
+      createClientProxy(natsTransport(running.natsUrl), { anonymous: 'scaling-test' }),
+    );
     ada = await signUpThroughGateway(running.platform.url, 'ada@example.org');
   }, 60_000);
 
@@ -55,6 +57,7 @@ describe('two instances of the generation service', () => {
       const started = await client.request(generationContracts.start, {
         userId: ada.id,
         email: 'ada@example.org',
+        emailVerified: true,
         settings: settings(`Scaling question ${i}`),
       });
       if (!started.started) throw new Error(started.message);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { decodeJwt } from 'jose';
+import { z } from 'zod';
 import { graphql } from './graphql-client.js';
 import {
   type ExtraOptions,
@@ -74,6 +75,17 @@ function unsigned(token: string): string {
 }
 
 /**
+ * How a realm issues a user's token to a client other than the platform's (Keycloak: a client
+ * added through its admin API); a realm without other clients that sign users in (the embedded
+ * issuer) has none.
+ */
+export type OtherClientToken = (
+  realm: RealmUnderTest,
+  email: string,
+  password: string,
+) => Promise<string>;
+
+/**
  * The platform over real NATS, its identity service and gateway signing in with `realm`, and a
  * client of the identity service's subjects.
  */
@@ -95,7 +107,7 @@ export async function startPlatformOnRealm(
     },
   });
   const identity = new ServiceClient(
-    createClientProxy(natsTransport(running.natsUrl), 'sign-in-suite'),
+    createClientProxy(natsTransport(running.natsUrl), { anonymous: 'sign-in-suite' }),
     10_000,
   );
   return { running, identity };
@@ -106,7 +118,11 @@ export async function startPlatformOnRealm(
  * HTTP against `startRealm`'s realm. The same cases, word for word, against Keycloak and against
  * the embedded issuer: this suite is the contract between the two.
  */
-export function describeSignIn(realmName: string, startRealm: () => Promise<RealmUnderTest>) {
+export function describeSignIn(
+  realmName: string,
+  startRealm: () => Promise<RealmUnderTest>,
+  otherClientToken?: OtherClientToken,
+) {
   describe(`sign-in against ${realmName}`, () => {
     let realm: RealmUnderTest;
     let running: NatsTestPlatform;
@@ -155,7 +171,7 @@ export function describeSignIn(realmName: string, startRealm: () => Promise<Real
       const retried = await signUp('ada@example.org', 'correct horse');
       expect(retried.errors).toBeUndefined();
       expect(retried.data?.signUp.user.email).toBe('ada@example.org');
-      const short = await signUp('bo@example.org', 'short');
+      const short = await signUp('bo@example.org', 'tiny7');
       expect(short.errors?.[0]).toMatchObject({
         message: 'Invalid password: minimum length 8.',
         extensions: { code: 'PASSWORD_POLICY' },
@@ -165,7 +181,16 @@ export function describeSignIn(realmName: string, startRealm: () => Promise<Real
         message: 'Invalid password: must not be equal to the email.',
         extensions: { code: 'PASSWORD_POLICY' },
       });
-      expect((await signIn('bo@example.org', 'short')).errors?.[0]?.message).toBe(
+      // One of the 10,000 most common passwords (deploy/keycloak/common-passwords.txt), in any
+      // case, and checked before the length: the realm's words are what the sign-up form's
+      // error box shows.
+      for (const common of ['sunshine', 'Password1', 'short']) {
+        expect((await signUp('bo@example.org', common)).errors?.[0]).toMatchObject({
+          message: 'Invalid password: password is not allowed.',
+          extensions: { code: 'PASSWORD_POLICY' },
+        });
+      }
+      expect((await signIn('bo@example.org', 'tiny7')).errors?.[0]?.message).toBe(
         'Invalid user credentials',
       );
       expect((await signUp('bo@example.org', 'a better password')).errors).toBeUndefined();
@@ -260,6 +285,76 @@ export function describeSignIn(realmName: string, startRealm: () => Promise<Real
       ).toEqual({ signedOut: false });
     });
 
+    it('refuses a password grant straight to the realm with the web client', async () => {
+      // Past the gateway, its sign-in limits would not count it: the public client has no
+      // direct access grants, only the identity service's confidential client has.
+      const direct = await fetch(`${realm.realmUrl}/protocol/openid-connect/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'password',
+          client_id: 'debate-web',
+          username: 'ada@example.org',
+          password: 'correct horse',
+          scope: 'openid email profile',
+        }).toString(),
+      });
+      expect(direct.status).toBe(400);
+      expect(await direct.json()).toEqual({
+        error: 'unauthorized_client',
+        error_description: 'Client not allowed for direct access grants',
+      });
+    });
+
+    if (otherClientToken) {
+      it('refuses a token another client of the realm got for the same user, with the same claims', async () => {
+        const token = await otherClientToken(realm, 'ada@example.org', 'correct horse');
+        const claims = decodeJwt(token);
+        expect(claims).toMatchObject({ typ: 'Bearer', email: 'ada@example.org' });
+        expect(claims.sub).toBeDefined();
+        const refused = await graphql(url, ME, { headers: { authorization: `Bearer ${token}` } });
+        expect(refused.errors?.[0]).toMatchObject({
+          message: 'The access token was not issued to this app',
+          extensions: { code: 'UNAUTHENTICATED' },
+        });
+        await expect(new TokenVerifier({ issuer: realm.realmUrl }).verify(token)).rejects.toThrow(
+          new InvalidTokenError('The access token was not issued to this app'),
+        );
+      });
+    }
+
+    it("refuses the identity service's service-account token, though it names the gateway's audience", async () => {
+      // The client_credentials grant of the client whose password grant signs users in: its
+      // audience mapper applies to this token too, with a subject and the realm's roles.
+      const response = await fetch(`${realm.realmUrl}/protocol/openid-connect/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: 'identity-service',
+          client_secret: realm.serviceSecret,
+        }).toString(),
+      });
+      const token = z
+        .object({ access_token: z.string() })
+        .parse(await response.json()).access_token;
+      const claims = decodeJwt(token);
+      expect(claims).toMatchObject({
+        typ: 'Bearer',
+        azp: 'identity-service',
+        // Keycloak 26.7's token for this realm: no e-mail, no client_id claim (the realm file's
+        // client has no service_account scope), the service account's user name.
+        preferred_username: 'service-account-identity-service',
+      });
+      expect(claims.aud).toContain('debate-gateway');
+      expect(claims.sub).toBeDefined();
+      const refused = await graphql(url, ME, { headers: { authorization: `Bearer ${token}` } });
+      expect(refused.errors?.[0]).toMatchObject({
+        message: "The access token is a service account's, not a user's",
+        extensions: { code: 'UNAUTHENTICATED' },
+      });
+    });
+
     it("accepts the realm's tokens, and refuses tampered, unsigned and expired ones", async () => {
       const signedIn = await signIn('ada@example.org', 'correct horse');
       const token = signedIn.data?.signIn.accessToken ?? '';
@@ -314,12 +409,15 @@ export function describeSignIn(realmName: string, startRealm: () => Promise<Real
       for (let i = 0; i < 20; i += 1) {
         const tokens = await realmForm({
           grant_type: 'password',
-          client_id: 'debate-web',
+          client_id: 'identity-service',
+          client_secret: realm.serviceSecret,
           username: 'dee@example.org',
           password: 'twenty at once',
           scope: 'openid email profile',
         });
-        refreshTokens.push(tokens['refresh_token'] ?? '');
+        const refreshToken = tokens['refresh_token'];
+        if (!refreshToken) throw new Error(`the realm refused: ${JSON.stringify(tokens)}`);
+        refreshTokens.push(refreshToken);
       }
 
       const outcomes = await Promise.all(

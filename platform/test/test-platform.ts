@@ -1,8 +1,15 @@
+import {
+  natsAuthorization,
+  natsCredentialEnv,
+  type NatsDeployable,
+  natsDeployables,
+} from '@debate/contracts';
 import { start as startStore } from '@debate/embedded-mongo';
 import { natsTransport, type TransportConfig } from '@debate/nest';
 import { startNatsServer } from '@debate/nest/testing';
 import { defaultGatewayLimits, type GatewayLimits } from '@debate/gateway';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +32,8 @@ export interface TestPlatform {
  */
 export interface NatsTestPlatform extends TestPlatform {
   readonly natsUrl: string;
+  /** Each deployable's NATS password (its user is its name). */
+  readonly natsPasswords: Readonly<Record<NatsDeployable, string>>;
 }
 
 export type ExtraOptions = Partial<
@@ -47,19 +56,44 @@ export type ExtraOptions = Partial<
  */
 export const testLimits = (): GatewayLimits => ({ ...defaultGatewayLimits(), rateLimits: 'off' });
 
+/** A new random password for each deployable's NATS user. */
+export function newNatsPasswords(): Record<NatsDeployable, string> {
+  return Object.fromEntries(
+    natsDeployables.map((deployable) => [deployable, randomBytes(18).toString('base64url')]),
+  ) as Record<NatsDeployable, string>;
+}
+
 /**
- * The platform with each service and the gateway as its own NestJS application, over a real
- * nats-server (JetStream on) of its own; teardown stops both.
+ * The broker of the system tier, as start:cluster runs it: each deployable its own user with
+ * its permissions (natsPermissions). The tests' own clients, which play a caller of any service
+ * (or a forger of events), connect without credentials as the unrestricted `harness` user;
+ * nats-permissions.test.ts runs the platform on the production configuration, without it.
+ */
+export function systemTierNatsConfig(passwords: Record<NatsDeployable, string>): string {
+  const harness = { user: 'harness', password: randomBytes(18).toString('base64url') };
+  return `no_auth_user: "harness"\n${natsAuthorization(passwords, [harness])}`;
+}
+
+/**
+ * The platform with each service and the gateway as its own NestJS application, each
+ * connecting as its own NATS user, over a real nats-server (JetStream on) of its own
+ * (`config`: its authorization, by default systemTierNatsConfig); teardown stops both.
  */
 export async function startTestPlatformOverNats(
   extra: ExtraOptions = {},
+  natsConfig: (passwords: Record<NatsDeployable, string>) => string = systemTierNatsConfig,
 ): Promise<NatsTestPlatform> {
-  const nats = await startNatsServer();
+  const natsPasswords = newNatsPasswords();
+  const nats = await startNatsServer({ config: natsConfig(natsPasswords) });
   try {
-    const running = await startTestPlatform(natsTransport(nats.url), extra);
+    const users = Object.fromEntries(
+      natsDeployables.map((user) => [user, { user, password: natsPasswords[user] }]),
+    );
+    const running = await startTestPlatform(natsTransport(nats.url, { users }), extra);
     return {
       ...running,
       natsUrl: nats.url,
+      natsPasswords,
       teardown: async () => {
         await running.teardown();
         await nats.stop();
@@ -118,21 +152,25 @@ export interface DeployableProcess {
 export type GenerationProcess = DeployableProcess;
 
 /**
- * A deployable's built entry point (`entry`, from the workspace root) as a process of its own,
+ * A deployable's built entry point as a process of its own, as its own NATS user,
  * on the platform's NATS and store, with `env` added to this process's environment. Resolves
  * once its stdout matches `ready`, with the match.
  */
 async function startDeployableProcess(
   running: NatsTestPlatform,
-  entry: string,
+  deployable: NatsDeployable,
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<DeployableProcess & { readonly ready: RegExpExecArray }> {
+  const entry =
+    deployable === 'gateway' ? 'gateway/dist/main.js' : `services/${deployable}/dist/main.js`;
   const child = spawn(process.execPath, [entry], {
     cwd: fileURLToPath(new URL('../../', import.meta.url)),
     env: {
       ...process.env,
       NATS_URL: running.natsUrl,
+      [natsCredentialEnv.user]: deployable,
+      [natsCredentialEnv.password]: running.natsPasswords[deployable],
       MONGO_URL: running.mongoUrl,
       OPS_PORT: '0',
       ...env,
@@ -160,12 +198,7 @@ export async function startGenerationProcess(
   running: NatsTestPlatform,
   env: Record<string, string>,
 ): Promise<GenerationProcess> {
-  return startDeployableProcess(
-    running,
-    'services/generation/dist/main.js',
-    env,
-    /microservice successfully started/,
-  );
+  return startDeployableProcess(running, 'generation', env, /microservice successfully started/);
 }
 
 /**
@@ -179,7 +212,7 @@ export async function startGatewayProcess(
 ): Promise<DeployableProcess & { readonly url: string }> {
   const gateway = await startDeployableProcess(
     running,
-    'gateway/dist/main.js',
+    'gateway',
     {
       PORT: '0',
       HOST: '127.0.0.1',

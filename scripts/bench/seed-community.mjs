@@ -15,8 +15,10 @@ async function inBatches(items, size, work) {
 }
 
 export async function seedCommunity({ natsUrl, debates: count, votes: voteCount }) {
-  const events = new JetStreamEventLog(natsUrl, 'bench-seed');
-  const community = new ServiceClient(createClientProxy(natsTransport(natsUrl), 'bench-seed'));
+  const events = new JetStreamEventLog({ url: natsUrl }, { anonymous: 'bench-seed' });
+  const community = new ServiceClient(
+    createClientProxy(natsTransport(natsUrl), { anonymous: 'bench-seed' }),
+  );
   const now = Date.now();
   const rounds = [1, 2, 3].flatMap((round) => [
     { speaker: 'First Speaker', round, text: 'An argument. '.repeat(80), summary: 'A summary.' },

@@ -141,8 +141,15 @@ describe('signing in', () => {
 
   it("refuses a password the realm's policy rejects, with the realm's message", async () => {
     const { page } = session;
-    await createAccount(page, 'fa@example.org', 'short');
+    await createAccount(page, 'fa@example.org', 'tiny7');
     await errorBox(page).getByText('Invalid password: minimum length 8.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+
+  it("refuses one of the 10,000 most common passwords, with the realm's message", async () => {
+    const { page } = session;
+    await createAccount(page, 'fb@example.org', 'Password1');
+    await errorBox(page).getByText('Invalid password: password is not allowed.').waitFor();
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 

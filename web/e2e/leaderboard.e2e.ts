@@ -3,18 +3,18 @@ import { type FakeOpenAi, startFakeOpenAi } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { signUp } from './support/accounts.js';
-import { useBrowser } from './support/browser.js';
+import { desktop, useBrowser } from './support/browser.js';
 
 const APART = 'Rated apart: debates written by the offline speaker';
 
 /**
- * Writes a debate on /engine with each speaker's model and style, saves it and shares it from
- * the history, as a person would.
+ * Writes a debate on /engine with each speaker's model, style and personality hints (none
+ * unless given), saves it and shares it from the history, as a person would.
  */
 async function writeAndShare(
   page: Page,
   topic: string,
-  speakers: ReadonlyArray<{ model: string; style: string }>,
+  speakers: ReadonlyArray<{ model: string; style: string; personality?: string }>,
 ): Promise<void> {
   await page.goto('/engine');
   await page.getByRole('button', { name: 'Settings' }).last().waitFor();
@@ -23,11 +23,13 @@ async function writeAndShare(
   }
   const models = await page.getByLabel('Model', { exact: true }).all();
   const styles = await page.getByLabel('Rhetoric style').all();
+  const hints = await page.getByLabel('Personality hints').all();
   expect(models).toHaveLength(2);
-  for (const [index, { model, style }] of speakers.entries()) {
+  for (const [index, { model, style, personality }] of speakers.entries()) {
     await models[index]?.locator(`option[value="${model}"]`).waitFor({ state: 'attached' });
     await models[index]?.selectOption(model);
     await styles[index]?.selectOption(style);
+    if (personality) await hints[index]?.fill(personality);
   }
   await page.getByLabel('Debate topic').fill(topic);
   await page.getByRole('button', { name: 'Begin discussion' }).click();
@@ -44,6 +46,25 @@ async function writeAndShare(
     .filter({ has: page.getByRole('heading', { name: topic }) });
   await saved.getByRole('button', { name: 'Share with Community' }).click();
   await saved.getByRole('button', { name: 'Shared with Community' }).waitFor();
+}
+
+/**
+ * What the ranking card of `topic` says of its rating (after 'Shared … · '), once the
+ * leaderboard has read its debate (recomputed in the background: reloads until then).
+ */
+async function cardRating(page: Page, topic: string): Promise<string> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    await page.goto('/community/ranking');
+    const line = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('heading', { name: topic }) })
+      .locator('.shared-line');
+    await line.waitFor();
+    const rating = (await line.textContent())?.split(' · ')[1];
+    if (rating) return rating;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`The card of "${topic}" never said whether it is rated`);
 }
 
 /** A table's body rows, each as its cells' texts. */
@@ -174,5 +195,28 @@ describe('the leaderboard tab', () => {
     const box = page.getByRole('region', { name: 'Models: 1 judged debate' });
     expect(await box.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     expect(await violations(page)).toEqual([]);
-  }, 180_000);
+
+    // Another account's debate whose speaker was given personality hints is not rated, and its
+    // card and its page say so (the first account's free debates are spent).
+    const other = await session.open(desktop);
+    await signUp(other, 'hinted@example.org');
+    const hinted = 'Should zoos be closed?';
+    await writeAndShare(other, hinted, [
+      { model: 'gpt-4o', style: 'formal', personality: 'a retired judge' },
+      { model: 'llama', style: 'casual' },
+    ]);
+    expect(await cardRating(other, hinted)).toBe('Not rated: personality hints');
+    expect(await cardRating(other, 'Should cities ban cars from their centres?')).toBe('Rated');
+    await other.getByRole('link', { name: hinted }).click();
+    await other.getByRole('heading', { level: 1, name: hinted }).waitFor();
+    expect(await other.locator('.shared-line').textContent()).toMatch(
+      / · Not rated: personality hints$/,
+    );
+    await openWhenShown(other, () =>
+      other.getByText(/Not rated: 1 debate with personality hints\./),
+    );
+    expect(
+      await rowsOf(other.getByRole('table', { name: 'Models: 1 judged debate' })),
+    ).toHaveLength(2);
+  }, 240_000);
 });

@@ -11,7 +11,7 @@ import { subscriptionContext } from '../graphql.module.js';
 import { AuthDecisionGuard } from './auth-decision.guard.js';
 import { Authenticated, Public } from './auth.decorators.js';
 import { CurrentUser } from './current-user.js';
-import { type AuthenticatedUser, TokenVerifier } from './token-verifier.js';
+import { type AuthenticatedUser, GATEWAY_AUDIENCE, TokenVerifier } from './token-verifier.js';
 import { startGraphqlApp } from '../graphql-app.spec-support.js';
 
 const ISSUER = 'http://localhost:3000/auth/realms/debate';
@@ -87,6 +87,7 @@ describe('@Authenticated() operations over GraphQL', () => {
 
   const userToken = (key: CryptoKey = realmKey) =>
     new SignJWT({ typ: 'Bearer', email: 'ada@example.org', realm_access: { roles: ['user'] } })
+      .setAudience(GATEWAY_AUDIENCE)
       .setProtectedHeader({ alg: 'RS256', kid: 'k' })
       .setIssuer(ISSUER)
       .setSubject('user-1')

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import {
   createLocalJWKSet,
   type CryptoKey,
@@ -8,7 +9,13 @@ import {
   SignJWT,
   UnsecuredJWT,
 } from 'jose';
-import { bearerToken, InvalidTokenError, TokenVerifier } from './token-verifier.js';
+import {
+  bearerToken,
+  GATEWAY_AUDIENCE,
+  InvalidTokenError,
+  TokenVerifier,
+} from './token-verifier.js';
+import { z } from 'zod';
 
 const ISSUER = 'http://localhost:3000/auth/realms/debate';
 
@@ -18,12 +25,31 @@ async function realmKeys() {
   return { privateKey, jwks: createLocalJWKSet({ keys: [jwk] }), publicJwk: jwk };
 }
 
+// A user's token as the realm issues it to the clients people sign in through.
 const claims: JWTPayload = {
   typ: 'Bearer',
+  aud: [GATEWAY_AUDIENCE, 'account'],
+  azp: 'debate-web',
   email: 'ada@example.org',
   email_verified: true,
   preferred_username: 'ada@example.org',
   realm_access: { roles: ['user'] },
+};
+
+/**
+ * A client_credentials token of the identity service's client, as Keycloak 26.7 issues it for
+ * this realm (read off the Keycloak tier): the client's audience mapper names the gateway, and the
+ * service account has a subject and realm-management's roles.
+ */
+const serviceAccount: JWTPayload = {
+  typ: 'Bearer',
+  aud: [GATEWAY_AUDIENCE, 'realm-management'],
+  azp: 'identity-service',
+  acr: '1',
+  scope: 'profile email',
+  email_verified: false,
+  preferred_username: 'service-account-identity-service',
+  resource_access: { 'realm-management': { roles: ['manage-users', 'view-users'] } },
 };
 
 interface TokenShape {
@@ -104,12 +130,44 @@ describe('TokenVerifier', () => {
       /not valid/,
     ],
     [
-      'a service account token (no e-mail)',
+      "of another client of the realm, with a user's claims (the account console's)",
+      async (key: CryptoKey) =>
+        signToken(key, { claims: { ...claims, aud: 'account', azp: 'account-console' } }),
+      /not issued to this app/,
+    ],
+    [
+      'naming no audience',
+      async (key: CryptoKey) => signToken(key, { claims: { ...claims, aud: undefined } }),
+      /not issued to this app/,
+    ],
+    [
+      "of the identity service's service account, though it names the audience",
+      async (key: CryptoKey) =>
+        signToken(key, { subject: '5d0c0b4e-1f7a-4d55-9a43-0d6c1e1f0c9a', claims: serviceAccount }),
+      /a service account's, not a user's/,
+    ],
+    [
+      "of a service account, even with an e-mail (Keycloak's service-account- user name)",
+      async (key: CryptoKey) =>
+        signToken(key, { claims: { ...serviceAccount, email: 'ops@example.org' } }),
+      /a service account's, not a user's/,
+    ],
+    [
+      "of a service account, even with an e-mail (the service_account scope's client_id)",
       async (key: CryptoKey) =>
         signToken(key, {
-          subject: 'service-account-identity-service',
-          claims: { typ: 'Bearer', resource_access: {} },
+          claims: {
+            ...serviceAccount,
+            email: 'ops@example.org',
+            preferred_username: 'ops',
+            client_id: 'identity-service',
+          },
         }),
+      /a service account's, not a user's/,
+    ],
+    [
+      'without an e-mail',
+      async (key: CryptoKey) => signToken(key, { claims: { ...claims, email: undefined } }),
       /not a user token/,
     ],
   ])('refuses a token %s', async (_name, make, message) => {
@@ -119,6 +177,16 @@ describe('TokenVerifier', () => {
     const error = await verifier.verify(token).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InvalidTokenError);
     expect((error as Error).message).toMatch(message);
+  });
+
+  it("accepts a user whose e-mail begins like a service account's user name", async () => {
+    const realm = await realmKeys();
+    const email = 'service-account-fan@example.org';
+    const token = await signToken(realm.privateKey, {
+      claims: { ...claims, email, preferred_username: email },
+    });
+    const verifier = new TokenVerifier({ issuer: ISSUER, jwks: realm.jwks });
+    await expect(verifier.verify(token)).resolves.toMatchObject({ email });
   });
 
   it('refuses a tampered token (payload changed after signing)', async () => {
@@ -140,6 +208,47 @@ describe('TokenVerifier', () => {
     const token = await signToken(secret, { alg: 'HS256' });
     const verifier = new TokenVerifier({ issuer: ISSUER, jwks: realm.jwks });
     await expect(verifier.verify(token)).rejects.toBeInstanceOf(InvalidTokenError);
+  });
+});
+
+describe('the realm file', () => {
+  const RealmClients = z.object({
+    clients: z.array(
+      z.object({
+        clientId: z.string(),
+        protocolMappers: z
+          .array(
+            z.looseObject({ protocolMapper: z.string(), config: z.record(z.string(), z.string()) }),
+          )
+          .default([]),
+      }),
+    ),
+  });
+  // What Keycloak imports; the Pulumi realm and the embedded issuer read their mappers from it.
+  const realm = RealmClients.parse(
+    JSON.parse(
+      readFileSync(new URL('../../../deploy/keycloak/debate-realm.json', import.meta.url), 'utf8'),
+    ),
+  );
+  const audiences = (clientId: string) =>
+    (realm.clients.find((client) => client.clientId === clientId)?.protocolMappers ?? [])
+      .filter((mapper) => mapper.protocolMapper === 'oidc-audience-mapper')
+      .map((mapper) => ({
+        audience: mapper.config['included.custom.audience'],
+        inAccessToken: mapper.config['access.token.claim'],
+      }));
+
+  it('gives the tokens of the clients people sign in through the audience the gateway requires', () => {
+    for (const clientId of ['debate-web', 'identity-service']) {
+      expect(audiences(clientId)).toEqual([{ audience: GATEWAY_AUDIENCE, inAccessToken: 'true' }]);
+    }
+  });
+
+  it('names no other audience in any mapper of the realm', () => {
+    const named = realm.clients.flatMap((client) =>
+      audiences(client.clientId).map((mapper) => mapper.audience),
+    );
+    expect(new Set(named)).toEqual(new Set([GATEWAY_AUDIENCE]));
   });
 });
 

@@ -1,5 +1,7 @@
 import {
   BeforeAnswer,
+  DebateRating,
+  debateRatingTexts,
   type MindsChanged,
   RankingPeriod,
   RankingSort,
@@ -117,6 +119,36 @@ export function mindsChangedModel(minds: MindsChanged): MindsChangedModel {
   };
 }
 
+/** The contract's ratings, which are their own names. */
+export const DebateRatingValue = DebateRating.enum;
+registerEnumType(DebateRatingValue, {
+  name: 'DebateRatingStatus',
+  description:
+    'Whether the leaderboard rates a shared debate (RATED), or why not: NOT_JUDGED, ' +
+    'NOT_RECORDED (saved before its writers or personality hints were kept), ' +
+    'PERSONALITY_HINTS, DAILY_LIMIT (its author shared more of the pairing that UTC day).',
+});
+
+@ObjectType('DebateRating', {
+  description: 'Whether the leaderboard rates the debate, or why not.',
+})
+export class DebateRatingModel {
+  @Field(() => DebateRatingValue)
+  status!: DebateRating;
+
+  @Field(() => String, { description: "What the card says: 'Rated', or 'Not rated: …' and why." })
+  text!: string;
+}
+
+/** A debate's rating as the API shows it; null until the leaderboard has read the debate. */
+export function debateRatingModel(rating: DebateRating | null): DebateRatingModel | null {
+  return rating ? { status: rating, text: debateRatingTexts[rating] } : null;
+}
+
+const ratingDescription =
+  'Whether the leaderboard rates it, or why not; null just after it was shared, until the ' +
+  'leaderboard has read it.';
+
 @ObjectType('CommunityDebate', { description: 'A shared debate as a ranking card shows it.' })
 export class CommunityDebateModel extends DebateFieldsModel {
   @Field(() => String, { description: 'When it was shared (ISO 8601).' })
@@ -139,6 +171,9 @@ export class CommunityDebateModel extends DebateFieldsModel {
       "One of the examples the platform seeded (the offline speaker wrote it), not a person's debate.",
   })
   example!: boolean;
+
+  @Field(() => DebateRatingModel, { nullable: true, description: ratingDescription })
+  rating!: DebateRatingModel | null;
 }
 
 @ObjectType('CommunityDebatePage')
@@ -200,6 +235,9 @@ export class PublicDebateModel extends DebateFieldsModel {
       "One of the examples the platform seeded (the offline speaker wrote it), not a person's debate.",
   })
   example!: boolean;
+
+  @Field(() => DebateRatingModel, { nullable: true, description: ratingDescription })
+  rating!: DebateRatingModel | null;
 
   @Field(() => VoteKindValue, { nullable: true, description: "The signed-in reader's vote." })
   myVote!: VoteKind | null;

@@ -8,7 +8,8 @@ import {
   type VoteKind,
 } from '@debate/contracts';
 import { ServiceClient } from '@debate/nest';
-import { Args, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, Context, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { Authenticated, Public } from '../auth/auth.decorators.js';
 import { CurrentUser, Viewer } from '../auth/current-user.js';
@@ -16,6 +17,7 @@ import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { badInput, debateNotFound, parseInput } from '../errors/graphql-errors.js';
 import {
   CommunityDebatePageModel,
+  debateRatingModel,
   mindsChangedModel,
   PublicDebateModel,
   RankingPeriodValue,
@@ -26,6 +28,7 @@ import {
   VoteResultModel,
 } from './community.models.js';
 import { RateLimit } from '../rate-limit/rate-limit.guard.js';
+import { clientOf } from '../rate-limit/rate-limiter.js';
 
 /**
  * The words a client reads when a community contract refuses one of its arguments: its
@@ -87,6 +90,7 @@ export class CommunityResolver {
       debates: page.debates.map((debate) => ({
         ...debate,
         mindsChanged: mindsChangedModel(debate.mindsChanged),
+        rating: debateRatingModel(debate.rating),
       })),
     };
   }
@@ -100,6 +104,7 @@ export class CommunityResolver {
   async communityDebate(
     @Args('id') id: string,
     @Viewer() viewer: AuthenticatedUser | null,
+    @Context('req') request: FastifyRequest,
   ): Promise<PublicDebateModel> {
     const {
       debate,
@@ -108,12 +113,14 @@ export class CommunityResolver {
     } = await this.services.request(communityDebateContracts.get, {
       debateId: parseInput(DebateId, id, 'Invalid debate id'),
       countView: true,
-      ...(viewer ? { viewerId: viewer.id } : {}),
+      // The client's address as the rate limits count it (an IPv6 client's /64).
+      ...(viewer ? { viewerId: viewer.id } : { readerAddress: clientOf(request.ip) }),
     });
     if (!debate) throw debateNotFound();
     return {
       ...debate,
       mindsChanged: mindsChangedModel(debate.mindsChanged),
+      rating: debateRatingModel(debate.rating),
       myVote: marks?.myVote ?? null,
       standBefore: marks?.standBefore ?? null,
       askBefore: marks?.askBefore ?? false,
@@ -199,6 +206,7 @@ export class CommunityResolver {
   }
 
   @Authenticated()
+  @RateLimit('mergeStars', { account: 'user' })
   @Mutation(() => [String], {
     description:
       "Adds the stars a visitor kept in the browser to the account; returns all the user's stars.",

@@ -1,5 +1,6 @@
 import {
   logLevelSchema,
+  natsIdentityEnvShape,
   natsRequestTimeoutMsSchema,
   natsUrlSchema,
   opsHostSchema,
@@ -14,6 +15,9 @@ export const DEFAULT_GATEWAY_LIMITS = {
   bodyLimitBytes: 64 * 1024,
   subscriptionsPerConnection: 5,
   subscriptionsPerAccount: 10,
+  connectionInitTimeoutMs: 10_000,
+  websocketsPerAddress: 100,
+  websocketsPerAccount: 10,
 } as const;
 
 const limit = (fallback: number, max: number, description: string) =>
@@ -28,6 +32,9 @@ export const gatewayEnvSchema = z.object({
     'The address the gateway listens on.',
   ),
   NATS_URL: natsUrlSchema,
+  // Both or neither of NATS_USER and NATS_PASSWORD: checked where main.ts loads the schema
+  // (checkNatsIdentity), which stays unrefined for `npm start`'s to omit them.
+  ...natsIdentityEnvShape,
   LOG_LEVEL: logLevelSchema,
   NATS_REQUEST_TIMEOUT_MS: natsRequestTimeoutMsSchema,
   WEB_DIST_DIR: optionalEnv(z.string().min(1).optional()).describe(
@@ -90,6 +97,21 @@ export const gatewayEnvSchema = z.object({
     10_000,
     'How many live subscriptions (a debate being watched) one account may hold over all its connections.',
   ),
+  CONNECTION_INIT_TIMEOUT_MS: limit(
+    DEFAULT_GATEWAY_LIMITS.connectionInitTimeoutMs,
+    60_000,
+    "How long a new WebSocket connection may take to send graphql-ws's connection_init, in milliseconds; then it is closed (4408).",
+  ),
+  WEBSOCKETS_PER_ADDRESS: limit(
+    DEFAULT_GATEWAY_LIMITS.websocketsPerAddress,
+    100_000,
+    'How many WebSocket connections one client address (an IPv6 /64) may hold open at once on one gateway replica; over it the upgrade is refused with 429.',
+  ),
+  WEBSOCKETS_PER_ACCOUNT: limit(
+    DEFAULT_GATEWAY_LIMITS.websocketsPerAccount,
+    10_000,
+    'How many WebSocket connections one account may hold open at once on one gateway replica; over it the connection is closed with 1013 before its connection_init is acknowledged.',
+  ),
   JETSTREAM_REPLICAS: optionalEnv(z.coerce.number().int().min(1).max(5).optional()).describe(
     "How many NATS servers hold the rate-limit bucket (as the services' JETSTREAM_REPLICAS).",
   ),
@@ -105,6 +127,12 @@ export interface GatewayLimits {
   readonly bodyLimitBytes: number;
   readonly subscriptionsPerConnection: number;
   readonly subscriptionsPerAccount: number;
+  /** How long a WebSocket connection may wait before its connection_init (then 4408). */
+  readonly connectionInitTimeoutMs: number;
+  /** WebSocket connections open at once per client address, on one replica (then 429). */
+  readonly websocketsPerAddress: number;
+  /** WebSocket connections open at once per account, on one replica (then 1013). */
+  readonly websocketsPerAccount: number;
 }
 
 /** The variables of the limits (`npm start` reads them too). */
@@ -118,6 +146,9 @@ type LimitsEnv = Pick<
   | 'BODY_LIMIT_BYTES'
   | 'SUBSCRIPTIONS_PER_CONNECTION'
   | 'SUBSCRIPTIONS_PER_ACCOUNT'
+  | 'CONNECTION_INIT_TIMEOUT_MS'
+  | 'WEBSOCKETS_PER_ADDRESS'
+  | 'WEBSOCKETS_PER_ACCOUNT'
 >;
 
 /** The limits the environment sets. */
@@ -133,6 +164,9 @@ export function gatewayLimitsOf(env: LimitsEnv): GatewayLimits {
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     subscriptionsPerConnection: env.SUBSCRIPTIONS_PER_CONNECTION,
     subscriptionsPerAccount: env.SUBSCRIPTIONS_PER_ACCOUNT,
+    connectionInitTimeoutMs: env.CONNECTION_INIT_TIMEOUT_MS,
+    websocketsPerAddress: env.WEBSOCKETS_PER_ADDRESS,
+    websocketsPerAccount: env.WEBSOCKETS_PER_ACCOUNT,
   };
 }
 

@@ -1,3 +1,4 @@
+import { NO_SUCH_RUN } from '@debate/contracts';
 import { GraphQLError } from 'graphql';
 import type { z } from 'zod';
 
@@ -48,4 +49,9 @@ export function emailNotVerified(email: string): GraphQLError {
  */
 export function debateNotFound(): GraphQLError {
   return new GraphQLError('Debate not found.', { extensions: { code: 'NOT_FOUND' } });
+}
+
+/** A run that is not the caller's, or none at all: the same answer, so an id reveals nothing. */
+export function noSuchRun(): GraphQLError {
+  return new GraphQLError(NO_SUCH_RUN, { extensions: { code: 'NOT_FOUND' } });
 }

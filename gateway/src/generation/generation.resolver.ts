@@ -5,14 +5,15 @@ import {
   debatesContracts,
   generationContracts,
   identityContracts,
+  NO_SUCH_RUN,
   runInstanceKey,
   type RunEvent,
 } from '@debate/contracts';
-import { ServiceClient } from '@debate/nest';
+import { ServiceClient, ServiceError } from '@debate/nest';
 import type { OnModuleDestroy } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import { Args, Context, Mutation, Resolver, Subscription } from '@nestjs/graphql';
-import { finalize } from 'rxjs';
+import { catchError, finalize, throwError } from 'rxjs';
 import { GraphQLError } from 'graphql';
 import { Authenticated } from '../auth/auth.decorators.js';
 import { CurrentUser } from '../auth/current-user.js';
@@ -22,8 +23,10 @@ import {
   badInput,
   debateNotFound,
   emailNotVerified,
+  noSuchRun,
   parseInput,
 } from '../errors/graphql-errors.js';
+import { clientError } from '../errors/service-errors.filter.js';
 import {
   type ConnectionSubscriptions,
   SubscriptionLimits,
@@ -178,7 +181,13 @@ export class GenerationResolver implements OnModuleDestroy {
     // started the per-minute limit's worth already (counted there, for every gateway alike).
     const started = await this.services.request(
       generationContracts.start,
-      { userId: user.id, email: user.email, settings, ...(rematchOf ? { rematchOf } : {}) },
+      {
+        userId: user.id,
+        email: user.email,
+        emailVerified: user.emailVerified,
+        settings,
+        ...(rematchOf ? { rematchOf } : {}),
+      },
       { timeoutMs: 10_000 },
     );
     if (!started.started) {
@@ -207,9 +216,7 @@ export class GenerationResolver implements OnModuleDestroy {
   ): AsyncIterableIterator<{ debateRun: DebateRunEventModel }> {
     const runId = parseInput(DebateId, id, 'Invalid run id');
     const instance = runInstanceKey(runId);
-    if (!instance) {
-      throw new GraphQLError('No such debate run', { extensions: { code: 'NOT_FOUND' } });
-    }
+    if (!instance) throw noSuchRun();
     const events = this.services.stream(
       generationContracts.watch,
       { runId, userId: user.id },
@@ -217,7 +224,17 @@ export class GenerationResolver implements OnModuleDestroy {
     );
     const release = this.subscriptionLimits.acquire(user.id, connection);
     return observableIterator(
-      events.pipe(finalize(release)),
+      // A stream's failure reaches the client over the WebSocket, past the exception filter.
+      events.pipe(
+        finalize(release),
+        catchError((error: unknown) =>
+          throwError(() =>
+            error instanceof ServiceError && error.message === NO_SUCH_RUN
+              ? noSuchRun()
+              : clientError(error),
+          ),
+        ),
+      ),
       (event) => ({ debateRun: toModel(event) }),
       this.shutdown.signal,
       joinDeltas,

@@ -65,7 +65,26 @@ export class LeaderboardNotRatedModel {
   @Field(() => Int, { description: 'Judged debates whose two sides are the same subject.' })
   sameSubject!: number;
 
-  @Field(() => Int, { description: 'Judged debates with a speaker whose writer was not kept.' })
+  @Field(() => Int, {
+    description:
+      'Judged debates saved before what wrote a speaker, or whether it had personality hints, was kept.',
+  })
+  notRecorded!: number;
+
+  @Field(() => Int, { description: 'Judged debates with a speaker given personality hints.' })
+  personalityHints!: number;
+
+  @Field(() => Int, {
+    description:
+      'Judged debates past the first LEADERBOARD_DAILY_LIMIT of their author and pairing that UTC day.',
+  })
+  dailyLimit!: number;
+
+  // Kept for the web app of the last version: a page loaded before an upgrade still asks for it.
+  @Field(() => Int, {
+    deprecationReason: 'Use notRecorded, which it equals.',
+    description: 'Judged debates with a speaker whose writer was not kept: notRecorded.',
+  })
   unknownWriter!: number;
 }
 

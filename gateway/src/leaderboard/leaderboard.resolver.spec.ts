@@ -40,30 +40,37 @@ const BOARD: LeaderboardBoard = {
   ],
   debates: 12,
   apartDebates: 2,
-  notRated: { sameSubject: 1, unknownWriter: 0 },
+  notRated: { sameSubject: 1, notRecorded: 4, personalityHints: 2, dailyLimit: 3 },
   bootstrapRounds: 500,
   computedAt: '2025-06-01T12:00:00.000Z',
   computeMs: 42,
 };
 
-/** The community service's side of the wire: answers BOARD and records what it was asked. */
+/**
+ * The community service's side of the wire: answers `answer` (BOARD unless told otherwise) and
+ * records what it was asked.
+ */
 function communityAnswering() {
   const asked: Array<{ subject: string; payload: unknown }> = [];
+  const community = { answer: BOARD as unknown };
   const sender: MessageSender = {
     send: <TResult, TInput>(subject: string, payload: TInput) => {
       asked.push({ subject, payload });
-      return of(BOARD as TResult);
+      return of(community.answer as TResult);
     },
   };
-  return { services: new ServiceClient(sender), asked };
+  return Object.assign(community, { services: new ServiceClient(sender), asked });
 }
+
+/** BOARD as the gateway answers it: with the deprecated unknownWriter, notRecorded's count. */
+const ANSWERED = { ...BOARD, notRated: { ...BOARD.notRated, unknownWriter: 4 } };
 
 describe(LeaderboardResolver.name, () => {
   it("asks the community service for the stored board, all debates unless it's told pairs only", async () => {
     const { services, asked } = communityAnswering();
     const sut = new LeaderboardResolver(services);
-    expect(await sut.leaderboard('MODEL')).toEqual(BOARD);
-    expect(await sut.leaderboard('STYLE', true)).toEqual(BOARD);
+    expect(await sut.leaderboard('MODEL')).toEqual(ANSWERED);
+    expect(await sut.leaderboard('STYLE', true)).toEqual(ANSWERED);
     expect(asked).toEqual([
       {
         subject: subjects.community.leaderboard.get,
@@ -108,6 +115,7 @@ describe('the leaderboard query over GraphQL', () => {
 
   beforeEach(() => {
     community.asked.length = 0;
+    community.answer = BOARD;
   });
 
   async function ask(query: string): Promise<Answer> {
@@ -123,7 +131,7 @@ describe('the leaderboard query over GraphQL', () => {
     const answer = await ask(
       '{ leaderboard(subject: MODEL) { subject pairsOnly computedAt bootstrapRounds ' +
         'rows { id label rating low high debates pairs audience { rating low high debates } } ' +
-        'apart { id label audience { rating } } notRated { sameSubject unknownWriter } } }',
+        'apart { id label audience { rating } } notRated { sameSubject notRecorded personalityHints dailyLimit } } }',
     );
     expect(answer.errors).toBeUndefined();
     expect(answer.data?.leaderboard).toEqual({
@@ -141,6 +149,28 @@ describe('the leaderboard query over GraphQL', () => {
         payload: { subject: 'MODEL', pairsOnly: false },
       },
     ]);
+  });
+
+  it("reads a last version's community service's board, and answers the deprecated unknownWriter", async () => {
+    // A community service of the last version counted unknownWriter, and no other reason.
+    community.answer = { ...BOARD, notRated: { sameSubject: 1, unknownWriter: 5 } };
+    const notRated = '{ sameSubject notRecorded personalityHints dailyLimit unknownWriter }';
+    const answer = await ask(`{ leaderboard(subject: MODEL) { debates notRated ${notRated} } }`);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.leaderboard).toEqual({
+      debates: 12,
+      notRated: {
+        sameSubject: 1,
+        notRecorded: 5,
+        personalityHints: 0,
+        dailyLimit: 0,
+        unknownWriter: 5,
+      },
+    });
+    // And from this version's: unknownWriter is notRecorded, for a page of the last version.
+    community.answer = BOARD;
+    const now = await ask(`{ leaderboard(subject: MODEL) { notRated ${notRated} } }`);
+    expect(now.data?.leaderboard).toEqual({ notRated: ANSWERED.notRated });
   });
 
   it.each([

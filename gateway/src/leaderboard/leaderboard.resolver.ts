@@ -20,6 +20,8 @@ export class LeaderboardResolver {
     @Args('subject', { type: () => LeaderboardSubjectValue }) subject: LeaderboardSubject,
     @Args('pairsOnly', { type: () => Boolean, defaultValue: false }) pairsOnly = false,
   ): Promise<LeaderboardModel> {
-    return this.services.request(leaderboardContracts.get, { subject, pairsOnly });
+    const board = await this.services.request(leaderboardContracts.get, { subject, pairsOnly });
+    // The deprecated unknownWriter: what notRecorded now counts (writers not kept among them).
+    return { ...board, notRated: { ...board.notRated, unknownWriter: board.notRated.notRecorded } };
   }
 }

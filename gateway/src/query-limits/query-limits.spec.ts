@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { buildSchema, parse, validate } from 'graphql';
-import { DEFAULT_QUERY_LIMITS, queryLimitRules } from './query-limits.js';
+import { buildSchema, type GraphQLError, parse, validate } from 'graphql';
+import { DEFAULT_QUERY_LIMITS, queryLimitRules, validatedSubscription } from './query-limits.js';
 
 const schema = buildSchema(`
   type Speaker { name: String, model: String }
@@ -60,5 +60,49 @@ describe('queryLimitRules', () => {
         extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'maxDirectives', max: 20 },
       }),
     );
+  });
+});
+
+describe(validatedSubscription.name, () => {
+  const subscriptions = buildSchema(`
+    type Event { type: String, text: String }
+    type Query { ok: String }
+    type Subscription { debateRun(id: String!): Event }
+  `);
+  const sut = validatedSubscription(queryLimitRules(DEFAULT_QUERY_LIMITS));
+  const refusal = (query: string) => {
+    try {
+      sut(subscriptions, parse(query));
+      return 'accepted';
+    } catch (error) {
+      const { message, extensions } = error as GraphQLError;
+      return { message, extensions };
+    }
+  };
+
+  it('accepts a subscription within the limits', () => {
+    expect(refusal('subscription { debateRun(id: "r") { type text } }')).toBe('accepted');
+  });
+
+  it('refuses one over a limit with the error the HTTP path answers', () => {
+    const aliases = Array.from({ length: 1_000 }, (_, i) => `t${i}: text`).join(' ');
+    expect(refusal(`subscription { debateRun(id: "r") { ${aliases} } }`)).toEqual(
+      check(`{ ${Array.from({ length: 1_000 }, (_, i) => `a${i}: catalog`).join(' ')} }`)[0],
+    );
+  });
+
+  it('checks the query as text (preSubscriptionParsing) as it does the document', () => {
+    const aliases = Array.from({ length: 1_000 }, (_, i) => `t${i}: text`).join(' ');
+    expect(() => sut(subscriptions, `subscription { debateRun(id: "r") { ${aliases} } }`)).toThrow(
+      'Aliases limit of 15 exceeded, found 1000.',
+    );
+    expect(() => sut(subscriptions, 'subscription { debateRun(id: "r") { type } }')).not.toThrow();
+  });
+
+  it("refuses one GraphQL's own rules refuse", () => {
+    expect(refusal('subscription { debateRun(id: "r") { speech } }')).toEqual({
+      message: 'Cannot query field "speech" on type "Event".',
+      extensions: {},
+    });
   });
 });

@@ -2,7 +2,16 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLSchema,
+  parse,
+  specifiedRules,
+  validate,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 
 /** How much one GraphQL operation may ask for (GRAPHQL_MAX_* in the gateway's environment). */
 export interface QueryLimits {
@@ -47,4 +56,37 @@ export function queryLimitRules(limits: QueryLimits): ValidationRule[] {
     costLimitRule({ maxCost: limits.maxCost, ...reject('maxCost') }),
     maxDirectivesRule({ n: limits.maxDirectives, ...reject('maxDirectives') }),
   ];
+}
+
+/**
+ * The same rules for a subscription, which Mercurius's WebSocket path parses and subscribes
+ * without validating (its `validationRules` serve HTTP only): run as its preSubscriptionParsing
+ * hook (the query's text) and preSubscriptionExecution hook (its document), this validates it as
+ * the HTTP path does (GraphQL's own rules, then `rules`) before anything is subscribed, and
+ * refuses it with the first error (the protocol's `error` message carries one):
+ * QUERY_TOO_COMPLEX for an operation over a limit.
+ */
+export function validatedSubscription(
+  rules: readonly ValidationRule[],
+): (schema: GraphQLSchema, query: DocumentNode | string) => void {
+  const all = [...specifiedRules, ...rules];
+  return (schema, query) => {
+    const [error] = validate(schema, typeof query === 'string' ? parse(query) : query, all);
+    if (error) throw error;
+  };
+}
+
+/**
+ * Mercurius's subscription hooks that validate: the query's text before Mercurius files the
+ * subscription under its id (it does so before preSubscriptionExecution, so a refusal there
+ * would stay filed until the socket closed), and the document again before execution, for a
+ * query sent as a parsed document (which skips preSubscriptionParsing; the WebSocket server
+ * closes such a socket, 4400).
+ */
+export function subscriptionValidationHooks(rules: readonly ValidationRule[]): {
+  preSubscriptionParsing: (schema: GraphQLSchema, source: string) => void;
+  preSubscriptionExecution: (schema: GraphQLSchema, document: DocumentNode) => void;
+} {
+  const validated = validatedSubscription(rules);
+  return { preSubscriptionParsing: validated, preSubscriptionExecution: validated };
 }

@@ -182,6 +182,26 @@ describe('RateLimiter in one process', () => {
     const off = new RateLimiter('off', inProcessTransport());
     for (let i = 0; i < 50; i += 1) await off.consume('signUp', { address: '127.0.0.1' });
   });
+
+  it("counts an account alone when there is no address (a WebSocket's connection_init)", async () => {
+    const sut = new RateLimiter(
+      {
+        ...limits,
+        openWebSocket: {
+          address: { points: 1, seconds: 60 },
+          account: { points: 2, seconds: 60 },
+        },
+      },
+      inProcessTransport(),
+    );
+    // The upgrade took the address's only point; the account's are its own.
+    await sut.consume('openWebSocket', { address: '192.0.2.1' });
+    const results = await outcomes(
+      [1, 2, 3].map(() => sut.consume('openWebSocket', { account: 'user-1' })),
+    );
+    expect(results.slice(0, 2)).toEqual([true, true]);
+    expect(results[2]).toMatchObject({ action: 'openWebSocket', scope: 'account' });
+  });
 });
 
 describe('clientOf', () => {

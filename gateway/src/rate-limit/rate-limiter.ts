@@ -13,6 +13,7 @@ import {
 import { RateLimiterNatsKv, withinTimeout } from './nats-kv-rate-limiter.js';
 import {
   LONGEST_PERIOD_SECONDS,
+  rateLimitBuckets,
   type RateLimitedAction,
   type RateLimitRule,
   type RateLimits,
@@ -20,13 +21,16 @@ import {
 } from '@debate/contracts';
 
 /** The bucket every gateway replica counts in. */
-export const RATE_LIMIT_BUCKET = 'rate_limits';
+export const RATE_LIMIT_BUCKET = rateLimitBuckets.counters;
 /** The bucket of the key the counters' names are made with (kept for good: no TTL). */
-export const RATE_LIMIT_KEY_BUCKET = 'rate_limit_key';
+export const RATE_LIMIT_KEY_BUCKET = rateLimitBuckets.key;
 
-/** Who is asking: the client's address, and the account when the operation names one. */
+/**
+ * Who is asking: the client's address, and the account when the operation names one (a
+ * WebSocket connection counts its address at the upgrade and its account at connection_init).
+ */
 export interface RateLimitSubject {
-  readonly address: string;
+  readonly address?: string | undefined;
   readonly account?: string | undefined;
 }
 
@@ -115,11 +119,11 @@ export class RateLimiter implements OnModuleDestroy {
   /** A bucket of the broker's, made when missing (`ttl` in ms, 0: entries are kept). */
   private async openKv(name: string, ttl: number): Promise<KV> {
     if (this.transport.kind !== 'nats') throw new Error('No bucket on the in-process transport');
-    const { url, jetstreamReplicas } = this.transport;
+    const { jetstreamReplicas } = this.transport;
     // Unlike the services' connections, this one fails at once while the broker is away: the
     // limits then count in memory, and the next request tries the broker again.
     this.connection ??= connect({
-      ...natsConnectionOptions(url, 'gateway-rate-limits'),
+      ...natsConnectionOptions(this.transport, 'gateway', 'gateway-rate-limits'),
       waitOnFirstConnect: false,
     });
     const connection = this.connection;
@@ -184,8 +188,11 @@ export class RateLimiter implements OnModuleDestroy {
    * flooding client cannot use up everybody's share.
    */
   async consume(action: RateLimitedAction, subject: RateLimitSubject): Promise<void> {
+    const { address } = subject;
     const own = await Promise.all([
-      this.take(action, 'address', (key) => digest(key, clientOf(subject.address))),
+      address === undefined
+        ? undefined
+        : this.take(action, 'address', (key) => digest(key, clientOf(address))),
       subject.account
         ? this.take(action, 'account', (key) => digest(key, subject.account ?? ''))
         : undefined,

@@ -17,6 +17,7 @@ export class UsageResolver {
     const stats = await this.services.request(usageContracts.stats, {
       userId: user.id,
       email: user.email,
+      emailVerified: user.emailVerified,
     });
     return {
       freeDebatesRemaining: stats.freeDebatesRemaining,

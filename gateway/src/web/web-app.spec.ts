@@ -27,4 +27,23 @@ describe(withMeta.name, () => {
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('Two AI speakers debate your topic.');
   });
+
+  it("keeps a topic's dollar signs as text, never as replacement patterns", () => {
+    const topic = "Is $& worth more than $` or $'?";
+    const html = withMeta(index, {
+      title: topic,
+      description: `Two AI speakers debate "${topic}"`,
+    });
+    const text = 'Is $&#38; worth more than $` or $&#39;?';
+    expect(html).toContain(`<title>${text} - AI Debate</title>`);
+    expect(html).toContain(`<meta property="og:title" content="${text}" />`);
+    expect(html).toContain(
+      `<meta property="og:description" content="Two AI speakers debate &#34;${text}&#34;" />`,
+    );
+    expect(html).toContain(
+      `<meta name="description" content="Two AI speakers debate &#34;${text}&#34;" />`,
+    );
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html.match(/<meta property="og:title"/g)).toHaveLength(1);
+  });
 });

@@ -26,11 +26,12 @@ export function withMeta(index: string, meta: PageMeta): string {
     `<meta property="og:description" content="${description}" />`,
     `<meta name="twitter:card" content="summary" />`,
   ].join('\n    ');
+  // Replacer functions: a replacement string would read `$&` or `` $` `` in a topic as patterns.
   return index
-    .replace(/<title>[^<]*<\/title>/, `<title>${title} - AI Debate</title>\n    ${tags}`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${title} - AI Debate</title>\n    ${tags}`)
     .replace(
       /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
-      `<meta name="description" content="${description}" />`,
+      () => `<meta name="description" content="${description}" />`,
     );
 }
 

@@ -4,43 +4,7 @@ import * as pulumi from '@pulumi/pulumi';
 import { type ServiceName, serviceNames } from '../config.js';
 import { scrapeAnnotations } from './deployable.js';
 import { INGRESS_CLASS } from './prerequisites.js';
-
-/** The nats-io chart's NATS servers: JetStream keeps a copy of each stream on every one. */
-const NATS_CLUSTER_SIZE = 3;
-
-/** NATS with JetStream on persistent volumes (the nats-io chart), three nodes clustered. */
-export class Nats extends pulumi.ComponentResource {
-  readonly url: pulumi.Output<string>;
-  /** How many servers can hold a copy of a stream: the services' JETSTREAM_REPLICAS. */
-  readonly replicas = NATS_CLUSTER_SIZE;
-
-  constructor(
-    name: string,
-    args: { namespace: pulumi.Input<string> },
-    options?: pulumi.ComponentResourceOptions,
-  ) {
-    super('debate:platform:Nats', name, {}, options);
-    const release = new k8s.helm.v3.Release(
-      name,
-      {
-        chart: 'nats',
-        version: '1.3.6',
-        repositoryOpts: { repo: 'https://nats-io.github.io/k8s/helm/charts/' },
-        namespace: args.namespace,
-        values: {
-          config: {
-            cluster: { enabled: true, replicas: this.replicas },
-            jetstream: { enabled: true, fileStore: { pvc: { size: '10Gi' } } },
-          },
-        },
-      },
-      { parent: this },
-    );
-    // The chart names its client Service after the release (which contains "nats").
-    this.url = pulumi.interpolate`nats://${release.status.name}.${args.namespace}.svc.cluster.local:4222`;
-    this.registerOutputs({ url: this.url });
-  }
-}
+import { realmFilePasswordBlacklists } from './user-profile.js';
 
 export interface MongoArgs {
   readonly namespace: pulumi.Input<string>;
@@ -68,7 +32,7 @@ const MONGODB_OPERATOR = {
 /** The server the replica set runs (the operator's quay.io/mongodb/mongodb-community-server). */
 export const MONGODB_VERSION = '8.0.12';
 const MONGODB_MEMBERS = 3;
-const MONGODB_PORT = 27017;
+export const MONGODB_PORT = 27017;
 
 /**
  * The documents: a three-member MongoDB replica set in the cluster (a MongoDBCommunity
@@ -77,6 +41,9 @@ const MONGODB_PORT = 27017;
  */
 export class Mongo extends pulumi.ComponentResource {
   readonly urls: Record<ServiceName, pulumi.Output<string>>;
+  /** In the cluster, the labels of the replica set's pods and of the operator's; else none. */
+  readonly podLabels: Readonly<Record<string, string>> | undefined;
+  readonly operatorPodLabels: Readonly<Record<string, string>> | undefined;
 
   constructor(name: string, args: MongoArgs, options?: pulumi.ComponentResourceOptions) {
     super('debate:platform:Mongo', name, {}, options);
@@ -115,6 +82,8 @@ export class Mongo extends pulumi.ComponentResource {
           return [service, pulumi.secret(url)];
         }),
       ) as Record<ServiceName, pulumi.Output<string>>;
+      this.podLabels = undefined;
+      this.operatorPodLabels = undefined;
     } else {
       const operator = new k8s.helm.v3.Release(
         `${name}-operator`,
@@ -205,6 +174,10 @@ export class Mongo extends pulumi.ComponentResource {
         },
         { parent: this, dependsOn: [operator, passwords] },
       );
+      // The operator's pod (helm_chart/templates/operator.yaml, operator.name's default), and the
+      // replica set's (`app: <ServiceName>`, construct/mongodbstatefulset.go).
+      this.operatorPodLabels = { 'app.kubernetes.io/name': 'mongodb-kubernetes-operator' };
+      this.podLabels = { app: `${name}-svc` };
       // The operator's names (mongodb-community-operator/api/v1/mongodbcommunity_types.go):
       // the replica set is the resource's name, its members the pods <name>-<i> of the
       // StatefulSet <name>, found through the headless Service <name>-svc.
@@ -247,9 +220,11 @@ export const KEYCLOAK_IMAGE = 'quay.io/keycloak/keycloak:26.7.3';
  * its data under /var/lib/postgresql rather than this StatefulSet's /var/lib/postgresql/data).
  */
 const POSTGRES_IMAGE = 'postgres:17';
-const KEYCLOAK_HTTP_PORT = 8080;
+export const KEYCLOAK_HTTP_PORT = 8080;
 /** Keycloak's management interface: /health/started, /health/live, /health/ready, /metrics. */
-const KEYCLOAK_MANAGEMENT_PORT = 9000;
+export const KEYCLOAK_MANAGEMENT_PORT = 9000;
+/** Where Keycloak's passwordBlacklist policy looks for its lists by default (kc.home.dir/data). */
+const KEYCLOAK_BLACKLISTS_DIR = '/opt/keycloak/data/password-blacklists';
 
 /**
  * Keycloak on the official image, in production mode behind its own TLS Ingress, on its own
@@ -262,6 +237,9 @@ export class KeycloakServer extends pulumi.ComponentResource {
   readonly publicUrl: string;
   readonly service: k8s.core.v1.Service;
   readonly ingress: k8s.networking.v1.Ingress;
+  /** The labels of Keycloak's pods, and of its database's. */
+  readonly podLabels: Readonly<Record<string, string>>;
+  readonly dbPodLabels: Readonly<Record<string, string>>;
 
   constructor(name: string, args: KeycloakServerArgs, options?: pulumi.ComponentResourceOptions) {
     super('debate:platform:KeycloakServer', name, {}, options);
@@ -269,6 +247,8 @@ export class KeycloakServer extends pulumi.ComponentResource {
     const dbName = `${name}-db`;
     const dbLabels = { 'app.kubernetes.io/name': dbName, 'app.kubernetes.io/part-of': 'debate' };
     const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'debate' };
+    this.podLabels = labels;
+    this.dbPodLabels = dbLabels;
     const secret = new k8s.core.v1.Secret(
       `${name}-secrets`,
       {
@@ -281,6 +261,15 @@ export class KeycloakServer extends pulumi.ComponentResource {
     const fromSecret = (key: string) => ({
       secretKeyRef: { name: secret.metadata.name, key },
     });
+    // The lists the realm's password policy refuses passwords from (deploy/keycloak).
+    const blacklists = new k8s.core.v1.ConfigMap(
+      `${name}-password-blacklists`,
+      {
+        metadata: { name: `${name}-password-blacklists`, namespace: ns, labels },
+        data: realmFilePasswordBlacklists(),
+      },
+      { parent: this },
+    );
 
     const dbService = new k8s.core.v1.Service(
       dbName,
@@ -433,6 +422,19 @@ export class KeycloakServer extends pulumi.ComponentResource {
                     allowPrivilegeEscalation: false,
                     capabilities: { drop: ['ALL'] },
                   },
+                  volumeMounts: [
+                    {
+                      name: 'password-blacklists',
+                      mountPath: KEYCLOAK_BLACKLISTS_DIR,
+                      readOnly: true,
+                    },
+                  ],
+                },
+              ],
+              volumes: [
+                {
+                  name: 'password-blacklists',
+                  configMap: { name: blacklists.metadata.name },
                 },
               ],
             },

@@ -11,6 +11,11 @@ export interface DeployableArgs {
   readonly env: Record<string, pulumi.Input<string>>;
   /** Secret settings: kept in a Kubernetes Secret, read by the pod from there, never inline. */
   readonly secretEnv: Record<string, pulumi.Input<string>>;
+  /** Files the pod reads (read-only): a volume each, and where it is mounted. */
+  readonly files?: ReadonlyArray<{
+    readonly volume: k8s.types.input.core.v1.Volume;
+    readonly mountPath: string;
+  }>;
   /** The public HTTP port (the gateway's 3000); services have none. */
   readonly httpPort?: number;
   readonly minReplicas: number;
@@ -47,6 +52,8 @@ export class Deployable extends pulumi.ComponentResource {
   readonly secret: k8s.core.v1.Secret;
   /** The in-cluster DNS name of the Service. */
   readonly host: pulumi.Output<string>;
+  /** The labels of its pods. */
+  readonly podLabels: Readonly<Record<string, string>>;
 
   constructor(name: string, args: DeployableArgs, options?: pulumi.ComponentResourceOptions) {
     super('debate:platform:Deployable', name, {}, options);
@@ -54,6 +61,7 @@ export class Deployable extends pulumi.ComponentResource {
     // hold back its children, so each is given it.
     const children = { parent: this, dependsOn: options?.dependsOn };
     const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'debate' };
+    this.podLabels = labels;
     const metadata = { name, namespace: args.namespace, labels };
     const resources = args.resources ?? {
       requests: { cpu: '100m', memory: '192Mi' },
@@ -120,10 +128,17 @@ export class Deployable extends pulumi.ComponentResource {
                     capabilities: { drop: ['ALL'] },
                   },
                   // The one writable place (the embedded issuer's keys, if ever used).
-                  volumeMounts: [{ name: 'data', mountPath: '/app/data' }],
+                  volumeMounts: [
+                    { name: 'data', mountPath: '/app/data' },
+                    ...(args.files ?? []).map(({ volume, mountPath }) => ({
+                      name: volume.name,
+                      mountPath,
+                      readOnly: true,
+                    })),
+                  ],
                 },
               ],
-              volumes: [{ name: 'data', emptyDir: {} }],
+              volumes: [{ name: 'data', emptyDir: {} }, ...(args.files ?? []).map((f) => f.volume)],
             },
           },
         },

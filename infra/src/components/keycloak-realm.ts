@@ -1,7 +1,13 @@
 import * as keycloak from '@pulumi/keycloak';
 import * as pulumi from '@pulumi/pulumi';
 import type { OAuthApp, OAuthProvider, SmtpServer } from '../config.js';
-import { realmFileBroker, realmFileUserProfile, realmFileVerifyEmail } from './user-profile.js';
+import {
+  realmFileAudiences,
+  realmFileBroker,
+  realmFilePasswordPolicy,
+  realmFileUserProfile,
+  realmFileVerifyEmail,
+} from './user-profile.js';
 
 export interface RealmArgs {
   /** Where Pulumi reaches Keycloak's admin API (its https address), and the admin's password. */
@@ -20,9 +26,11 @@ export interface RealmArgs {
 
 /**
  * The `debate` realm as deploy/keycloak/debate-realm.json describes it, managed through
- * Keycloak's admin API: brute-force detection, the password policy, the public web client
- * (PKCE), the identity service's confidential client with a service account allowed to
- * create users, the user profile (read from that file), the SMTP server that sends the
+ * Keycloak's admin API: brute-force detection, the password policy (with the common-passwords
+ * list that KeycloakServer mounts), the public web client (PKCE, the authorization-code flow
+ * only), the identity service's confidential client (the e-mail form's password grant, and a
+ * service account allowed to create users), both clients' audience mappers (the gateway accepts
+ * only their tokens), the user profile (read from that file), the SMTP server that sends the
  * address-verification mail, and the Google and GitHub brokers where their OAuth apps are
  * configured.
  */
@@ -70,7 +78,7 @@ export class DebateRealm extends pulumi.ComponentResource {
         // A refresh token is good once: a replayed one ends its session (refreshTokenMaxReuse 0).
         revokeRefreshToken: true,
         refreshTokenMaxReuse: 0,
-        passwordPolicy: 'length(8) and notEmail(undefined)',
+        passwordPolicy: realmFilePasswordPolicy(),
         // Keycloak does not ask at every sign-in: the identity service has new e-mail accounts
         // verify their address (EMAIL_VERIFICATION), with a link mailed through smtpServer.
         verifyEmail: realmFileVerifyEmail(),
@@ -118,7 +126,9 @@ export class DebateRealm extends pulumi.ComponentResource {
         name: 'AI Debate web app',
         accessType: 'PUBLIC',
         standardFlowEnabled: true,
-        directAccessGrantsEnabled: true,
+        // No password grant straight to the realm: the e-mail form goes through the gateway,
+        // its limits, and the identity service's confidential client.
+        directAccessGrantsEnabled: false,
         pkceCodeChallengeMethod: 'S256',
         validRedirectUris: [`${args.webOrigin}/*`],
         webOrigins: [args.webOrigin],
@@ -140,6 +150,26 @@ export class DebateRealm extends pulumi.ComponentResource {
       },
       opts,
     );
+    // The audience the gateway requires, on exactly the clients people sign in through.
+    for (const [client, clientId] of [
+      [this.webClient, 'debate-web'],
+      [this.serviceClient, 'identity-service'],
+    ] as const) {
+      for (const audience of realmFileAudiences(clientId)) {
+        new keycloak.openid.AudienceProtocolMapper(
+          `${name}-${clientId}-audience-${audience}`,
+          {
+            realmId: this.realm.id,
+            clientId: client.id,
+            name: `${audience} audience`,
+            includedCustomAudience: audience,
+            addToAccessToken: true,
+            addToIdToken: false,
+          },
+          opts,
+        );
+      }
+    }
     const realmManagement = keycloak.openid.getClientOutput(
       { realmId: this.realm.id, clientId: 'realm-management' },
       { provider, parent: this },

@@ -133,6 +133,19 @@ export function realmFileUserProfile(): UserProfile {
 }
 
 const RealmFileSettings = z.object({ verifyEmail: z.boolean() });
+const RealmFilePolicy = z.object({ passwordPolicy: z.string().min(1) });
+const RealmFileClients = z.object({
+  clients: z.array(
+    z.object({
+      clientId: z.string(),
+      protocolMappers: z
+        .array(
+          z.looseObject({ protocolMapper: z.string(), config: z.record(z.string(), z.string()) }),
+        )
+        .default([]),
+    }),
+  ),
+});
 
 /**
  * Whether the realm file has Keycloak ask every user to verify their address at sign-in
@@ -193,4 +206,40 @@ export function realmFileBroker(alias: string): BrokerShape {
         extraConfig: config,
       })),
   };
+}
+
+/** The realm file's password policy, which the Pulumi realm declares as it is. */
+export function realmFilePasswordPolicy(): string {
+  return RealmFilePolicy.parse(JSON.parse(readFileSync(REALM_FILE, 'utf8'))).passwordPolicy;
+}
+
+/**
+ * The blacklist files the policy's passwordBlacklist names, with their content, from beside the
+ * realm file (deploy/keycloak): what Keycloak must find in its data/password-blacklists folder.
+ */
+export function realmFilePasswordBlacklists(): Record<string, string> {
+  const names = [...realmFilePasswordPolicy().matchAll(/passwordBlacklist\(([^)]+)\)/g)].map(
+    (match) => (match[1] ?? '').trim(),
+  );
+  return Object.fromEntries(
+    names.map((name) => [name, readFileSync(new URL(name, REALM_FILE), 'utf8')]),
+  );
+}
+
+/**
+ * The custom audiences the realm file's audience mappers (`oidc-audience-mapper`) add to the
+ * access tokens of `clientId`: the gateway accepts only tokens naming its audience.
+ */
+export function realmFileAudiences(clientId: string): string[] {
+  const realm = RealmFileClients.parse(JSON.parse(readFileSync(REALM_FILE, 'utf8')));
+  const client = realm.clients.find((entry) => entry.clientId === clientId);
+  if (!client) throw new Error(`${REALM_FILE.pathname} has no client ${clientId}`);
+  return client.protocolMappers.flatMap((mapper) => {
+    const audience = mapper.config['included.custom.audience'];
+    return mapper.protocolMapper === 'oidc-audience-mapper' &&
+      mapper.config['access.token.claim'] === 'true' &&
+      audience
+      ? [audience]
+      : [];
+  });
 }

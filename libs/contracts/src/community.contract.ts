@@ -59,6 +59,30 @@ export const MindsChanged = z
   .strict();
 export type MindsChanged = z.output<typeof MindsChanged>;
 
+/**
+ * Whether the leaderboard rates a public debate, or why not: it was not judged; it was saved
+ * before what wrote it, or whether it had personality hints, was kept; a speaker had hints
+ * (they can steer a debate, and a judge); its author shared more debates of the same pairing
+ * that day than the leaderboard counts (the first ones shared count).
+ */
+export const DebateRating = z.enum([
+  'RATED',
+  'NOT_JUDGED',
+  'NOT_RECORDED',
+  'PERSONALITY_HINTS',
+  'DAILY_LIMIT',
+]);
+export type DebateRating = z.output<typeof DebateRating>;
+
+/** Not the spec's (it has no leaderboard): what a card and a debate's page say of its rating. */
+export const debateRatingTexts: Record<DebateRating, string> = {
+  RATED: 'Rated',
+  NOT_JUDGED: 'Not rated: not judged',
+  NOT_RECORDED: 'Not rated: saved before ratings',
+  PERSONALITY_HINTS: 'Not rated: personality hints',
+  DAILY_LIMIT: 'Not rated: over the daily limit for this pairing',
+};
+
 /** A debate as the community sees it: the shared debate with its votes, views and minds changed. */
 export const PublicDebate = Debate.extend({
   isPublic: z.literal(true),
@@ -68,6 +92,8 @@ export const PublicDebate = Debate.extend({
   /** One of the examples the platform seeded (EXAMPLES_USER_ID's), not a person's debate. */
   // (Defaulted: a gateway of this version still reads a community service of the last one.)
   example: z.boolean().default(false),
+  /** Whether the leaderboard rates it; null until the leaderboard has read it (just shared). */
+  rating: DebateRating.nullable().default(null),
 }).strict();
 export type PublicDebate = z.output<typeof PublicDebate>;
 
@@ -122,7 +148,8 @@ export type ViewerMarks = z.output<typeof ViewerMarks>;
 export const communityDebateContracts = {
   /**
    * One public debate with its rounds (null when it is not, or no longer, public); a reader's
-   * fetch counts a view.
+   * fetch counts a view, once per reader (the signed-in one, else the address) and UTC day. A
+   * counted fetch without a reader counts none: a gateway of the last version asks without one.
    */
   get: defineRequest(
     subjects.community.debate.get,
@@ -132,6 +159,11 @@ export const communityDebateContracts = {
         countView: z.boolean(),
         /** The signed-in reader, whose vote and answer before reading come with it. */
         viewerId: VoterId.optional(),
+        /**
+         * A signed-out reader's address (an IPv6 one's /64), whose view counts once a day: the
+         * community keeps only a keyed hash of it.
+         */
+        readerAddress: z.string().min(1).max(64).optional(),
       })
       .strict(),
     z

@@ -33,6 +33,11 @@ export const SpeakerInfo = z
     rhetoricStyle: RhetoricStyle,
     /** What really wrote its rounds; null for a debate saved before provenance was kept. */
     writtenBy: WrittenBy.nullable().default(null),
+    /**
+     * Whether it was given personality hints (not the hints themselves): the leaderboard rates
+     * only debates without. Null for a debate saved before this was kept.
+     */
+    personalityHints: z.boolean().nullable().default(null),
   })
   .strict();
 

@@ -337,6 +337,12 @@ export function runInstanceKey(runId: string): string | undefined {
   return /^([0-9a-f]{8})-[0-9a-f]{4}-/.exec(runId)?.[1];
 }
 
+/**
+ * Why `watch` refuses a run: none of that id is the user's on that instance (someone else's
+ * run reads the same, so an id tells nobody whether it exists). The gateway says it as NOT_FOUND.
+ */
+export const NO_SUCH_RUN = 'No such debate run';
+
 export const generationContracts = {
   /**
    * Writes an example debate with the offline speaker, at once and outside any allowance, as a
@@ -359,6 +365,8 @@ export const generationContracts = {
       .object({
         userId,
         email: z.email().max(320),
+        /** The token's `email_verified`, passed on to the usage service. */
+        emailVerified: z.boolean().default(false),
         settings: DebateSettings,
         /** The saved debate this run is the side-swapped rematch of (its owner's, checked). */
         rematchOf: runId.optional(),

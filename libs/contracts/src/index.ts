@@ -11,4 +11,5 @@ export * from './community.contract.js';
 export * from './leaderboard.contract.js';
 export * from './usage-settings.js';
 export * from './rate-limits.js';
+export * from './nats-permissions.js';
 export * from './constants/index.js';

@@ -59,8 +59,26 @@ export const LeaderboardBoard = z
     /** The debates behind `rows`, and behind `apart`. */
     debates: count,
     apartDebates: count,
-    /** Judged debates not rated: both sides the same subject, or a speaker's writer unknown. */
-    notRated: z.object({ sameSubject: count, unknownWriter: count }).strict(),
+    /**
+     * Judged debates not rated: both sides the same subject; saved before what wrote a speaker,
+     * or whether it had personality hints, was kept (DebateRating's NOT_RECORDED); a speaker
+     * had hints; over the daily limit of its author and pairing.
+     */
+    notRated: z
+      .object({
+        sameSubject: count,
+        // (Defaulted, and the last version's `unknownWriter` read as `notRecorded`: a gateway of
+        // this version still reads a community service of the last one, and its stored boards.)
+        notRecorded: count.optional(),
+        personalityHints: count.default(0),
+        dailyLimit: count.default(0),
+        unknownWriter: count.optional(),
+      })
+      .strict()
+      .transform(({ unknownWriter, notRecorded, ...counts }) => ({
+        ...counts,
+        notRecorded: notRecorded ?? unknownWriter ?? 0,
+      })),
     /** How many bootstrap rounds each interval comes from. */
     bootstrapRounds: count,
     computedAt: z.iso.datetime().nullable(),
@@ -69,6 +87,18 @@ export const LeaderboardBoard = z
   })
   .strict();
 export type LeaderboardBoard = z.output<typeof LeaderboardBoard>;
+
+/**
+ * The leaderboard's rule an operator may set, as the community service's environment variable:
+ * text, as an environment or a deployment's settings hold it; absent means the service's
+ * default. The community service reads it at start, and the Pulumi program checks a stack's
+ * value against the same schema, so that a value the service would refuse fails the preview.
+ */
+export const communitySettingsSchema = z.object({
+  /** How many debates of one author and one pairing shared on one UTC day the boards rate. */
+  LEADERBOARD_DAILY_LIMIT: z.coerce.number().int().min(1).max(1_000).optional(),
+});
+export type CommunitySettingName = keyof typeof communitySettingsSchema.shape;
 
 export const leaderboardContracts = {
   /** The board of `subject` (only debates in completed side-swapped pairs with `pairsOnly`). */

@@ -30,6 +30,13 @@ describe('RATE_LIMITS', () => {
     });
   });
 
+  it("limits mergeStars per account by default, and reads a stack's rule for it", () => {
+    expect(defaultRateLimits().mergeStars.account).toEqual({ points: 20, seconds: 60 });
+    const limits = rateLimitsSchema.parse('{"mergeStars":{"account":"5/1m"}}');
+    if (limits === 'off') throw new Error('expected limits');
+    expect(limits.mergeStars.account).toEqual({ points: 5, seconds: 60 });
+  });
+
   it('turns every limit off with `off`, and refuses unknown actions and scopes', () => {
     expect(rateLimitsSchema.parse('off')).toBe('off');
     expect(rateLimitsSchema.safeParse('{"signup":{"address":"1/1m"}}').success).toBe(false);

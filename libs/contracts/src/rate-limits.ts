@@ -3,7 +3,10 @@ import { z } from 'zod';
 // The gateway's rate limits (docs/limits.md): the gateway reads RATE_LIMITS with this schema, and
 // the Pulumi program checks a stack's `debate:rateLimits` with the same one.
 
-/** The operations the gateway limits, named as their GraphQL fields. */
+/**
+ * The operations the gateway limits, named as their GraphQL fields; `openWebSocket` is a
+ * WebSocket connection to /graphql (its address at the upgrade, its account at connection_init).
+ */
 export const RateLimitedAction = z.enum([
   'signUp',
   'signIn',
@@ -11,7 +14,9 @@ export const RateLimitedAction = z.enum([
   'startDebate',
   'vote',
   'toggleStar',
+  'mergeStars',
   'sendVerificationEmail',
+  'openWebSocket',
 ]);
 export type RateLimitedAction = z.output<typeof RateLimitedAction>;
 
@@ -26,6 +31,12 @@ const UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400 } as const;
 
 /** The longest period a rule may have: the shared store keeps a counter this long at most. */
 export const LONGEST_PERIOD_SECONDS = UNIT_SECONDS.d;
+
+/**
+ * The JetStream key-value buckets of the shared store: the counters every gateway replica
+ * counts in, and the key their names are made with (kept for good: no TTL).
+ */
+export const rateLimitBuckets = { counters: 'rate_limits', key: 'rate_limit_key' } as const;
 
 /** `points` requests per `seconds`, counted in fixed windows that start with the first. */
 export interface RateLimitRule {
@@ -72,7 +83,12 @@ export const DEFAULT_RATE_LIMITS = {
   startDebate: { address: '20/1h', account: '30/1d' },
   vote: { address: '300/1m', account: '60/1m' },
   toggleStar: { address: '300/1m', account: '60/1m' },
+  // The web app merges a visitor's stars once per page that shows them, after sign-in: a person
+  // opens a few such pages a minute; each merge may carry 500 ids.
+  mergeStars: { address: '300/1m', account: '20/1m' },
   sendVerificationEmail: { address: '10/1h', account: '3/1h' },
+  // The web app opens one connection per debate it follows (and tries again up to 5 times).
+  openWebSocket: { address: '60/1m', account: '30/1m' },
 } as const satisfies Record<RateLimitedAction, Partial<Record<RateLimitScope, string>>>;
 
 /**

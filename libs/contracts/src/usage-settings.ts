@@ -10,6 +10,8 @@ import { z } from 'zod';
 export const usageSettingsSchema = z.object({
   /** The designated test account whose allowance is reset to 100 once per calendar day (UTC). */
   USAGE_TEST_ACCOUNT_EMAIL: z.email().max(320).optional(),
+  /** The designated test account by its user id (the token's `sub`), verified or not. */
+  USAGE_TEST_ACCOUNT_ID: z.string().min(1).max(128).optional(),
   /**
    * How long a run may stay open before its debate is given back (its generation instance
    * stopped without settling it). Raise it with OPENAI_TIMEOUT_MS: a run must end well within.

@@ -6,6 +6,11 @@ const userId = z.string().min(1).max(128);
 const email = z.email().max(320);
 const runId = z.string().min(1).max(128);
 const count = z.number().int().nonnegative();
+/**
+ * Whether the realm has verified the address (the token's `email_verified`): the designated test
+ * account is matched by its address only when it is verified. Absent: not verified.
+ */
+const emailVerified = z.boolean().default(false);
 
 /** A user's free-debate allowance and history (spec §3 debateUsage, §4 Free-debate usage). */
 export const UsageStats = z
@@ -30,7 +35,11 @@ export const ConsumeRefusal = z.enum(['no_free_debates', 'rate_limited']);
 
 export const usageContracts = {
   /** Reads the allowance, applying the read rules (the 6-day refill, the test account's 100). */
-  stats: defineRequest(subjects.usage.stats.get, z.object({ userId, email }).strict(), UsageStats),
+  stats: defineRequest(
+    subjects.usage.stats.get,
+    z.object({ userId, email, emailVerified }).strict(),
+    UsageStats,
+  ),
   /**
    * Takes one free debate for run `runId`, before the run starts: one conditional update, so
    * concurrent calls can never take more than there is, nor start more than the per-minute
@@ -38,7 +47,7 @@ export const usageContracts = {
    */
   consume: defineRequest(
     subjects.usage.allowance.consume,
-    z.object({ userId, email, runId }).strict(),
+    z.object({ userId, email, emailVerified, runId }).strict(),
     z.union([
       z.object({ granted: z.literal(true), freeDebatesRemaining: count }).strict(),
       z

@@ -42,3 +42,21 @@ describe('the embedded issuer’s mail settings', () => {
     expect(problems({ SMTP_STARTTLS: 'yes' })).toEqual(['SMTP_STARTTLS']);
   });
 });
+
+describe('the embedded issuer under NODE_ENV=production', () => {
+  it('refuses to start, saying it stands in for Keycloak in development and tests', () => {
+    const parsed = issuerEnvSchema.safeParse({ NODE_ENV: 'production' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['NODE_ENV'],
+        message: expect.stringMatching(
+          /embedded issuer is a development and test stand-in for Keycloak: production signs in with Keycloak/,
+        ),
+      }),
+    ]);
+    for (const nodeEnv of ['development', 'test', '']) {
+      expect(issuerEnvSchema.safeParse({ NODE_ENV: nodeEnv }).success).toBe(true);
+    }
+  });
+});

@@ -92,11 +92,32 @@ export const webOriginSchema = optionalEnv(
 ).describe("The web app's origins the issuer may send the browser back to.");
 
 /**
+ * The embedded issuer is a stand-in for Keycloak in development and tests: its keys and the
+ * identity-service secret sit in a data directory, it has no admin console, and it is not held
+ * to Keycloak's hardening. Under NODE_ENV=production it refuses to start (every launcher that
+ * starts it reads this), so a production deployment cannot sign users in with it by mistake.
+ */
+export const issuerNodeEnvSchema = z.object({
+  NODE_ENV: optionalEnv(
+    z
+      .string()
+      .optional()
+      .refine((value) => value !== 'production', {
+        message:
+          'is production, and the embedded issuer is a development and test stand-in for Keycloak: production signs in with Keycloak (docs/keycloak.md)',
+      }),
+  ).describe(
+    'With `production`, the embedded issuer refuses to start: it stands in for Keycloak in development and tests only.',
+  ),
+});
+
+/**
  * The embedded issuer as a process of its own (`embedded-keycloak`, what `npm run start:cluster`
  * runs in Keycloak's place): where it listens, keeps its users and keys, and whom it brokers.
  */
 export const issuerEnvSchema = brokerEnvSchema
   .extend(mailEnvSchema.shape)
+  .extend(issuerNodeEnvSchema.shape)
   .extend({
     MONGO_URL: mongoUrlSchema.describe(
       'The MongoDB server the issuer keeps its users and sessions on, in a database of its own, `keycloak`.',

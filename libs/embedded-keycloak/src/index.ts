@@ -130,6 +130,7 @@ export {
   checkMailEnv,
   issuerEnvSchema,
   type IssuerEnv,
+  issuerNodeEnvSchema,
   type MailEnv,
   mailEnvSchema,
   mailSettingsFrom,

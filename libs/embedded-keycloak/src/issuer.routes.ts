@@ -10,6 +10,7 @@ const TokenForm = z.discriminatedUnion('grant_type', [
   z.object({
     grant_type: z.literal('password'),
     client_id: z.string().optional(),
+    client_secret: z.string().optional(),
     username: z.string().min(1).max(320),
     password: z.string().min(1).max(1024),
     scope: z.string().optional(),
@@ -17,7 +18,9 @@ const TokenForm = z.discriminatedUnion('grant_type', [
   z.object({
     grant_type: z.literal('refresh_token'),
     client_id: z.string().optional(),
-    refresh_token: z.string().min(1).max(512),
+    client_secret: z.string().optional(),
+    // A JWT, as Keycloak's are.
+    refresh_token: z.string().min(1).max(8192),
   }),
   z.object({
     grant_type: z.literal('authorization_code'),
@@ -50,7 +53,8 @@ const BrokerAliasParam = z.object({ alias: z.enum(['google', 'github']) });
 
 const LogoutForm = z.object({
   client_id: z.string().optional(),
-  refresh_token: z.string().min(1).max(512),
+  client_secret: z.string().optional(),
+  refresh_token: z.string().min(1).max(8192),
 });
 
 const NewUser = z.object({
@@ -202,9 +206,18 @@ export async function issuerRoutes(
       const clientId = basic.id ?? form.client_id;
       switch (form.grant_type) {
         case 'password':
-          return await issuer.passwordGrant(clientId, form.username, form.password);
+          return await issuer.passwordGrant(
+            clientId,
+            basic.secret ?? form.client_secret,
+            form.username,
+            form.password,
+          );
         case 'refresh_token':
-          return await issuer.refreshGrant(clientId, form.refresh_token);
+          return await issuer.refreshGrant(
+            clientId,
+            basic.secret ?? form.client_secret,
+            form.refresh_token,
+          );
         case 'authorization_code':
           return await issuer.codeGrant(clientId, form.code, form.code_verifier, form.redirect_uri);
         case 'client_credentials':
@@ -239,7 +252,12 @@ export async function issuerRoutes(
   fastify.post(`${oidc}/logout`, async (request, reply) => {
     try {
       const form = LogoutForm.parse(request.body ?? {});
-      await issuer.logout(basicCredentials(request).id ?? form.client_id, form.refresh_token);
+      const basic = basicCredentials(request);
+      await issuer.logout(
+        basic.id ?? form.client_id,
+        basic.secret ?? form.client_secret,
+        form.refresh_token,
+      );
       return reply.code(204).send();
     } catch (error) {
       return fail(reply, error);

@@ -53,9 +53,12 @@ describe('the embedded Keycloak-compatible issuer', () => {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
 
-  /** The e-mail form's grant for `username` (the public web client). */
+  /** The identity service's client, authenticated by its secret. */
+  const service = { client_id: 'identity-service', client_secret: SECRET };
+
+  /** The e-mail form's grant for `username` (the identity service's confidential client). */
   const passwordGrant = (username: string, password: string) =>
-    token({ grant_type: 'password', client_id: 'debate-web', username, password });
+    token({ grant_type: 'password', ...service, username, password });
 
   async function serviceToken(): Promise<string> {
     const { body } = await token({
@@ -126,7 +129,9 @@ describe('the embedded Keycloak-compatible issuer', () => {
     expect(payload).toMatchObject({
       email: 'ada@example.org',
       preferred_username: 'ada@example.org',
-      azp: 'debate-web',
+      // The realm file's audience mapper on the client, then Keycloak's own audience.
+      aud: ['debate-gateway', 'account'],
+      azp: 'identity-service',
       typ: 'Bearer',
       realm_access: { roles: expect.arrayContaining(['user']) },
     });
@@ -137,13 +142,81 @@ describe('the embedded Keycloak-compatible issuer', () => {
     expect(await userinfo.json()).toMatchObject({ sub: payload.sub, email: 'ada@example.org' });
   });
 
+  it('refuses the password grant to the public web client, and to a wrong or missing secret', async () => {
+    await createUser('direct@example.org', 'correct horse', await serviceToken());
+    const grant = {
+      grant_type: 'password',
+      username: 'direct@example.org',
+      password: 'correct horse',
+    };
+    expect(await token({ ...grant, client_id: 'debate-web' })).toEqual({
+      status: 400,
+      body: {
+        error: 'unauthorized_client',
+        error_description: 'Client not allowed for direct access grants',
+      },
+    });
+    const unauthenticated = {
+      status: 401,
+      body: {
+        error: 'unauthorized_client',
+        error_description: 'Invalid client or Invalid client credentials',
+      },
+    };
+    expect(
+      await token({ ...grant, client_id: 'identity-service', client_secret: 'not the secret' }),
+    ).toEqual(unauthenticated);
+    expect(await token({ ...grant, client_id: 'identity-service' })).toEqual(unauthenticated);
+    expect(await token({ ...grant, client_id: 'account-console' })).toEqual(unauthenticated);
+    expect((await token({ ...grant, ...service })).status).toBe(200);
+  });
+
+  it("marks the service account's token as Keycloak does: by its user name", async () => {
+    expect(decodeJwt(await serviceToken())).toMatchObject({
+      typ: 'Bearer',
+      azp: 'identity-service',
+      // The client's audience mapper applies to every token of the client, this one too: the
+      // gateway refuses it as a service account's (gateway/src/auth/token-verifier.ts).
+      aud: ['debate-gateway', 'realm-management'],
+      preferred_username: 'service-account-identity-service',
+      email_verified: false,
+    });
+  });
+
+  it('opens the authorization-code flow only for a client with the standard flow', async () => {
+    const authorize = (clientId: string) =>
+      fetch(
+        `${realmUrl}/protocol/openid-connect/auth?${new URLSearchParams({
+          client_id: clientId,
+          redirect_uri: `${new URL(base).origin}/login`,
+          response_type: 'code',
+          code_challenge: 'x'.repeat(43),
+          code_challenge_method: 'S256',
+          kc_idp_hint: 'google',
+          state: 'st',
+        })}`,
+        { redirect: 'manual' },
+      );
+    // The web client: on to the provider, or back to the app (no Google app configured here).
+    const web = await authorize('debate-web');
+    expect(web.status).toBe(302);
+    expect(web.headers.get('location')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login\?/);
+    // The identity service's client has the standard flow off in the realm file.
+    const service = await authorize('identity-service');
+    expect(service.status).toBe(400);
+    expect(await service.text()).toContain(
+      'Client is not allowed to initiate browser login with given response_type. Standard flow is disabled for the client.',
+    );
+    expect((await authorize('account-console')).status).toBe(401);
+  });
+
   it('refuses a taken e-mail with 409 and a weak password with the policy message', async () => {
     const service = await serviceToken();
     await createUser('taken@example.org', 'first password', service);
     const again = await createUser('TAKEN@example.org', 'second password', service);
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ errorMessage: 'User exists with same email' });
-    const weak = await createUser('weak@example.org', 'short', service);
+    const weak = await createUser('weak@example.org', 'tiny7', service);
     expect(weak.status).toBe(400);
     expect(await weak.json()).toEqual({
       error: 'invalidPasswordMinLengthMessage',
@@ -151,15 +224,36 @@ describe('the embedded Keycloak-compatible issuer', () => {
     });
     const same = await createUser('same@example.org', 'same@example.org', service);
     expect(((await same.json()) as { error: string }).error).toBe('invalidPasswordNotEmailMessage');
+    // One of the 10,000 most common passwords (deploy/keycloak/common-passwords.txt), in any
+    // case, checked before the length as Keycloak does ('short' is one).
+    for (const common of ['sunshine', 'Password1', 'short']) {
+      const blacklisted = await createUser('common@example.org', common, service);
+      expect(blacklisted.status).toBe(400);
+      expect(await blacklisted.json()).toEqual({
+        error: 'invalidPasswordBlacklistedMessage',
+        error_description: 'Invalid password: password is not allowed.',
+      });
+    }
+    expect((await createUser('common@example.org', 'sunshine over the sea', service)).status).toBe(
+      201,
+    );
   });
 
   it('rotates refresh tokens, refuses a replayed one, and revokes on logout', async () => {
     await createUser('grace@example.org', 'hopper hopper', await serviceToken());
     const signIn = await passwordGrant('grace@example.org', 'hopper hopper');
     const first = signIn.body['refresh_token'] as string;
+    // Like Keycloak's, a JWT naming the client it was issued to.
+    expect(decodeJwt(first)).toMatchObject({ typ: 'Refresh', azp: 'identity-service' });
+    // Only that client renews it, authenticated.
+    for (const other of [{ client_id: 'debate-web' }, { client_id: 'identity-service' }]) {
+      expect(
+        (await token({ grant_type: 'refresh_token', ...other, refresh_token: first })).status,
+      ).not.toBe(200);
+    }
     const refreshed = await token({
       grant_type: 'refresh_token',
-      client_id: 'debate-web',
+      ...service,
       refresh_token: first,
     });
     expect(refreshed.status).toBe(200);
@@ -171,7 +265,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
 
     const replay = await token({
       grant_type: 'refresh_token',
-      client_id: 'debate-web',
+      ...service,
       refresh_token: first,
     });
     // As Keycloak answers (refreshTokenMaxReuse 0): the replay ends the session.
@@ -182,24 +276,24 @@ describe('the embedded Keycloak-compatible issuer', () => {
         error_description: 'Maximum allowed refresh token reuse exceeded',
       },
     });
-    expect(
-      await token({ grant_type: 'refresh_token', client_id: 'debate-web', refresh_token: second }),
-    ).toEqual({
-      status: 400,
-      body: { error: 'invalid_grant', error_description: "Session doesn't have required client" },
-    });
+    expect(await token({ grant_type: 'refresh_token', ...service, refresh_token: second })).toEqual(
+      {
+        status: 400,
+        body: { error: 'invalid_grant', error_description: "Session doesn't have required client" },
+      },
+    );
 
     const again = await passwordGrant('grace@example.org', 'hopper hopper');
     const current = again.body['refresh_token'] as string;
     const logout = () =>
       fetch(
         `${realmUrl}/protocol/openid-connect/logout`,
-        form({ client_id: 'debate-web', refresh_token: current }),
+        form({ ...service, refresh_token: current }),
       );
     expect((await logout()).status).toBe(204);
     expect((await logout()).status).toBe(204);
     expect(
-      await token({ grant_type: 'refresh_token', client_id: 'debate-web', refresh_token: current }),
+      await token({ grant_type: 'refresh_token', ...service, refresh_token: current }),
     ).toEqual({
       status: 400,
       body: { error: 'invalid_grant', error_description: 'Session not active' },
@@ -264,10 +358,12 @@ describe('the embedded Keycloak-compatible issuer', () => {
     });
     const attempt = (password: string) => {
       clock += 2_000; // further apart than the quick-login check's second
-      return slow.issuer.passwordGrant('debate-web', 'five@example.org', password).then(
-        () => 'signed in',
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
-      );
+      return slow.issuer
+        .passwordGrant('identity-service', SECRET, 'five@example.org', password)
+        .then(
+          () => 'signed in',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
     };
     try {
       for (let i = 0; i < 4; i += 1)

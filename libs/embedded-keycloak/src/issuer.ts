@@ -1,6 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
 import { jwtVerify, SignJWT, createLocalJWKSet, type JWTPayload } from 'jose';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   type Broker,
   type BrokerAlias,
@@ -11,14 +11,8 @@ import {
 import type { SigningKey } from './keys.js';
 import { type Mailer, type MailSettings, smtpMailer, verifyEmailMessage } from './mail.js';
 import { ERROR_HEADER, type RealmPage } from './pages.js';
-import { passwordPolicyError, type RealmSettings } from './realm.js';
-import {
-  EmailTakenError,
-  hashToken,
-  newRefreshToken,
-  type RealmStore,
-  type RealmUser,
-} from './store.js';
+import { passwordPolicyError, type RealmClient, type RealmSettings } from './realm.js';
+import { EmailTakenError, hashToken, type RealmStore, type RealmUser } from './store.js';
 
 /** An OAuth error as Keycloak's token endpoint answers it. */
 export class OAuthError extends Error {
@@ -164,6 +158,17 @@ function answer(redirectUri: string, fields: Record<string, string | null | unde
 }
 const SERVICE_ROLES = ['manage-users', 'view-users', 'view-identity-providers'];
 
+/** An `aud` claim as Keycloak writes it: one audience as a string, more as an array. */
+const audience = (audiences: readonly string[]): string | string[] =>
+  audiences.length === 1 ? (audiences[0] ?? '') : [...audiences];
+
+/** Whether two secrets are equal, in a time that does not say how much of them is. */
+const sameSecret = (given: string, expected: string): boolean =>
+  timingSafeEqual(
+    createHash('sha256').update(given).digest(),
+    createHash('sha256').update(expected).digest(),
+  );
+
 /**
  * The token logic of the embedded issuer: the password, refresh_token and client_credentials
  * grants, brute-force lockout, logout and the admin API's user creation, with Keycloak's claims.
@@ -211,10 +216,11 @@ export class EmbeddedIssuer {
       .sign(this.key.privateKey);
   }
 
-  private userClaims(user: RealmUser, clientId: string, sessionId: string): JWTPayload {
+  private userClaims(user: RealmUser, client: RealmClient, sessionId: string): JWTPayload {
     return {
-      aud: 'account',
-      azp: clientId,
+      // The client's audience mappers, then Keycloak's own audience of a user's token.
+      aud: audience([...client.audiences, ACCOUNT_CLIENT]),
+      azp: client.clientId,
       sid: sessionId,
       scope: SCOPE,
       email: user.email,
@@ -242,23 +248,46 @@ export class EmbeddedIssuer {
     }
   }
 
-  private checkPublicClient(clientId: string | undefined): string {
-    if (clientId !== this.settings.webClientId) {
+  /**
+   * The client a request of the token or logout endpoint names, authenticated as Keycloak does:
+   * a public client by its id, a confidential one by its secret too.
+   */
+  private authenticateClient(
+    clientId: string | undefined,
+    secret: string | undefined,
+  ): RealmClient {
+    const client = clientId === undefined ? undefined : this.settings.clients.get(clientId);
+    const authenticated =
+      client !== undefined &&
+      (client.publicClient ||
+        (client.clientId === this.settings.serviceClientId &&
+          secret !== undefined &&
+          sameSecret(secret, this.serviceSecret)));
+    if (!client || !authenticated) {
       throw new OAuthError(
         401,
         'unauthorized_client',
         'Invalid client or Invalid client credentials',
       );
     }
-    return clientId;
+    return client;
   }
 
+  /** The password grant, for a client with direct access grants (the identity service's). */
   async passwordGrant(
     clientId: string | undefined,
+    secret: string | undefined,
     email: string,
     password: string,
   ): Promise<TokenResponse> {
-    const client = this.checkPublicClient(clientId);
+    const client = this.authenticateClient(clientId, secret);
+    if (!client.directAccessGrants) {
+      throw new OAuthError(
+        400,
+        'unauthorized_client',
+        'Client not allowed for direct access grants',
+      );
+    }
     const user = await this.store.findUserByEmail(email);
     // Keycloak answers a wrong password, an unknown user and a locked account alike.
     const invalid = new OAuthError(400, 'invalid_grant', 'Invalid user credentials');
@@ -305,21 +334,39 @@ export class EmbeddedIssuer {
     }
   }
 
-  private async openSession(user: RealmUser, clientId: string): Promise<TokenResponse> {
-    const refreshToken = newRefreshToken();
-    const session = await this.store.startSession(user._id, clientId, refreshToken);
-    return this.tokensFor(user, clientId, session._id, refreshToken);
+  private async openSession(user: RealmUser, client: RealmClient): Promise<TokenResponse> {
+    const refreshToken = await this.newRefreshToken(user._id, client);
+    const session = await this.store.startSession(user._id, client.clientId, refreshToken);
+    return this.tokensFor(user, client, session._id, refreshToken);
+  }
+
+  /**
+   * A refresh token as Keycloak's are: a JWT of type Refresh naming the client it was issued to
+   * (`azp`), which the client presents again to renew the session or end it. The session it
+   * belongs to is found by its hash; its signature is the realm's, as with Keycloak.
+   */
+  private async newRefreshToken(userId: string, client: RealmClient): Promise<string> {
+    const issuedAt = Math.floor(this.now() / 1000);
+    return new SignJWT({ typ: 'Refresh', azp: client.clientId, scope: SCOPE })
+      .setProtectedHeader({ alg: 'RS256', kid: this.key.kid, typ: 'JWT' })
+      .setIssuer(this.issuerUrl)
+      .setAudience(this.issuerUrl)
+      .setSubject(userId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + this.settings.sessionIdleSeconds)
+      .setJti(randomUUID())
+      .sign(this.key.privateKey);
   }
 
   private async tokensFor(
     user: RealmUser,
-    clientId: string,
+    client: RealmClient,
     sessionId: string,
     refreshToken: string,
   ): Promise<TokenResponse> {
     const lifetime = this.settings.accessTokenSeconds;
     return {
-      access_token: await this.sign(this.userClaims(user, clientId, sessionId), user._id, lifetime),
+      access_token: await this.sign(this.userClaims(user, client, sessionId), user._id, lifetime),
       expires_in: lifetime,
       refresh_token: refreshToken,
       refresh_expires_in: this.settings.sessionIdleSeconds,
@@ -329,15 +376,24 @@ export class EmbeddedIssuer {
     };
   }
 
-  async refreshGrant(clientId: string | undefined, refreshToken: string): Promise<TokenResponse> {
-    const client = this.checkPublicClient(clientId);
-    const next = newRefreshToken();
+  /** Renews a session, for the client it was opened by (authenticated as at the start). */
+  async refreshGrant(
+    clientId: string | undefined,
+    secret: string | undefined,
+    refreshToken: string,
+  ): Promise<TokenResponse> {
+    const client = this.authenticateClient(clientId, secret);
+    // The next token names the session's user, whom the token's session says.
+    const holder = await this.store.findSessionByToken(refreshToken);
+    const next = holder ? await this.newRefreshToken(holder.userId, client) : undefined;
     const now = this.now();
-    const session = await this.store.rotate(refreshToken, client, next, {
-      usedSince: new Date(now - this.settings.sessionIdleSeconds * 1000),
-      startedSince: new Date(now - this.settings.sessionMaxSeconds * 1000),
-    });
-    if (!session) throw await this.refreshRefusal(refreshToken, client);
+    const session = next
+      ? await this.store.rotate(refreshToken, client.clientId, next, {
+          usedSince: new Date(now - this.settings.sessionIdleSeconds * 1000),
+          startedSince: new Date(now - this.settings.sessionMaxSeconds * 1000),
+        })
+      : null;
+    if (!session || !next) throw await this.refreshRefusal(refreshToken, client.clientId);
     const user = await this.store.findUser(session.userId);
     if (!user || !user.enabled) throw new OAuthError(400, 'invalid_grant', 'Token is not active');
     return this.tokensFor(user, client, session._id, next);
@@ -366,7 +422,8 @@ export class EmbeddedIssuer {
     clientId: string | undefined,
     secret: string | undefined,
   ): Promise<TokenResponse> {
-    if (clientId !== this.settings.serviceClientId || secret !== this.serviceSecret) {
+    const client = this.authenticateClient(clientId, secret);
+    if (client.clientId !== this.settings.serviceClientId) {
       throw new OAuthError(
         401,
         'unauthorized_client',
@@ -376,13 +433,15 @@ export class EmbeddedIssuer {
     const lifetime = this.settings.accessTokenSeconds;
     const token = await this.sign(
       {
-        aud: 'realm-management',
-        azp: clientId,
+        aud: audience([...client.audiences, 'realm-management']),
+        azp: client.clientId,
         scope: 'profile email',
-        preferred_username: `service-account-${clientId}`,
+        // Keycloak's user name of the service account, which marks its tokens as not a user's.
+        preferred_username: `service-account-${client.clientId}`,
+        email_verified: false,
         resource_access: { 'realm-management': { roles: SERVICE_ROLES } },
       },
-      `service-account-${clientId}`,
+      `service-account-${client.clientId}`,
       lifetime,
     );
     return {
@@ -394,8 +453,12 @@ export class EmbeddedIssuer {
   }
 
   /** Ends the session of a refresh token; a session ended already is no error, as in Keycloak. */
-  async logout(clientId: string | undefined, refreshToken: string): Promise<void> {
-    this.checkPublicClient(clientId);
+  async logout(
+    clientId: string | undefined,
+    secret: string | undefined,
+    refreshToken: string,
+  ): Promise<void> {
+    this.authenticateClient(clientId, secret);
     const session = await this.store.findSessionByToken(refreshToken);
     if (!session) throw new OAuthError(400, 'invalid_grant', 'Invalid refresh token');
     await this.store.endSession(session._id, 'logout');
@@ -436,7 +499,24 @@ export class EmbeddedIssuer {
    * OAuthError, shown as a page).
    */
   async authorize(request: AuthorizationRequest): Promise<string> {
-    const client = this.checkPublicClient(request.client_id);
+    const known =
+      request.client_id === undefined ? undefined : this.settings.clients.get(request.client_id);
+    if (!known) {
+      throw new OAuthError(
+        401,
+        'unauthorized_client',
+        'Invalid client or Invalid client credentials',
+      );
+    }
+    // The realm file's standardFlowEnabled decides, as in Keycloak (the web client only).
+    if (!known.standardFlow) {
+      throw new OAuthError(
+        400,
+        'unauthorized_client',
+        'Client is not allowed to initiate browser login with given response_type. Standard flow is disabled for the client.',
+      );
+    }
+    const client = known.clientId;
     if (!this.allowedRedirect(request.redirect_uri)) {
       throw new OAuthError(400, 'invalid_request', 'Invalid parameter: redirect_uri');
     }
@@ -605,10 +685,10 @@ export class EmbeddedIssuer {
     verifier: string | undefined,
     redirectUri: string | undefined,
   ): Promise<TokenResponse> {
-    const client = this.checkPublicClient(clientId);
+    const client = this.authenticateClient(clientId, undefined);
     const invalid = new OAuthError(400, 'invalid_grant', 'Code not valid');
     const grant = await this.store.takeCode(code, new Date(this.now() - CODE_SECONDS * 1000));
-    if (!grant || grant.clientId !== client) throw invalid;
+    if (!grant || grant.clientId !== client.clientId) throw invalid;
     if (grant.redirectUri !== redirectUri) {
       throw new OAuthError(400, 'invalid_grant', 'Incorrect redirect_uri');
     }

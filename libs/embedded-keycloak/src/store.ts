@@ -1,5 +1,5 @@
 import { isDuplicateKeyError } from '@debate/nest';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { type Connection, Schema } from 'mongoose';
 
 /** A user of the realm, as Keycloak keeps it: credentials and lockout state, nothing else. */
@@ -173,10 +173,6 @@ const authSessionSchema = new Schema<AuthSession>(
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
-}
-
-export function newRefreshToken(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 export class EmailTakenError extends Error {

@@ -115,7 +115,8 @@ describe('e-mail verification through the embedded issuer', () => {
     (
       await token({
         grant_type: 'password',
-        client_id: 'debate-web',
+        client_id: 'identity-service',
+        client_secret: SECRET,
         username: email,
         password: 'correct horse',
       })

@@ -63,9 +63,9 @@ export async function startServiceUnderTest(
   const frameworkLogger = new PinoLoggerService(createLogger('test', options.logLevel ?? 'silent'));
   const dataDir = mkdtempSync(join(tmpdir(), `${options.service}-under-test-`));
   const apps: INestMicroservice[] = [];
-  const events = createEventLog(transport, `${options.service}-test`);
+  const events = createEventLog(transport, { anonymous: `${options.service}-test` });
   const client = new ServiceClient(
-    createClientProxy(transport, `${options.service}-test`),
+    createClientProxy(transport, { anonymous: `${options.service}-test` }),
     options.timeoutMs,
   );
   let store: Awaited<ReturnType<typeof startStore>> | undefined;

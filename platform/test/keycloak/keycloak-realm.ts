@@ -1,7 +1,7 @@
 import type { FakeProviders } from '@debate/embedded-keycloak/testing';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { RealmUnderTest } from '../sign-in-suite.js';
+import type { OtherClientToken, RealmUnderTest } from '../sign-in-suite.js';
 
 const realmFile = new URL('../../../deploy/keycloak/debate-realm.json', import.meta.url);
 
@@ -35,14 +35,10 @@ export function keycloakRealm(): RealmUnderTest {
   };
 }
 
-/**
- * Points the realm's google and github aliases at the fake providers, through Keycloak's admin
- * API as the bootstrap admin, keeping everything else the realm file says of them (trust, flows,
- * PKCE, scopes, the picture mappers). GitHub: Keycloak's GitHub provider, its base and API URLs
- * moved. Google: Keycloak's Google provider has Google's endpoints built in, so the alias becomes
- * a generic OpenID Connect provider with the same settings, at the fake's endpoints.
- */
-export async function pointBrokersAt(providers: FakeProviders): Promise<void> {
+/** A call of the debate realm's admin API as the bootstrap admin; refuses what Keycloak refuses. */
+type RealmAdmin = (method: string, path: string, body?: unknown) => Promise<Response>;
+
+async function realmAdmin(): Promise<RealmAdmin> {
   const baseUrl = env('KEYCLOAK_TEST_URL');
   const login = await fetch(`${baseUrl}/realms/master/protocol/openid-connect/token`, {
     method: 'POST',
@@ -55,7 +51,7 @@ export async function pointBrokersAt(providers: FakeProviders): Promise<void> {
     }).toString(),
   });
   const { access_token: token } = z.object({ access_token: z.string() }).parse(await login.json());
-  const admin = async (method: string, path: string, body?: unknown) => {
+  return async (method, path, body) => {
     const response = await fetch(`${baseUrl}/admin/realms/debate${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -64,7 +60,53 @@ export async function pointBrokersAt(providers: FakeProviders): Promise<void> {
     if (!response.ok) {
       throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     }
+    return response;
   };
+}
+
+/** The client the test adds to the realm: not one the platform signs users in through. */
+const OTHER_CLIENT = 'another-app';
+
+/**
+ * A user's token from another client of the realm, with the same claims as the platform's (the
+ * realm's default scopes: sub, email, roles), but not the gateway's audience: a public client
+ * with direct access grants, added through the admin API for the test (the account console
+ * would give such a token to a signed-in user through its pages).
+ */
+export const tokenOfAnotherClient: OtherClientToken = async (realm, email, password) => {
+  const admin = await realmAdmin();
+  const existing = await admin('GET', `/clients?clientId=${OTHER_CLIENT}`);
+  if (((await existing.json()) as unknown[]).length === 0) {
+    await admin('POST', '/clients', {
+      clientId: OTHER_CLIENT,
+      publicClient: true,
+      directAccessGrantsEnabled: true,
+      standardFlowEnabled: false,
+    });
+  }
+  const response = await fetch(`${realm.realmUrl}/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      client_id: OTHER_CLIENT,
+      username: email,
+      password,
+      scope: 'openid email profile',
+    }).toString(),
+  });
+  return z.object({ access_token: z.string() }).parse(await response.json()).access_token;
+};
+
+/**
+ * Points the realm's google and github aliases at the fake providers, through Keycloak's admin
+ * API as the bootstrap admin, keeping everything else the realm file says of them (trust, flows,
+ * PKCE, scopes, the picture mappers). GitHub: Keycloak's GitHub provider, its base and API URLs
+ * moved. Google: Keycloak's Google provider has Google's endpoints built in, so the alias becomes
+ * a generic OpenID Connect provider with the same settings, at the fake's endpoints.
+ */
+export async function pointBrokersAt(providers: FakeProviders): Promise<void> {
+  const admin = await realmAdmin();
 
   const realm = RealmFile.parse(JSON.parse(readFileSync(realmFile, 'utf8')));
   const shape = (alias: string) => {

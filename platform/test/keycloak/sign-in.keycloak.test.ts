@@ -1,4 +1,4 @@
 import { describeSignIn } from '../sign-in-suite.js';
-import { keycloakRealm } from './keycloak-realm.js';
+import { keycloakRealm, tokenOfAnotherClient } from './keycloak-realm.js';
 
-describeSignIn('Keycloak', async () => keycloakRealm());
+describeSignIn('Keycloak', async () => keycloakRealm(), tokenOfAnotherClient);

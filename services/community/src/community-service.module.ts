@@ -3,17 +3,29 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { LeaderboardController } from './leaderboard/leaderboard.controller.js';
 import { LeaderboardEventsConsumer } from './leaderboard/leaderboard-events.consumer.js';
 import { LeaderboardRepository } from './leaderboard/leaderboard.repository.js';
-import { LeaderboardService } from './leaderboard/leaderboard.service.js';
+import { LEADERBOARD_DAILY_LIMIT, LeaderboardService } from './leaderboard/leaderboard.service.js';
+import { DEFAULT_LEADERBOARD_DAILY_LIMIT } from './community.config.js';
 import { DebateEventsConsumer } from './public-debates/debate-events.consumer.js';
 import { PublicDebatesController } from './public-debates/public-debates.controller.js';
 import { PublicDebatesRepository } from './public-debates/public-debates.repository.js';
 import { PublicDebatesService } from './public-debates/public-debates.service.js';
 import { StarsRepository } from './stars/stars.repository.js';
+import { CLOCK, type Clock, ViewsRepository } from './views/views.repository.js';
+
+export interface CommunityServiceOptions extends ServiceRuntimeOptions {
+  /**
+   * How many debates of one author and pairing shared on one UTC day the leaderboard rates:
+   * LEADERBOARD_DAILY_LIMIT, 4 by default.
+   */
+  readonly leaderboardDailyLimit?: number | undefined;
+  /** The clock the views' days are read on; the server's by default. */
+  readonly clock?: Clock | undefined;
+}
 
 /** The community service: the public debates, their ranking, votes and stars, the leaderboard. */
 @Module({})
 export class CommunityServiceModule {
-  static register(options: ServiceRuntimeOptions): DynamicModule {
+  static register(options: CommunityServiceOptions): DynamicModule {
     return {
       module: CommunityServiceModule,
       imports: [
@@ -25,10 +37,16 @@ export class CommunityServiceModule {
         PublicDebatesService,
         PublicDebatesRepository,
         StarsRepository,
+        ViewsRepository,
+        { provide: CLOCK, useValue: options.clock ?? (() => new Date()) },
         DebateEventsConsumer,
         LeaderboardService,
         LeaderboardRepository,
         LeaderboardEventsConsumer,
+        {
+          provide: LEADERBOARD_DAILY_LIMIT,
+          useValue: options.leaderboardDailyLimit ?? DEFAULT_LEADERBOARD_DAILY_LIMIT,
+        },
       ],
     };
   }

@@ -1,5 +1,12 @@
 import 'reflect-metadata';
-import { runServiceProcess } from '@debate/nest';
+import { loadConfigOrExit, runServiceProcess } from '@debate/nest';
+import { communityEnvSchema } from './community.config.js';
 import { CommunityServiceModule } from './community-service.module.js';
 
-await runServiceProcess('community', (options) => CommunityServiceModule.register(options));
+const env = loadConfigOrExit('the community service', communityEnvSchema);
+await runServiceProcess('community', (options) =>
+  CommunityServiceModule.register({
+    ...options,
+    leaderboardDailyLimit: env.LEADERBOARD_DAILY_LIMIT,
+  }),
+);

@@ -17,7 +17,7 @@ import {
 } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommunityServiceModule } from '../src/index.js';
-import { debateOf, share, unshare } from './fixtures.js';
+import { debateOf, publicCopy, share, unshare } from './fixtures.js';
 
 type Speaker = Debate['model1'];
 
@@ -38,6 +38,7 @@ function speaker(
       label: offline ? OFFLINE_MODEL_LABEL : `Model ${modelId}`,
       turns: 3,
     }),
+    personalityHints: false,
   };
 }
 
@@ -68,13 +69,17 @@ function judged(
   });
 }
 
+/** The daily limit the service is started with here (per author, pairing and UTC day). */
+const DAILY_LIMIT = 2;
+
 describe('the leaderboard', () => {
   let community: ServiceUnderTest;
 
   beforeAll(async () => {
     community = await startServiceUnderTest({
       service: 'community',
-      register: (runtime) => CommunityServiceModule.register(runtime),
+      register: (runtime) =>
+        CommunityServiceModule.register({ ...runtime, leaderboardDailyLimit: DAILY_LIMIT }),
     });
   });
 
@@ -132,7 +137,22 @@ describe('the leaderboard', () => {
       expect(row.high).toBeGreaterThanOrEqual(row.rating);
       expect(row.audience).toBeNull();
     }
-    expect(models.notRated).toEqual({ sameSubject: 1, unknownWriter: 0 });
+    expect(models.notRated).toEqual({
+      sameSubject: 1,
+      notRecorded: 0,
+      personalityHints: 0,
+      dailyLimit: 0,
+    });
+    // Each public copy says whether it is rated, or why not.
+    expect(
+      await eventually(
+        () => publicCopy(community, 'l7'),
+        (copy) => !!copy?.rating,
+      ),
+    ).toMatchObject({
+      rating: 'NOT_JUDGED',
+    });
+    expect((await publicCopy(community, 'l1'))?.rating).toBe('RATED');
     expect(models.computeMs).toEqual(expect.any(Number));
 
     // Styles: every debate here is formal (For) against casual (Against).
@@ -226,5 +246,59 @@ describe('the leaderboard', () => {
     await share(community, judged('a2', 'gpt-4o', 'llama', 'first'));
     const later = await boardOf('MODEL', (found) => found.rows.some((row) => row.id === 'llama'));
     expect(later.rows.find((row) => row.id === 'gpt-4o')?.audience).toBeNull();
+  });
+
+  it('does not rate a debate with personality hints, and its copy says so', async () => {
+    await share(
+      community,
+      judged('h1', 'claude', 'mistral', 'first', {
+        model2: { ...speaker('mistral', 'casual', -0.6), personalityHints: true },
+      }),
+    );
+    const copy = await eventually(
+      () => publicCopy(community, 'h1'),
+      (found) => found?.rating !== null,
+    );
+    expect(copy?.rating).toBe('PERSONALITY_HINTS');
+    // Its recompute stored the boards before the copies' ratings.
+    const models = await board('MODEL');
+    expect(models.notRated.personalityHints).toBe(1);
+    expect(models.rows.find((row) => row.id === 'mistral')?.debates).toBe(1);
+  });
+
+  it("rates only the first debates of an author's pairing each day, and the others' copies say why", async () => {
+    // One author shares the same pairing four times on one day, out of order.
+    const at = (minute: number) => `2026-01-05T10:0${minute}:00.000Z`;
+    for (const [id, minute] of [
+      ['f3', 3],
+      ['f1', 1],
+      ['f4', 4],
+      ['f2', 2],
+    ] as const) {
+      await share(
+        community,
+        judged(id, 'model-x', 'model-y', 'first', { userId: 'farmer', sharedAt: at(minute) }),
+      );
+    }
+    const models = await boardOf('MODEL', (found) => found.notRated.dailyLimit === 2);
+    expect(models.rows.find((row) => row.id === 'model-x')?.debates).toBe(DAILY_LIMIT);
+    const ratings = await eventually(
+      () => Promise.all(['f1', 'f2', 'f3', 'f4'].map((id) => publicCopy(community, id))),
+      (copies) => copies.every((copy) => copy?.rating),
+    );
+    expect(ratings.map((copy) => copy?.rating)).toEqual([
+      'RATED',
+      'RATED',
+      'DAILY_LIMIT',
+      'DAILY_LIMIT',
+    ]);
+
+    // The first taken down, the third is among the first two of the day: it is rated now.
+    await unshare(community, 'f1');
+    const third = await eventually(
+      () => publicCopy(community, 'f3'),
+      (copy) => copy?.rating === 'RATED',
+    );
+    expect(third?.rating).toBe('RATED');
   });
 });

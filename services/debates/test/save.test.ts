@@ -69,6 +69,8 @@ describe('saving a debate', () => {
           turns: 3,
           failedTurns: 1,
         },
+        // It had personality hints ('a teacher'): kept as that, not as what they said.
+        personalityHints: true,
       },
       model2: {
         name: 'offline',
@@ -86,6 +88,7 @@ describe('saving a debate', () => {
           turns: 3,
           failedTurns: 0,
         },
+        personalityHints: false,
       },
       // The moderator's opening and closing are not rounds; each round keeps what wrote it.
       rounds: run.turns.filter((turn) => turn.speaker !== 'Moderator'),

@@ -41,10 +41,10 @@ export const identityEnvSchema = serviceEnvSchema.extend(emailVerificationEnvSch
     'The realm the service signs in with.',
   ),
   KEYCLOAK_WEB_CLIENT_ID: optionalEnv(z.string().min(1).default('debate-web')).describe(
-    "The realm's public client that sign-ins and the browser's sign-in redirect use.",
+    "The realm's public client that the browser's sign-in through Google or GitHub uses (the authorization-code flow).",
   ),
   KEYCLOAK_CLIENT_ID: optionalEnv(z.string().min(1).default('identity-service')).describe(
-    "The realm's confidential client whose service account creates users.",
+    "The realm's confidential client that e-mail sign-ins use (the password grant) and whose service account creates users.",
   ),
   KEYCLOAK_CLIENT_SECRET: z
     .string({ error: 'is required: the identity-service client secret' })

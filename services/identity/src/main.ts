@@ -21,7 +21,7 @@ import { IdentityServiceModule } from './identity-service.module.js';
 const env = loadConfigOrExit('the identity service', identityEnvSchema);
 startTracing('identity');
 
-const transport = serviceTransport(env);
+const transport = serviceTransport(env, 'identity');
 const app = await startService({
   service: 'identity',
   module: IdentityServiceModule.register({

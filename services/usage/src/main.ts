@@ -8,6 +8,7 @@ await runServiceProcess('usage', (options) =>
   UsageServiceModule.register({
     ...options,
     testAccountEmail: env.USAGE_TEST_ACCOUNT_EMAIL,
+    testAccountId: env.USAGE_TEST_ACCOUNT_ID,
     abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
     startsPerMinute: env.USAGE_STARTS_PER_MINUTE,
   }),

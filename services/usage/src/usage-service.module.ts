@@ -6,15 +6,20 @@ import {
   ABANDONED_RUN_AFTER_MS,
   CLOCK,
   type Clock,
+  type TestAccount,
   STARTS_PER_MINUTE,
-  TEST_ACCOUNT_EMAIL,
+  TEST_ACCOUNT,
   UsageLedger,
   usageRules,
 } from './allowance/ledger.js';
 
 export interface UsageServiceOptions extends ServiceRuntimeOptions {
-  /** The designated test account (USAGE_TEST_ACCOUNT_EMAIL) with a daily 100. */
+  /**
+   * The designated test account with a daily 100, by its address once verified
+   * (USAGE_TEST_ACCOUNT_EMAIL) or by its user id (USAGE_TEST_ACCOUNT_ID).
+   */
   readonly testAccountEmail?: string | undefined;
+  readonly testAccountId?: string | undefined;
   /**
    * How long a run may stay open before its debate is given back (its generation instance
    * stopped without settling it): USAGE_ABANDONED_RUN_MS, an hour by default.
@@ -42,8 +47,11 @@ export class UsageServiceModule {
         UserEventsConsumer,
         { provide: CLOCK, useValue: options.clock ?? (() => new Date()) },
         {
-          provide: TEST_ACCOUNT_EMAIL,
-          useValue: options.testAccountEmail?.trim().toLowerCase() || null,
+          provide: TEST_ACCOUNT,
+          useValue: {
+            email: options.testAccountEmail?.trim().toLowerCase() || null,
+            userId: options.testAccountId?.trim() || null,
+          } satisfies TestAccount,
         },
         {
           provide: ABANDONED_RUN_AFTER_MS,

@@ -12,7 +12,10 @@ const settings = usageSettingsSchema.shape;
  */
 export const usageRulesEnvSchema = z.object({
   USAGE_TEST_ACCOUNT_EMAIL: optionalEnv(settings.USAGE_TEST_ACCOUNT_EMAIL).describe(
-    'The designated test account, whose allowance is reset to 100 once per calendar day (UTC).',
+    'The designated test account, whose allowance is reset to 100 once per calendar day (UTC), matched by this address only once the realm has verified it.',
+  ),
+  USAGE_TEST_ACCOUNT_ID: optionalEnv(settings.USAGE_TEST_ACCOUNT_ID).describe(
+    "The designated test account by its user id (the token's sub), verified or not: for a deployment that does not verify addresses.",
   ),
   USAGE_ABANDONED_RUN_MS: optionalEnv(
     settings.USAGE_ABANDONED_RUN_MS.default(usageRules.abandonedRunAfterMs),

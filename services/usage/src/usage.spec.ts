@@ -51,8 +51,11 @@ describe('the usage service', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'usage-service-'));
     store = await startStore({ port: 0, dbPath: join(dataDir, 'mongo') });
     nats = await startNatsServer();
-    identityEvents = new JetStreamEventLog(nats.url, 'identity-test');
-    client = new ServiceClient(createClientProxy(natsTransport(nats.url), 'usage-test'), 10_000);
+    identityEvents = new JetStreamEventLog({ url: nats.url }, { anonymous: 'identity-test' });
+    client = new ServiceClient(
+      createClientProxy(natsTransport(nats.url), { anonymous: 'usage-test' }),
+      10_000,
+    );
   }, 30_000);
 
   afterAll(async () => {

@@ -14,7 +14,12 @@ describe('the free-debate allowance', () => {
   };
   let usage: ServiceUnderTest;
 
-  const person = (name: string) => ({ userId: name, email: `${name}@example.org` });
+  /** A user whose address the realm has verified. */
+  const person = (name: string) => ({
+    userId: name,
+    email: `${name}@example.org`,
+    emailVerified: true,
+  });
   const stats = (name: string) => usage.client.request(usageContracts.stats, person(name));
   const consume = (name: string, runId: string) =>
     usage.client.request(usageContracts.consume, { ...person(name), runId });
@@ -33,6 +38,7 @@ describe('the free-debate allowance', () => {
           clock: () => now,
           // Written as an operator might: the account is matched whatever its case.
           testAccountEmail: ' Tester@Example.org ',
+          testAccountId: 'tester-by-id',
           startsPerMinute: 3,
           abandonedRunAfterMs: 10 * MINUTE,
         }),
@@ -72,7 +78,7 @@ describe('the free-debate allowance', () => {
     const signedUp = '2030-01-05T10:00:00.000Z';
     await usage.events.publish(
       userCreatedEvent,
-      { ...person('bo'), createdAt: signedUp },
+      { userId: 'bo', email: 'bo@example.org', createdAt: signedUp },
       'user:bo',
     );
     const record = await eventually(
@@ -91,7 +97,7 @@ describe('the free-debate allowance', () => {
     await consume('bo', 'bo-run');
     await usage.events.publish(
       userCreatedEvent,
-      { ...person('bo'), createdAt: now.toISOString() },
+      { userId: 'bo', email: 'bo@example.org', createdAt: now.toISOString() },
       'user:bo:again',
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -188,7 +194,7 @@ describe('the free-debate allowance', () => {
   });
 
   it('resets the designated test account to 100 once a day, whatever the case of its address', async () => {
-    const tester = { userId: 'tester', email: 'TESTER@example.org' };
+    const tester = { userId: 'tester', email: 'TESTER@example.org', emailVerified: true };
     advance(MINUTE);
     const before = (await usage.client.request(usageContracts.stats, tester)).freeDebatesRemaining;
     expect(before).toBeLessThan(100);
@@ -204,5 +210,29 @@ describe('the free-debate allowance', () => {
     );
     // Anyone else keeps the ordinary allowance.
     expect((await stats('fay')).freeDebatesRemaining).toBe(2);
+  });
+
+  it("gives a token with the test account's address but no verified address the ordinary allowance", async () => {
+    advance(MINUTE);
+    // Anyone can type an address at sign-up: until the realm has verified it, it is only typed.
+    const claimant = { userId: 'claimant', email: 'tester@example.org' };
+    for (const asked of [{ ...claimant, emailVerified: false }, claimant]) {
+      expect((await usage.client.request(usageContracts.stats, asked)).freeDebatesRemaining).toBe(
+        2,
+      );
+    }
+    await usage.client.request(usageContracts.consume, { ...claimant, runId: 'claimed' });
+    await settle(claimant.userId, 'claimed');
+    // Nor the next day.
+    advance(DAY);
+    expect((await usage.client.request(usageContracts.stats, claimant)).freeDebatesRemaining).toBe(
+      1,
+    );
+  });
+
+  it('matches the test account by its user id too (USAGE_TEST_ACCOUNT_ID), its address verified or not', async () => {
+    advance(MINUTE);
+    const byId = { userId: 'tester-by-id', email: 'anyone@example.org', emailVerified: false };
+    expect((await usage.client.request(usageContracts.stats, byId)).freeDebatesRemaining).toBe(100);
   });
 });

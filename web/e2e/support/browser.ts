@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach } from '@jest/globals';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type RunningApp, startApp } from './platform.js';
 
@@ -24,6 +24,37 @@ export interface BrowserSession {
   readonly page: Page;
   /** Opens a new page at the given viewport, replacing `page`. */
   open(viewport: { width: number; height: number }, init?: () => void): Promise<Page>;
+  /**
+   * The Content-Security-Policy violations the test's pages reported so far, taken: a test that
+   * provokes one on purpose takes it; any other fails the test.
+   */
+  takeCspViolations(): string[];
+}
+
+/**
+ * Collects what the context's pages report against the Content-Security-Policy: the
+ * `securitypolicyviolation` events of every document, and Chromium's console errors that name
+ * the policy ("Refused to …", "Framing … violates …"; they also cover what no listener sees,
+ * such as a page refused as a frame).
+ */
+async function collectCspViolations(context: BrowserContext, into: string[]): Promise<void> {
+  await context.exposeBinding('reportCspViolation', (_source, violation: string) => {
+    into.push(violation);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const where = event.sourceFile ? ` at ${event.sourceFile}:${event.lineNumber}` : '';
+      const { reportCspViolation } = window as unknown as {
+        reportCspViolation(violation: string): Promise<void>;
+      };
+      void reportCspViolation(
+        `${event.effectiveDirective} refused ${event.blockedURI || 'inline'}${where}`,
+      );
+    });
+  });
+  context.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) into.push(message.text());
+  });
 }
 
 /**
@@ -34,6 +65,7 @@ export function useBrowser(options: { env?: () => Record<string, string> } = {})
   let browser: Browser;
   let context: BrowserContext | undefined;
   let page: Page;
+  const cspViolations: string[] = [];
 
   const session: BrowserSession = {
     get app() {
@@ -47,19 +79,32 @@ export function useBrowser(options: { env?: () => Record<string, string> } = {})
       context = await browser.newContext({ viewport, baseURL: app.url });
       // Below jest's 30 s: a step that hangs fails naming itself, not as the test's timeout.
       context.setDefaultTimeout(20_000);
+      await collectCspViolations(context, cspViolations);
       if (init) await context.addInitScript(init);
       page = await context.newPage();
       return page;
     },
+    takeCspViolations() {
+      return cspViolations.splice(0);
+    },
   };
 
+  // Room for a cluster to build and start (E2E_PLATFORM=cluster, support/platform.ts).
   beforeAll(async () => {
     app = await startApp(options.env?.() ?? {});
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
-  });
+  }, 200_000);
 
   beforeEach(async () => {
     await session.open(desktop);
+  });
+
+  // Every page runs under the gateway's Content-Security-Policy: one violation fails the test.
+  afterEach(() => {
+    const violations = session.takeCspViolations();
+    if (violations.length > 0) {
+      throw new Error(`The page reported CSP violations:\n${violations.join('\n')}`);
+    }
   });
 
   afterAll(async () => {

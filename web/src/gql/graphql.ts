@@ -248,6 +248,7 @@ export type CommunityDebatesQuery = {
           readonly gain: { readonly for: number; readonly against: number };
         } | null;
       };
+      readonly rating: { readonly text: string } | null;
     }>;
   };
 };
@@ -376,6 +377,7 @@ export type CommunityDebateQuery = {
         readonly gain: { readonly for: number; readonly against: number };
       } | null;
     };
+    readonly rating: { readonly text: string } | null;
     readonly pairedWith: {
       readonly id: string;
       readonly isRematch: boolean;
@@ -1030,7 +1032,12 @@ export type LeaderboardQuery = {
     readonly apartDebates: number;
     readonly bootstrapRounds: number;
     readonly computedAt: string | null;
-    readonly notRated: { readonly sameSubject: number; readonly unknownWriter: number };
+    readonly notRated: {
+      readonly sameSubject: number;
+      readonly notRecorded: number;
+      readonly personalityHints: number;
+      readonly dailyLimit: number;
+    };
     readonly rows: ReadonlyArray<{
       readonly id: string;
       readonly label: string;
@@ -1401,6 +1408,9 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
         ...MindsChangedFields
       }
       example
+      rating {
+        text
+      }
     }
     next
   }
@@ -1475,6 +1485,9 @@ export const CommunityDebateDocument = new TypedDocumentString(`
       ...MindsChangedFields
     }
     example
+    rating {
+      text
+    }
     myVote
     standBefore
     askBefore
@@ -2080,7 +2093,9 @@ export const LeaderboardDocument = new TypedDocumentString(`
     computedAt
     notRated {
       sameSubject
-      unknownWriter
+      notRecorded
+      personalityHints
+      dailyLimit
     }
     rows {
       ...LeaderboardRowFields

@@ -2,6 +2,7 @@ import type { ServiceName } from '@debate/contracts';
 import type { DynamicModule } from '@nestjs/common';
 import {
   loadConfigOrExit,
+  natsSettingsOf,
   type ServiceEnv,
   serviceEnvSchema,
   serviceMongoUrl,
@@ -13,11 +14,14 @@ import { tuneRuntime } from './runtime.js';
 import { closeOnSignals, serveServiceOperations, startService } from './start-service.js';
 
 /**
- * The NATS transport of a service run on its own, as its environment sets it: the server, how
- * long a stopping service waits for its requests, and how many servers hold its streams.
+ * The NATS transport of a service run on its own, as its environment sets it: the server, the
+ * service's NATS user and the CA it trusts, how long a stopping service waits for its requests,
+ * and how many servers hold its streams.
  */
-export function serviceTransport(env: ServiceEnv): TransportConfig {
-  return natsTransport(env.NATS_URL, {
+export function serviceTransport(env: ServiceEnv, service: ServiceName): TransportConfig {
+  const { url, ...identity } = natsSettingsOf(env, service);
+  return natsTransport(url, {
+    ...identity,
     drainTimeoutMs: env.DRAIN_TIMEOUT_MS,
     jetstreamReplicas: env.JETSTREAM_REPLICAS,
   });
@@ -36,7 +40,7 @@ export async function runServiceProcess(
   const env = loadConfigOrExit(`the ${service} service`, serviceEnvSchema);
   startTracing(service);
   const drainTimeoutMs = env.DRAIN_TIMEOUT_MS;
-  const transport = serviceTransport(env);
+  const transport = serviceTransport(env, service);
   const app = await startService({
     service,
     module: register({

@@ -1,3 +1,4 @@
+import type { NatsDeployable } from '@debate/contracts';
 import type { FactoryProvider } from '@nestjs/common';
 import { createClientProxy, type TransportConfig } from '../transport/transport.factory.js';
 import { ServiceClient } from './service-client.js';
@@ -8,13 +9,13 @@ import { ServiceClient } from './service-client.js';
  */
 export function serviceClientProvider(
   transport: TransportConfig,
-  name: string,
+  deployable: NatsDeployable,
   timeoutMs?: number,
 ): FactoryProvider<ServiceClient> {
   return {
     provide: ServiceClient,
     useFactory: async () => {
-      const proxy = createClientProxy(transport, name);
+      const proxy = createClientProxy(transport, deployable);
       await proxy.connect();
       return new ServiceClient(proxy, timeoutMs);
     },

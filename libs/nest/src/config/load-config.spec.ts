@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigError, loadConfig, serviceEnvSchema, serviceMongoUrl } from './load-config.js';
+import { fileURLToPath } from 'node:url';
+import {
+  ConfigError,
+  loadConfig,
+  natsSettingsOf,
+  serviceEnvSchema,
+  serviceMongoUrl,
+} from './load-config.js';
 
 describe('loadConfig', () => {
   it('fills the defaults a fresh machine needs', () => {
@@ -66,6 +73,35 @@ describe('loadConfig', () => {
     expect(serviceMongoUrl(loadConfig('usage', serviceEnvSchema, {}))).toBe(
       'mongodb://127.0.0.1:27017',
     );
+  });
+
+  it("connects as the deployable's NATS user when NATS_USER and NATS_PASSWORD are both set", () => {
+    const caFile = fileURLToPath(import.meta.url);
+    const env = loadConfig('usage', serviceEnvSchema, {
+      NATS_USER: 'usage',
+      NATS_PASSWORD: 'p"w\\d',
+      NATS_TLS_CA_FILE: caFile,
+    });
+    expect(natsSettingsOf(env, 'usage')).toEqual({
+      url: 'nats://127.0.0.1:4222',
+      users: { usage: { user: 'usage', password: 'p"w\\d' } },
+      tlsCaFile: caFile,
+    });
+    expect(natsSettingsOf(loadConfig('usage', serviceEnvSchema, {}), 'usage')).toEqual({
+      url: 'nats://127.0.0.1:4222',
+    });
+  });
+
+  it('refuses a NATS user without its password, a password without its user, and a missing CA file', () => {
+    expect(() => loadConfig('usage', serviceEnvSchema, { NATS_USER: 'usage' })).toThrow(
+      /NATS_PASSWORD: is required with NATS_USER/,
+    );
+    expect(() => loadConfig('usage', serviceEnvSchema, { NATS_PASSWORD: 'secret' })).toThrow(
+      /NATS_USER: is required with NATS_PASSWORD/,
+    );
+    expect(() =>
+      loadConfig('usage', serviceEnvSchema, { NATS_TLS_CA_FILE: '/nowhere/ca.pem' }),
+    ).toThrow(/NATS_TLS_CA_FILE: must name a file that exists/);
   });
 
   it('refuses a MongoDB password without its user, and a user named twice', () => {

@@ -1,5 +1,7 @@
-import { describeIssues } from '@debate/contracts';
+import { describeIssues, type NatsDeployable } from '@debate/contracts';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import type { NatsSettings } from '../transport/nats.transport.js';
 
 /** Raised at start when the environment is wrong; the message names every bad variable at once. */
 export class ConfigError extends Error {
@@ -48,6 +50,56 @@ export const natsUrlSchema = optionalEnv(
     .default('nats://127.0.0.1:4222'),
 ).describe('The NATS server the deployable sends its requests and events through.');
 
+/**
+ * A deployable's NATS identity: its user and password (both or neither), and the CA its
+ * connections verify the server with. Every deployable's schema has them (the gateway's and the
+ * services'); `npm start`, on the in-process transport, does not.
+ */
+export const natsIdentityEnvShape = {
+  NATS_USER: optionalEnv(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, `_` or `-`')
+      .optional(),
+  ).describe(
+    "The deployable's NATS user, whose permissions the broker checks (its name: `gateway`, `identity`, …); unset, it connects anonymously.",
+  ),
+  NATS_PASSWORD: optionalEnv(z.string().min(1).max(1024).optional()).describe(
+    "NATS_USER's password (a secret): required with NATS_USER.",
+  ),
+  NATS_TLS_CA_FILE: optionalEnv(
+    z.string().min(1).refine(existsSync, 'must name a file that exists').optional(),
+  ).describe(
+    "A PEM file of the CA the NATS server's certificate must chain to; set, every NATS connection of the deployable requires TLS.",
+  ),
+};
+
+type NatsIdentityEnv = {
+  readonly [K in keyof typeof natsIdentityEnvShape]?: string | undefined;
+};
+
+/** The refinement of natsIdentityEnvShape: NATS_USER and NATS_PASSWORD come together. */
+export function checkNatsIdentity(env: NatsIdentityEnv, context: z.RefinementCtx): void {
+  if (Boolean(env.NATS_USER) === Boolean(env.NATS_PASSWORD)) return;
+  const missing = env.NATS_USER ? 'NATS_PASSWORD' : 'NATS_USER';
+  const other = env.NATS_USER ? 'NATS_USER' : 'NATS_PASSWORD';
+  context.addIssue({ code: 'custom', path: [missing], message: `is required with ${other}` });
+}
+
+/** The NATS settings of `deployable` as its environment gives them (NATS_URL and its identity). */
+export function natsSettingsOf(
+  env: NatsIdentityEnv & { readonly NATS_URL: string },
+  deployable: NatsDeployable,
+): NatsSettings {
+  return {
+    url: env.NATS_URL,
+    ...(env.NATS_USER && env.NATS_PASSWORD
+      ? { users: { [deployable]: { user: env.NATS_USER, password: env.NATS_PASSWORD } } }
+      : {}),
+    ...(env.NATS_TLS_CA_FILE ? { tlsCaFile: env.NATS_TLS_CA_FILE } : {}),
+  };
+}
+
 /** A MongoDB connection string. */
 export const mongoUrl = z
   .string()
@@ -85,6 +137,7 @@ const hasCredentials = (url: string) => /^mongodb(\+srv)?:\/\/[^/?#]*@/.test(url
 export const serviceEnvSchema = z
   .object({
     NATS_URL: natsUrlSchema,
+    ...natsIdentityEnvShape,
     MONGO_URL: mongoUrlSchema,
     // Apart from MONGO_URL so that no password has to be URL-encoded by hand: the service puts
     // them in the URL percent-encoded (serviceMongoUrl).
@@ -110,6 +163,7 @@ export const serviceEnvSchema = z
     ),
   })
   .superRefine((env, context) => {
+    checkNatsIdentity(env, context);
     if (env.MONGO_PASSWORD && !env.MONGO_USERNAME) {
       context.addIssue({
         code: 'custom',

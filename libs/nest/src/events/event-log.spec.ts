@@ -1,12 +1,12 @@
 import { eventStreams, userCreatedEvent } from '@debate/contracts';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { serviceTransport } from '../bootstrap/run-service.js';
 import { loadConfig, serviceEnvSchema } from '../config/load-config.js';
 import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
 import { natsTransport } from '../transport/transport.factory.js';
-import { createEventLog, ensureStream, type EventLog } from './event-log.js';
+import { createEventLog, ensureStream, type EventLog, JetStreamEventLog } from './event-log.js';
 
 const stream = eventStreams.identity;
 const userCreated = {
@@ -33,8 +33,11 @@ describe('the event log and its streams’ replicas (JetStream)', () => {
 
   const serviceLog = (env: Record<string, string>) => {
     const log = createEventLog(
-      serviceTransport(loadConfig('usage', serviceEnvSchema, { NATS_URL: nats.url, ...env })),
-      'replicas-test',
+      serviceTransport(
+        loadConfig('usage', serviceEnvSchema, { NATS_URL: nats.url, ...env }),
+        'usage',
+      ),
+      { anonymous: 'replicas-test' },
     );
     logs.push(log);
     return log;
@@ -105,12 +108,73 @@ describe('the event log and its streams’ replicas (JetStream)', () => {
   });
 
   it('asks for no count where none is configured (a stream keeps the one it has)', async () => {
-    const sut = createEventLog(natsTransport(nats.url), 'replicas-test');
+    const sut = createEventLog(natsTransport(nats.url), { anonymous: 'replicas-test' });
     logs.push(sut);
 
     await sut.publish(userCreatedEvent, userCreated, 'event-4');
     await admin.flush();
 
     expect(asked('CREATE').map((config) => 'num_replicas' in config)).toEqual([false]);
+  });
+});
+
+// A consumer may not create the stream it reads (natsPermissions): only its owner does, when it
+// starts. A consumer that starts first waits for it, for a bounded time.
+describe('a consumer started before the owner of its stream', () => {
+  let nats: RunningNats;
+  const logs: JetStreamEventLog[] = [];
+  const logOf = (...args: ConstructorParameters<typeof JetStreamEventLog>) => {
+    const log = new JetStreamEventLog(...args);
+    logs.push(log);
+    return log;
+  };
+
+  beforeEach(async () => {
+    nats = await startNatsServer();
+  });
+
+  afterEach(async () => {
+    for (const log of logs.splice(0)) await log.close();
+    await nats.stop();
+  });
+
+  it('waits for the owner to create the stream, says so, then consumes it', async () => {
+    const problems: string[] = [];
+    const received: string[] = [];
+    const consumer = logOf({ url: nats.url }, 'usage');
+    const subscribed = consumer.subscribe(
+      userCreatedEvent,
+      'usage',
+      async ({ userId }) => {
+        received.push(userId);
+      },
+      { onProblem: (message) => problems.push(message) },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(problems).toEqual([
+      expect.stringMatching(/IDENTITY_EVENTS does not exist yet: waiting .* identity service/),
+    ]);
+
+    const owner = logOf({ url: nats.url }, 'identity');
+    await owner.onApplicationBootstrap();
+    await subscribed;
+    await owner.publish(userCreatedEvent, userCreated, 'event-1');
+    for (let attempt = 0; received.length === 0 && attempt < 50; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(received).toEqual([userCreated.userId]);
+  });
+
+  it('gives up after its bound, naming the owner', async () => {
+    const consumer = logOf({ url: nats.url }, 'usage', undefined, 1_500);
+    await expect(consumer.subscribe(userCreatedEvent, 'usage', async () => {})).rejects.toThrow(
+      /IDENTITY_EVENTS still does not exist after 1500 ms: the identity service creates it/,
+    );
+    // It only looked: the stream is not there.
+    const nc = await connect({ servers: nats.url });
+    await expect((await jetstreamManager(nc)).streams.info(stream.name)).rejects.toThrow(
+      /not found/i,
+    );
+    await nc.close();
   });
 });

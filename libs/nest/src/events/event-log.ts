@@ -2,6 +2,7 @@ import {
   type EventContract,
   type EventPayloadOf,
   type EventStream,
+  eventStreams,
   parsePayload,
   streamOf,
 } from '@debate/contracts';
@@ -16,14 +17,27 @@ import {
 import type { z } from 'zod';
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { InProcessBus } from '../transport/in-process-bus.js';
-import { natsConnectionOptions } from '../transport/nats.transport.js';
+import {
+  type NatsClientIdentity,
+  natsClientName,
+  natsConnectionOptions,
+  type NatsSettings,
+} from '../transport/nats.transport.js';
 import type { TransportConfig } from '../transport/transport.factory.js';
 
 /** How long an event whose handler failed waits before it is delivered again. */
 const RETRY_MS = 1_000;
 
+/** By default, how long a consumer waits for a stream's owner to create it before failing. */
+const STREAM_WAIT_MS = 60_000;
+/** How often a waiting consumer looks for the stream. */
+const STREAM_POLL_MS = 1_000;
+
 export interface SubscribeOptions {
-  /** Where a dropped (invalid) event or a failed handler is reported. */
+  /**
+   * Where a dropped (invalid) event, a failed handler, or a wait for the stream's owner to create
+   * the stream is reported.
+   */
   readonly onProblem?: (message: string) => void;
 }
 
@@ -95,28 +109,85 @@ export abstract class EventLog {
 
 /**
  * The event log of the distributed platform: JetStream, with the event id as Nats-Msg-Id (the
- * server drops a duplicate within the stream's window). Streams are created, or brought up to
- * date, on first use.
+ * server drops a duplicate within the stream's window). A stream's owner creates it, or brings
+ * it up to date, when its application starts (onApplicationBootstrap) and before it publishes;
+ * its consumers may only read it (natsPermissions): one that starts first waits for the stream.
  */
 export class JetStreamEventLog extends EventLog {
   private connection: Promise<{ nc: NatsConnection; js: JetStreamClient }> | undefined;
   private readonly ensured = new Map<string, Promise<void>>();
   private readonly consumers: ConsumerMessages[] = [];
 
-  /** `replicas`: how many servers hold each stream (unset: see ensureStream). */
+  /**
+   * `client`: the deployable (or an anonymous client, a test's, which owns no stream);
+   * `replicas`: how many servers hold each stream (unset: see ensureStream); `streamWaitMs`: how
+   * long a consumer waits for a stream's owner to create it.
+   */
   constructor(
-    private readonly url: string,
-    private readonly name: string,
+    private readonly nats: NatsSettings,
+    private readonly client: NatsClientIdentity,
     private readonly replicas?: number,
+    private readonly streamWaitMs = STREAM_WAIT_MS,
   ) {
     super();
   }
 
   private connect(): Promise<{ nc: NatsConnection; js: JetStreamClient }> {
-    this.connection ??= connect(natsConnectionOptions(this.url, `${this.name}-events`)).then(
-      (nc) => ({ nc, js: jetstream(nc) }),
-    );
+    this.connection ??= connect(
+      natsConnectionOptions(this.nats, this.client, `${natsClientName(this.client)}-events`),
+    ).then((nc) => ({ nc, js: jetstream(nc) }));
     return this.connection;
+  }
+
+  private owns(stream: EventStream): boolean {
+    return stream.owner === this.client;
+  }
+
+  /**
+   * Called by NestJS when the service's application starts: creates the streams this deployable
+   * owns (or brings them up to date), so that their consumers find them before its first event.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    const owned = Object.values(eventStreams as Record<string, EventStream>).filter((stream) =>
+      this.owns(stream),
+    );
+    if (owned.length === 0) return;
+    const { nc } = await this.connect();
+    for (const stream of owned) await this.ensureStream(nc, stream);
+  }
+
+  /**
+   * Resolves once `stream` exists. Its owner creates it; a consumer, which may not, looks once
+   * every STREAM_POLL_MS until its owner has (reported once through `onProblem`), and fails
+   * after `streamWaitMs`.
+   */
+  private async awaitStream(
+    nc: NatsConnection,
+    stream: EventStream,
+    onProblem: (message: string) => void,
+  ): Promise<void> {
+    const jsm = await jetstreamManager(nc);
+    const deadline = Date.now() + this.streamWaitMs;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await jsm.streams.info(stream.name);
+        if (attempt > 0) onProblem(`${stream.name} is there: consuming it`);
+        return;
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+      if (Date.now() >= deadline) {
+        throw new Error(
+          `${stream.name} still does not exist after ${this.streamWaitMs} ms: the ${stream.owner} service creates it when it starts; is it running?`,
+        );
+      }
+      if (attempt === 0) {
+        onProblem(
+          `${stream.name} does not exist yet: waiting up to ${this.streamWaitMs} ms for the ${stream.owner} service to create it`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS));
+    }
   }
 
   private ensureStream(nc: NatsConnection, stream: EventStream): Promise<void> {
@@ -150,7 +221,9 @@ export class JetStreamEventLog extends EventLog {
     const stream = requireStream(contract);
     const onProblem = options.onProblem ?? (() => undefined);
     const { nc, js } = await this.connect();
-    await this.ensureStream(nc, stream);
+    await (this.owns(stream)
+      ? this.ensureStream(nc, stream)
+      : this.awaitStream(nc, stream, onProblem));
     const name = `${durable}-${contract.subject.replaceAll('.', '_')}`;
     const jsm = await jetstreamManager(nc);
     await jsm.consumers.add(stream.name, {
@@ -212,9 +285,14 @@ export async function ensureStream(
     await jsm.streams.info(stream.name);
     await jsm.streams.update(stream.name, config);
   } catch (error) {
-    if (!(error instanceof Error) || !/not found/i.test(error.message)) throw error;
+    if (!isNotFound(error)) throw error;
     await jsm.streams.add({ name: stream.name, ...config });
   }
+}
+
+/** Whether JetStream answered that the stream does not exist. */
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && /not found/i.test(error.message);
 }
 
 /**
@@ -264,8 +342,8 @@ export class InProcessEventLog extends EventLog {
   }
 }
 
-export function createEventLog(transport: TransportConfig, name: string): EventLog {
+export function createEventLog(transport: TransportConfig, client: NatsClientIdentity): EventLog {
   return transport.kind === 'nats'
-    ? new JetStreamEventLog(transport.url, name, transport.jetstreamReplicas)
+    ? new JetStreamEventLog(transport, client, transport.jetstreamReplicas)
     : new InProcessEventLog(transport.bus);
 }

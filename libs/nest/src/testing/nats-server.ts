@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,18 +51,30 @@ export interface RunningNats {
   stop(): Promise<void>;
 }
 
+export interface NatsServerOptions {
+  /**
+   * Configuration added to the server's (an `authorization` block, e.g. natsAuthorization's):
+   * written to a file in its store directory and read with `-c`.
+   */
+  readonly config?: string;
+}
+
 /**
  * A real nats-server (from PATH, JetStream on) on a free loopback port, with its own store,
  * for tests that must cross the real protocol. Set NATS_SERVER_BIN to use another binary.
  */
-export async function startNatsServer(): Promise<RunningNats> {
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<RunningNats> {
   const port = await freePort();
   const storeDir = mkdtempSync(join(tmpdir(), 'debate-nats-'));
   const binary = process.env['NATS_SERVER_BIN'] ?? 'nats-server';
+  const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir];
+  if (options.config !== undefined) {
+    const file = join(storeDir, 'nats-server.conf');
+    writeFileSync(file, options.config, { mode: 0o600 });
+    args.unshift('-c', file);
+  }
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
-      stdio: 'ignore',
-    });
+    const child = spawn(binary, args, { stdio: 'ignore' });
     const failed = new Promise<never>((_, reject) => {
       child.once('error', (error) =>
         reject(

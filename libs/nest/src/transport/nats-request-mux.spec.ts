@@ -80,6 +80,34 @@ describe('NatsRequestMux, over a real nats-server', () => {
     expect(next.json<{ value: number }>().value).toBe(2);
   });
 
+  it("sends a deployable's requests with reply subjects under its own inbox prefix", async () => {
+    const replyTo: string[] = [];
+    const subscription = responder.subscribe(catalogContracts.generationCatalog.subject, {
+      callback: (_error, message) => {
+        replyTo.push(message.reply ?? '');
+        message.respond(JSON.stringify({ response: { models: [] }, isDisposed: true }));
+      },
+    });
+    await responder.flush();
+    // The client knows its deployable only through the connection it opened.
+    const client = new ServiceClient(createClientProxy(natsTransport(nats.url), 'gateway'), 2_000);
+    const anonymous = await connect({ servers: [nats.url] });
+    try {
+      await client.request(catalogContracts.generationCatalog, {}).catch(() => undefined);
+      await requestMuxOf(anonymous).request(catalogContracts.generationCatalog.subject, '{}', {
+        timeoutMs: 2_000,
+      });
+      expect(replyTo).toEqual([
+        expect.stringMatching(/^_INBOX_gateway\.[^.]+\.[^.]+$/),
+        expect.stringMatching(/^_INBOX\.[^.]+\.[^.]+$/),
+      ]);
+    } finally {
+      subscription.unsubscribe();
+      await client.close();
+      await anonymous.close();
+    }
+  });
+
   it('has ServiceClient refuse a reply that is not a NestJS reply packet', async () => {
     const answers = ['not json', '[1, 2]', JSON.stringify({ err: 'the catalog is locked' })];
     let next = 0;
@@ -89,7 +117,10 @@ describe('NatsRequestMux, over a real nats-server', () => {
       },
     });
     await responder.flush();
-    const client = new ServiceClient(createClientProxy(natsTransport(nats.url), 'mux-test'), 2_000);
+    const client = new ServiceClient(
+      createClientProxy(natsTransport(nats.url), { anonymous: 'mux-test' }),
+      2_000,
+    );
     try {
       const failures: unknown[] = [];
       for (let i = 0; i < answers.length; i += 1) {

@@ -4,6 +4,7 @@ import {
   type Msg,
   type MsgHdrs,
   type NatsConnection,
+  NatsConnectionImpl,
   NoRespondersError,
   TimeoutError,
 } from '@nats-io/transport-node';
@@ -35,8 +36,9 @@ export class NatsRequestMux {
   private readonly pending = new Map<string, Pending>();
   private sequence = 0;
 
+  /** Replies arrive under the connection's own inbox prefix (natsConnectionOptions). */
   constructor(private readonly connection: NatsConnection) {
-    this.prefix = `${createInbox()}.`;
+    this.prefix = `${createInbox(inboxPrefixOf(connection))}.`;
     connection.subscribe(`${this.prefix}*`, {
       callback: (error, message) => {
         if (!error) this.settle(message);
@@ -91,7 +93,16 @@ export class NatsRequestMux {
 
 const muxes = new WeakMap<NatsConnection, NatsRequestMux>();
 
-/** The request mux of a connection, made on first use. */
+/**
+ * The inbox prefix `connection` was opened with (undefined: nats.js's `_INBOX`). nats.js keeps a
+ * connection's options on it (NatsConnectionImpl.options), where its own JetStream client reads
+ * the prefix too; nats-request-mux.spec.ts checks it on a real connection.
+ */
+export function inboxPrefixOf(connection: NatsConnection): string | undefined {
+  return connection instanceof NatsConnectionImpl ? connection.options.inboxPrefix : undefined;
+}
+
+/** The request mux of a connection, made on first use, under the connection's inbox prefix. */
 export function requestMuxOf(connection: NatsConnection): NatsRequestMux {
   let mux = muxes.get(connection);
   if (!mux) {

@@ -1,16 +1,89 @@
-import type { RequestContract } from '@debate/contracts';
-import type { Msg, NatsConnection } from '@nats-io/transport-node';
+import {
+  isNatsDeployable,
+  natsInboxPrefix,
+  type NatsDeployable,
+  type RequestContract,
+  type ServiceName,
+} from '@debate/contracts';
+import type { ConnectionOptions, Msg, NatsConnection } from '@nats-io/transport-node';
 import { ClientNats, type MessageHandler, type ServerNats } from '@nestjs/microservices';
 import { finalize, type Observable } from 'rxjs';
 import { WorkInProgress } from '../bootstrap/work-in-progress.js';
 import { answerRequest, requestContractOf } from '../rpc/answer-request.js';
 import { NestNatsServer } from './nest-internals.js';
 
-/** Connection settings shared by every NATS client and server of the platform. */
-export function natsConnectionOptions(url: string, name: string) {
+/** A NATS user and its password. */
+export interface NatsCredentials {
+  readonly user: string;
+  readonly password: string;
+}
+
+/** How a process reaches the broker, and as whom each of its deployables connects. */
+export interface NatsSettings {
+  readonly url: string;
+  /**
+   * Each deployable's NATS user (NATS_USER and NATS_PASSWORD in its environment). Unset: the
+   * broker has no users and every deployable connects anonymously; set, a deployable missing
+   * from it is refused (natsConnectionOptions).
+   */
+  readonly users?: Readonly<Partial<Record<NatsDeployable, NatsCredentials>>>;
+  /** The CA bundle the server's certificate must chain to (NATS_TLS_CA_FILE): TLS is then required. */
+  readonly tlsCaFile?: string;
+}
+
+/** A client of no deployable (a test's, a script's): it connects without credentials. */
+export interface AnonymousNatsClient {
+  /** What the server's monitoring shows for its connections. */
+  readonly anonymous: string;
+}
+
+/**
+ * Who connects: a deployable, as its own NATS user, or a client that says it is none. A
+ * deployable cannot connect anonymously by a slip of its name.
+ */
+export type NatsClientIdentity = NatsDeployable | AnonymousNatsClient;
+
+/** The name the server's monitoring shows for `client`'s connections. */
+export function natsClientName(client: NatsClientIdentity): string {
+  return typeof client === 'string' ? client : client.anonymous;
+}
+
+/** The deployable `client` is, if any; a string that names none is refused (an untyped caller). */
+function deployableOf(client: NatsClientIdentity): NatsDeployable | undefined {
+  if (typeof client !== 'string') return undefined;
+  if (!isNatsDeployable(client)) {
+    throw new Error(
+      `${JSON.stringify(client)} is no NATS deployable: name a client of none as { anonymous: ${JSON.stringify(client)} }`,
+    );
+  }
+  return client;
+}
+
+/**
+ * Connection settings shared by every NATS client and server of the platform. `client` is who
+ * connects: a deployable uses its own inbox prefix, the only one its permissions let it read
+ * (natsPermissions), and its user from `nats.users`, which must hold it when it holds any user;
+ * without `nats.users` (a broker without authorization) it connects anonymously, as an
+ * AnonymousNatsClient always does. `name` is what the server's monitoring shows.
+ */
+export function natsConnectionOptions(
+  nats: NatsSettings,
+  client: NatsClientIdentity,
+  name = natsClientName(client),
+): ConnectionOptions {
+  const own = deployableOf(client);
+  const credentials = own ? nats.users?.[own] : undefined;
+  if (own && nats.users && !credentials) {
+    throw new Error(
+      `No NATS credentials for ${own} among those of ${Object.keys(nats.users).join(', ')}`,
+    );
+  }
   return {
-    servers: [url],
+    servers: [nats.url],
     name,
+    ...(own ? { inboxPrefix: natsInboxPrefix(own) } : {}),
+    ...(credentials ? { user: credentials.user, pass: credentials.password } : {}),
+    ...(nats.tlsCaFile ? { tls: { caFile: nats.tlsCaFile } } : {}),
     // Keep trying for ever: a broker restart must not take a service down with it.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1_000,
@@ -134,13 +207,17 @@ export class DrainingNatsServer extends NestNatsServer {
 }
 
 export function createNatsServer(
-  url: string,
-  queue: string,
+  nats: NatsSettings,
+  queue: ServiceName,
   drainTimeoutMs?: number,
 ): DrainingNatsServer {
-  return new DrainingNatsServer({ ...natsConnectionOptions(url, queue), queue }, drainTimeoutMs);
+  return new DrainingNatsServer({ ...natsConnectionOptions(nats, queue), queue }, drainTimeoutMs);
 }
 
-export function createNatsClient(url: string, name: string): ClientNats {
-  return new ClientNats(natsConnectionOptions(url, name));
+/**
+ * NestJS's NATS client, connecting as `client`. Its connection keeps the options it was opened
+ * with, inbox prefix included, where the request mux reads it (requestMuxOf).
+ */
+export function createNatsClient(nats: NatsSettings, client: NatsClientIdentity): ClientNats {
+  return new ClientNats(natsConnectionOptions(nats, client));
 }

@@ -3,13 +3,17 @@ import type { ClientNats, CustomStrategy } from '@nestjs/microservices';
 import { InProcessBus } from './in-process-bus.js';
 import { InProcessClient } from './in-process.client.js';
 import { InProcessServer } from './in-process.server.js';
-import { createNatsClient, createNatsServer } from './nats.transport.js';
+import {
+  createNatsClient,
+  createNatsServer,
+  type NatsClientIdentity,
+  type NatsSettings,
+} from './nats.transport.js';
 
 /** Which transport a deployable talks over. Only this differs between the two ways to run. */
 export type TransportConfig =
-  | {
+  | (NatsSettings & {
       readonly kind: 'nats';
-      readonly url: string;
       /** How long a stopping server waits for the requests it took (default 10 s). */
       readonly drainTimeoutMs?: number;
       /**
@@ -18,12 +22,12 @@ export type TransportConfig =
        * existing one keeps its own.
        */
       readonly jetstreamReplicas?: number;
-    }
+    })
   | { readonly kind: 'in-process'; readonly bus: InProcessBus };
 
 export function natsTransport(
   url: string,
-  options: { drainTimeoutMs?: number; jetstreamReplicas?: number } = {},
+  options: Omit<Extract<TransportConfig, { kind: 'nats' }>, 'kind' | 'url'> = {},
 ): TransportConfig {
   return { kind: 'nats', url, ...options };
 }
@@ -39,7 +43,7 @@ export function createServerStrategy(
 ): CustomStrategy {
   const strategy =
     transport.kind === 'nats'
-      ? createNatsServer(transport.url, service, transport.drainTimeoutMs)
+      ? createNatsServer(transport, service, transport.drainTimeoutMs)
       : new InProcessServer(transport.bus, service);
   return { strategy };
 }
@@ -47,9 +51,12 @@ export function createServerStrategy(
 /** The client of either transport; both are NestJS ClientProxy subclasses. */
 export type TransportClient = ClientNats | InProcessClient;
 
-/** A client for sending requests, on the chosen transport. */
-export function createClientProxy(transport: TransportConfig, name: string): TransportClient {
+/** A client for sending requests as `client` (on NATS, its identity), on the chosen transport. */
+export function createClientProxy(
+  transport: TransportConfig,
+  client: NatsClientIdentity,
+): TransportClient {
   return transport.kind === 'nats'
-    ? createNatsClient(transport.url, name)
+    ? createNatsClient(transport, client)
     : new InProcessClient(transport.bus);
 }

@@ -111,7 +111,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
 
   beforeAll(async () => {
     ({ transport, stop: stopTransport } = await createTransport());
-    proxy = createClientProxy(transport, 'test-client');
+    proxy = createClientProxy(transport, { anonymous: 'test-client' });
     await proxy.connect();
     sut = new ServiceClient(proxy, 2_000);
   });
@@ -287,7 +287,7 @@ describe.each(transports)('the %s transport', (_name, createTransport) => {
 
   it('refuses calls after close instead of opening a new connection', async () => {
     await startInstance('a', 'request');
-    const ownProxy = createClientProxy(transport, 'closing-client');
+    const ownProxy = createClientProxy(transport, { anonymous: 'closing-client' });
     await ownProxy.connect();
     const client = new ServiceClient(ownProxy, 2_000);
     await expect(client.request(catalogContracts.generationCatalog, {})).resolves.toEqual(catalog);

@@ -1,7 +1,13 @@
-import { OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from '@debate/contracts';
+import { type DebateRating, OFFLINE_MODEL_ID, OFFLINE_MODEL_LABEL } from '@debate/contracts';
 import { describe, expect, it } from '@jest/globals';
 import { seededRandom } from './bradley-terry.js';
-import { computeBoard, type RatedDebate, type RatedSpeaker } from './leaderboard-boards.js';
+import { DEFAULT_LEADERBOARD_DAILY_LIMIT } from '../community.config.js';
+import {
+  computeBoard,
+  ratingsOf,
+  type RatedDebate,
+  type RatedSpeaker,
+} from './leaderboard-boards.js';
 
 const NOW = new Date('2025-06-01T12:00:00.000Z');
 const fast = { rounds: 50 };
@@ -18,12 +24,13 @@ function speaker(modelId: string, fields: Partial<RatedSpeaker> = {}): RatedSpea
       label: offline ? OFFLINE_MODEL_LABEL : modelId.toUpperCase(),
     },
     speakerMode: 'single',
+    personalityHints: false,
     ...fields,
   };
 }
 
 let ids = 0;
-/** A judged debate: `first` (For, formal) against `second` (Against, casual). */
+/** A judged debate: `first` (For, formal) against `second` (Against, casual), each its own author's. */
 function debate(
   first: string,
   second: string,
@@ -33,10 +40,12 @@ function debate(
   ids += 1;
   return {
     id: `d${String(ids).padStart(5, '0')}`,
+    authorId: `author-${ids}`,
     sharedAt: ids,
     rematchOf: null,
     model1: speaker(first),
     model2: speaker(second, { stance: -0.6, rhetoricStyle: 'casual' }),
+    judged: true,
     winner,
     audience: null,
     ...fields,
@@ -98,7 +107,7 @@ describe(computeBoard.name, () => {
     expect(board).toMatchObject({
       debates: 2,
       apartDebates: 2,
-      notRated: { sameSubject: 2, unknownWriter: 1 },
+      notRated: { sameSubject: 2, notRecorded: 1, personalityHints: 0, dailyLimit: 0 },
       bootstrapRounds: 50,
       computedAt: NOW.toISOString(),
     });
@@ -114,7 +123,12 @@ describe(computeBoard.name, () => {
       ['formal', 3],
       ['casual', 3],
     ]);
-    expect(styles.notRated).toEqual({ sameSubject: 0, unknownWriter: 1 });
+    expect(styles.notRated).toEqual({
+      sameSubject: 0,
+      notRecorded: 1,
+      personalityHints: 0,
+      dailyLimit: 0,
+    });
   });
 
   it('counts a tie as half a win to each side', async () => {
@@ -189,7 +203,7 @@ describe(computeBoard.name, () => {
       apart: [],
       debates: 0,
       apartDebates: 0,
-      notRated: { sameSubject: 0, unknownWriter: 0 },
+      notRated: { sameSubject: 0, notRecorded: 0, personalityHints: 0, dailyLimit: 0 },
       bootstrapRounds: 500,
       computedAt: NOW.toISOString(),
       computeMs: null,
@@ -225,5 +239,159 @@ describe(computeBoard.name, () => {
     const models = await computeBoard(debates, 'MODEL', false, NOW, fast);
     expect(models.notRated.sameSubject).toBe(12);
     expect(models.rows.map((row) => row.id)).toEqual(['gpt', 'llama']);
+  });
+
+  it('moves a rating by one account’s farm of 50 debates of one pairing in a day no more than the daily limit allows', async () => {
+    const known = { 'model-a': 1300, 'model-b': 1150, 'model-c': 1000, 'model-d': 850 };
+    const others = simulate(known, 400, 11);
+    // One account shares 50 debates in a day in which the weakest model beats the strongest.
+    const day = Date.parse('2025-06-01T06:00:00.000Z');
+    const farm = Array.from({ length: 50 }, (_, n) =>
+      debate(
+        n % 2 ? 'model-a' : 'model-d',
+        n % 2 ? 'model-d' : 'model-a',
+        n % 2 ? 'Second Speaker' : 'First Speaker',
+        {
+          authorId: 'farmer',
+          sharedAt: day + n * 60_000,
+        },
+      ),
+    );
+    const cap = DEFAULT_LEADERBOARD_DAILY_LIMIT;
+    const options = { ...fast, dailyLimit: cap };
+    const rating = (board: { rows: Array<{ id: string; rating: number }> }, id: string) =>
+      board.rows.find((row) => row.id === id)?.rating ?? NaN;
+
+    const capped = await computeBoard([...others, ...farm], 'MODEL', false, NOW, options);
+    // The same as if the account had shared only its first `cap` of them.
+    const onlyCap = await computeBoard(
+      [...others, ...farm.slice(0, cap)],
+      'MODEL',
+      false,
+      NOW,
+      options,
+    );
+    expect(capped.rows).toEqual(onlyCap.rows);
+    expect(capped.debates).toBe(400 + cap);
+    expect(capped.notRated.dailyLimit).toBe(50 - cap);
+
+    // Without the limit, the 50 move it further: model-d's rating rises well past the capped one.
+    const uncapped = await computeBoard([...others, ...farm], 'MODEL', false, NOW, fast);
+    const without = await computeBoard(others, 'MODEL', false, NOW, fast);
+    const capMoved = rating(capped, 'model-d') - rating(without, 'model-d');
+    expect(rating(uncapped, 'model-d') - rating(without, 'model-d')).toBeGreaterThan(2 * capMoved);
+    expect(uncapped.notRated.dailyLimit).toBe(0);
+  });
+
+  it('does not rate a debate whose speakers had personality hints, and says why', async () => {
+    const hinted = debate('model-a', 'model-b', 'First Speaker', {
+      model2: speaker('model-b', { stance: -0.6, personalityHints: true }),
+    });
+    const plain = debate('model-b', 'model-c', 'First Speaker');
+    expect(ratingsOf([hinted, plain], 3)).toEqual(
+      new Map([
+        [hinted.id, 'PERSONALITY_HINTS'],
+        [plain.id, 'RATED'],
+      ]),
+    );
+    const board = await computeBoard([hinted, plain], 'MODEL', false, NOW, fast);
+    expect(board.rows.map((row) => [row.id, row.debates])).toEqual([
+      ['model-b', 1],
+      ['model-c', 1],
+    ]);
+    expect(board.notRated).toEqual({
+      sameSubject: 0,
+      notRecorded: 0,
+      personalityHints: 1,
+      dailyLimit: 0,
+    });
+  });
+
+  it('rates the debates as the ratings it is given say, as ratingsOf would with the limit', async () => {
+    const mine = (sharedAt: number) =>
+      debate('model-a', 'model-b', 'First Speaker', { authorId: 'ada', sharedAt });
+    const debates = [mine(1), mine(2), debate('model-b', 'model-c', 'Second Speaker')];
+    // What a recompute passes every board: ratingsOf's, computed once.
+    const given = await computeBoard(debates, 'MODEL', false, NOW, {
+      ...fast,
+      ratings: ratingsOf(debates, 1),
+    });
+    expect(given).toEqual(
+      await computeBoard(debates, 'MODEL', false, NOW, { ...fast, dailyLimit: 1 }),
+    );
+    expect([given.debates, given.notRated.dailyLimit]).toEqual([2, 1]);
+    // The board reads them, and does not rate the debates again.
+    const [, , other] = debates;
+    const onlyOther = await computeBoard(debates, 'MODEL', false, NOW, {
+      ...fast,
+      ratings: new Map(
+        debates.map(({ id }): [string, DebateRating] => [
+          id,
+          id === other?.id ? 'RATED' : 'DAILY_LIMIT',
+        ]),
+      ),
+    });
+    expect([onlyOther.debates, onlyOther.notRated.dailyLimit]).toEqual([1, 2]);
+    expect(onlyOther.rows.map((row) => row.id).sort()).toEqual(['model-b', 'model-c']);
+  });
+});
+
+describe(ratingsOf.name, () => {
+  const day = Date.parse('2025-06-01T00:00:00.000Z');
+  const HOUR = 3_600_000;
+  const by = (authorId: string, sharedAt: number, first = 'model-a', second = 'model-b') =>
+    debate(first, second, 'First Speaker', { authorId, sharedAt });
+
+  it('counts the first debates of an author and pairing shared on a UTC day, by sharedAt then id', () => {
+    // Shared out of order; the pairing is the same whichever side each model took.
+    const third = by('ada', day + 3 * HOUR);
+    const first = by('ada', day + HOUR, 'model-b', 'model-a');
+    const sameTimeLater = by('ada', day + 2 * HOUR);
+    const sameTime = { ...by('ada', day + 2 * HOUR), id: 'a-earlier-id' };
+    const nextDay = by('ada', day + 24 * HOUR);
+    const otherPairing = by('ada', day + 4 * HOUR, 'model-a', 'model-c');
+    const otherAuthor = by('bob', day + 5 * HOUR);
+    const ratings = ratingsOf(
+      [third, first, sameTimeLater, sameTime, nextDay, otherPairing, otherAuthor],
+      2,
+    );
+    expect(Object.fromEntries(ratings)).toEqual({
+      [first.id]: 'RATED',
+      [sameTime.id]: 'RATED',
+      [sameTimeLater.id]: 'DAILY_LIMIT',
+      [third.id]: 'DAILY_LIMIT',
+      [nextDay.id]: 'RATED',
+      [otherPairing.id]: 'RATED',
+      [otherAuthor.id]: 'RATED',
+    });
+  });
+
+  it('gives a debate not judged, or saved before its settings were kept, its reason, without using up the limit', () => {
+    const notJudged = { ...by('ada', day), judged: false, winner: null };
+    const unknownHints = debate('model-a', 'model-b', 'First Speaker', {
+      authorId: 'ada',
+      sharedAt: day + 1,
+      model1: speaker('model-a', { personalityHints: null }),
+    });
+    const unknownWriter = debate('model-a', 'model-b', 'First Speaker', {
+      authorId: 'ada',
+      sharedAt: day + 2,
+      model2: speaker('model-b', { writtenBy: null }),
+    });
+    const hinted = debate('model-a', 'model-b', 'First Speaker', {
+      authorId: 'ada',
+      sharedAt: day + 3,
+      model1: speaker('model-a', { personalityHints: true }),
+    });
+    const counted = by('ada', day + 4);
+    expect(
+      Object.fromEntries(ratingsOf([notJudged, unknownHints, unknownWriter, hinted, counted], 1)),
+    ).toEqual({
+      [notJudged.id]: 'NOT_JUDGED',
+      [unknownHints.id]: 'NOT_RECORDED',
+      [unknownWriter.id]: 'NOT_RECORDED',
+      [hinted.id]: 'PERSONALITY_HINTS',
+      [counted.id]: 'RATED',
+    });
   });
 });

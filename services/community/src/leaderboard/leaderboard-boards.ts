@@ -1,5 +1,6 @@
 import {
   type AudienceRating,
+  type DebateRating,
   type LeaderboardBoard,
   LeaderboardSubject,
   type LeaderboardRow,
@@ -16,17 +17,23 @@ export interface RatedSpeaker {
   readonly writtenBy: Pick<WrittenBy, 'kind' | 'modelId' | 'label'> | null;
   /** Whether its model spoke as a team (its rounds say how the team made them) or alone. */
   readonly speakerMode: SpeakerMode;
+  /** Whether it was given personality hints; null: saved before that was kept. */
+  readonly personalityHints: boolean | null;
 }
 
-/** What the leaderboard reads of a public, judged debate. */
+/** What the leaderboard reads of a public debate. */
 export interface RatedDebate {
   readonly id: string;
+  /** Who shared it: the daily limit is per author. */
+  readonly authorId: string;
   /** When it was shared (ms): a model's label is the one of its latest debate. */
   readonly sharedAt: number;
   readonly rematchOf: string | null;
   readonly model1: RatedSpeaker;
   readonly model2: RatedSpeaker;
-  /** The judges' winner ('First Speaker' is model1); null: a tie. */
+  /** Whether the judges scored it. */
+  readonly judged: boolean;
+  /** The judges' winner ('First Speaker' is model1); null: a tie (or not judged). */
   readonly winner: Verdict['winner'];
   /** The audience's minds-changed winner; null below the readers it takes. */
   readonly audience: 'FOR' | 'AGAINST' | 'TIE' | null;
@@ -54,6 +61,50 @@ function subjectOf(subject: LeaderboardSubject, speaker: RatedSpeaker): Subject 
     };
   }
   return { id: writer.modelId, label: writer.label };
+}
+
+/** The UTC day of a moment (ms): the daily limit's day, the same everywhere. */
+const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/** A debate's pairing: its two writers, whichever side each took ('a vs b', in order). */
+function pairingOf(debate: RatedDebate): string {
+  const ids = [debate.model1.writtenBy?.modelId ?? '', debate.model2.writtenBy?.modelId ?? ''];
+  return ids.sort().join(' vs ');
+}
+
+/**
+ * Whether the leaderboard rates each debate, or why not: it must be judged; what wrote each
+ * speaker and whether it had personality hints must be known; no speaker may have had hints
+ * (hints can steer a debate and address its judge, and one side's hints cannot be swapped away
+ * by a rematch); and of one author's debates of one pairing (the two models, either side) shared
+ * on one UTC day, only the first `dailyLimit` count, by sharedAt then id, so that one account
+ * sharing a pairing many times a day moves its ratings no more than `dailyLimit` debates can.
+ */
+export function ratingsOf(
+  debates: readonly RatedDebate[],
+  dailyLimit: number,
+): Map<string, DebateRating> {
+  const ratings = new Map<string, DebateRating>();
+  const counted = new Map<string, number>();
+  const inOrder = [...debates].sort(
+    (x, y) => x.sharedAt - y.sharedAt || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0),
+  );
+  for (const debate of inOrder) {
+    const speakers = [debate.model1, debate.model2];
+    if (!debate.judged) {
+      ratings.set(debate.id, 'NOT_JUDGED');
+    } else if (speakers.some((s) => s.writtenBy === null || s.personalityHints === null)) {
+      ratings.set(debate.id, 'NOT_RECORDED');
+    } else if (speakers.some((s) => s.personalityHints)) {
+      ratings.set(debate.id, 'PERSONALITY_HINTS');
+    } else {
+      const key = `${debate.authorId}\n${pairingOf(debate)}\n${utcDay(debate.sharedAt)}`;
+      const before = counted.get(key) ?? 0;
+      counted.set(key, before + 1);
+      ratings.set(debate.id, before < dailyLimit ? 'RATED' : 'DAILY_LIMIT');
+    }
+  }
+  return ratings;
 }
 
 /**
@@ -163,27 +214,59 @@ class Fit {
 }
 
 /**
- * The board of `subject` over the public, judged `debates` (with `pairsOnly`, only those in a
- * completed side-swapped pair): Bradley-Terry from the judges' winners (a tie half a win each
- * way), the audience's minds-changed winners fitted the same way for the second column.
- * A debate with a speaker written by the offline speaker goes to the fit shown apart. Not
- * rated: a debate whose two sides are the same subject (it tells nothing of either), and, as
- * whether it was offline cannot be known, one with a speaker whose writer was not kept.
+ * How a board is computed: the bootstrap's, and either the debates' `ratings` as ratingsOf gave
+ * them (a recompute sorts every public debate once for all its boards and the cards), or the
+ * daily limit to compute them with (none: no limit).
+ */
+export type BoardOptions = RateOptions &
+  (
+    | { readonly ratings: ReadonlyMap<string, DebateRating>; readonly dailyLimit?: never }
+    | { readonly ratings?: never; readonly dailyLimit?: number }
+  );
+
+/** Where a judged debate not rated is counted on a board. */
+const notRatedKey: Record<
+  Exclude<DebateRating, 'RATED' | 'NOT_JUDGED'>,
+  Exclude<keyof LeaderboardBoard['notRated'], 'sameSubject'>
+> = {
+  NOT_RECORDED: 'notRecorded',
+  PERSONALITY_HINTS: 'personalityHints',
+  DAILY_LIMIT: 'dailyLimit',
+};
+
+/**
+ * The board of `subject` over the public `debates` (with `pairsOnly`, only those in a completed
+ * side-swapped pair): Bradley-Terry from the judges' winners (a tie half a win each way), the
+ * audience's minds-changed winners fitted the same way for the second column, over the debates
+ * ratingsOf rates (the others judged are counted in `notRated`, by reason). A debate with a
+ * speaker written by the offline speaker goes to the fit shown apart. Not rated either: a debate
+ * whose two sides are the same subject (it tells nothing of either).
  */
 export async function computeBoard(
   debates: readonly RatedDebate[],
   subject: LeaderboardSubject,
   pairsOnly: boolean,
   computedAt: Date,
-  options: RateOptions = {},
+  options: BoardOptions = {},
 ): Promise<LeaderboardBoard> {
+  const {
+    dailyLimit = Infinity,
+    ratings = ratingsOf(debates, dailyLimit),
+    ...rateOptions
+  } = options;
   // In id order, so that the same debates always give the same bootstrap draws.
-  const sorted = [...debates].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
-  const pairs = completedPairs(sorted);
-  const inPairs = new Set(pairs.flatMap(([original, rematch]) => [original.id, rematch.id]));
+  const sorted = debates
+    .filter((debate) => debate.judged)
+    .sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const inPairs = new Set(
+    completedPairs(sorted).flatMap(([original, rematch]) => [original.id, rematch.id]),
+  );
+  // A pair counts when both of its debates are rated.
+  const pairs = completedPairs(sorted.filter((debate) => ratings.get(debate.id) === 'RATED'));
+  const inRatedPairs = new Set(pairs.flatMap(([original, rematch]) => [original.id, rematch.id]));
   const main = new Fit();
   const apart = new Fit();
-  const notRated = { sameSubject: 0, unknownWriter: 0 };
+  const notRated = { sameSubject: 0, notRecorded: 0, personalityHints: 0, dailyLimit: 0 };
   const sides = (debate: RatedDebate) =>
     [subjectOf(subject, debate.model1), subjectOf(subject, debate.model2)].filter(
       (side): side is Subject => side !== null,
@@ -191,10 +274,14 @@ export async function computeBoard(
   for (const debate of sorted) {
     if (pairsOnly && !inPairs.has(debate.id)) continue;
     const { model1, model2 } = debate;
-    if (!model1.writtenBy || !model2.writtenBy) {
-      notRated.unknownWriter += 1;
+    const rating = ratings.get(debate.id) ?? 'NOT_JUDGED';
+    if (rating !== 'RATED') {
+      if (rating !== 'NOT_JUDGED') notRated[notRatedKey[rating]] += 1;
       continue;
     }
+    if (pairsOnly && !inRatedPairs.has(debate.id)) continue;
+    // (Rated: both writers are known.)
+    if (!model1.writtenBy || !model2.writtenBy) continue;
     const [first, second] = sides(debate);
     if (!first || !second) continue;
     if (first.id === second.id) {
@@ -206,12 +293,12 @@ export async function computeBoard(
   }
   main.countPairs(pairs, sides);
   apart.countPairs(pairs, sides);
-  const rounds = options.rounds ?? BOOTSTRAP_ROUNDS;
+  const rounds = rateOptions.rounds ?? BOOTSTRAP_ROUNDS;
   return {
     subject,
     pairsOnly,
-    rows: await main.rows({ ...options, rounds }),
-    apart: await apart.rows({ ...options, rounds }),
+    rows: await main.rows({ ...rateOptions, rounds }),
+    apart: await apart.rows({ ...rateOptions, rounds }),
     debates: main.count,
     apartDebates: apart.count,
     notRated,

@@ -1,4 +1,5 @@
 import {
+  DebateRating,
   type LeaderboardBoard,
   type LeaderboardSubject,
   speakerNames,
@@ -14,18 +15,21 @@ import { type PublicDebateDocument, publicDebateModel } from '../schemas/public-
 import type { RatedDebate } from './leaderboard-boards.js';
 import { boardId, type LeaderboardDocument, leaderboardModel } from './leaderboard.schema.js';
 
-/** What a recompute reads of each public, judged debate, and no more. */
+/** What a recompute reads of each public debate, and no more. */
 const RATED_FIELDS = [
+  'userId',
   'sharedAt',
   'rematchOf',
   'minds',
   'verdict.winner',
+  'rating',
   ...['model1', 'model2'].flatMap((side) => [
     `${side}.stance`,
     `${side}.rhetoricStyle`,
     `${side}.writtenBy.kind`,
     `${side}.writtenBy.modelId`,
     `${side}.writtenBy.label`,
+    `${side}.personalityHints`,
   ]),
   // Whose rounds a team made (its notes), for the speaker setups' board.
   'rounds.speaker',
@@ -43,18 +47,24 @@ const ratedSpeaker = z.object({
     })
     .nullable()
     .default(null),
+  personalityHints: z.boolean().nullable().default(null),
 });
 
 /** A stored public debate as the leaderboard reads it, checked: the store is a boundary too. */
 const storedDebate = z.object({
   _id: z.string().min(1),
+  userId: z.string().min(1),
   sharedAt: z.date(),
   rematchOf: z.string().nullable().default(null),
   minds: z
     .partialRecord(StanceBefore, z.partialRecord(StanceAfter, z.number().int().nonnegative()))
     .nullable()
     .default(null),
-  verdict: z.object({ winner: z.enum(speakerNames).nullable() }),
+  verdict: z
+    .object({ winner: z.enum(speakerNames).nullable() })
+    .nullable()
+    .default(null),
+  rating: DebateRating.nullable().default(null),
   model1: ratedSpeaker,
   model2: ratedSpeaker,
   rounds: z
@@ -102,37 +112,71 @@ export class LeaderboardRepository implements OnApplicationBootstrap {
   }
 
   /**
-   * Every public debate with a verdict, as the fit reads it; a document that does not read as
-   * one (it cannot, written through the contracts) is left out, and counted.
+   * Every public debate, as the fit reads it, and the rating each one was last stored with; a
+   * document that does not read as one (it cannot, written through the contracts) is left out,
+   * and counted.
    */
-  async ratedDebates(): Promise<{ debates: RatedDebate[]; unreadable: number }> {
+  async ratedDebates(): Promise<{
+    debates: RatedDebate[];
+    stored: Map<string, DebateRating | null>;
+    unreadable: number;
+  }> {
     const found = await this.debates
-      .find(
-        { removedAt: null, verdict: { $ne: null } },
-        Object.fromEntries(RATED_FIELDS.map((field) => [field, 1])),
-      )
+      .find({ removedAt: null }, Object.fromEntries(RATED_FIELDS.map((field) => [field, 1])))
       .lean<unknown[]>()
       .exec();
     const debates: RatedDebate[] = [];
+    const stored = new Map<string, DebateRating | null>();
     for (const document of found) {
       const parsed = storedDebate.safeParse(document);
       if (!parsed.success) continue;
-      const { _id, sharedAt, rematchOf, minds, verdict, model1, model2, rounds } = parsed.data;
+      const { _id, userId, sharedAt, rematchOf, minds, verdict, model1, model2, rounds, rating } =
+        parsed.data;
+      stored.set(_id, rating);
       const modeOf = (speaker: (typeof speakerNames)[number]) =>
         rounds.some((round) => round.speaker === speaker && round.team !== null)
           ? ('team' as const)
           : ('single' as const);
       debates.push({
         id: _id,
+        authorId: userId,
         sharedAt: sharedAt.getTime(),
         rematchOf,
         model1: { ...model1, speakerMode: modeOf('First Speaker') },
         model2: { ...model2, speakerMode: modeOf('Second Speaker') },
-        winner: verdict.winner,
+        judged: verdict !== null,
+        winner: verdict?.winner ?? null,
         audience: mindsChangedOf(minds ?? undefined).shares?.winner ?? null,
       });
     }
-    return { debates, unreadable: found.length - debates.length };
+    return { debates, stored, unreadable: found.length - debates.length };
+  }
+
+  /**
+   * Stores each debate's rating, as read at `readAt`, where it differs from the one stored;
+   * not over one a later read stored (another replica's recompute). A debate whose rating did
+   * not change is not written: a replica's write from an earlier read may then stay until the
+   * next recompute (the next share, unshare or decisive vote, or a start).
+   */
+  async saveRatings(
+    ratings: ReadonlyMap<string, DebateRating>,
+    stored: ReadonlyMap<string, DebateRating | null>,
+    readAt: Date,
+  ): Promise<void> {
+    const changed = [...ratings].filter(([id, rating]) => stored.get(id) !== rating);
+    if (changed.length === 0) return;
+    await this.debates.bulkWrite(
+      changed.map(([_id, rating]) => ({
+        updateOne: {
+          filter: {
+            _id,
+            $or: [{ ratedAt: { $lt: readAt } }, { ratedAt: null }],
+          },
+          update: { $set: { rating, ratedAt: readAt } },
+        },
+      })),
+      { ordered: false },
+    );
   }
 
   /** When a debate's public copy was shared and taken down; null: it has none. */

@@ -1,6 +1,7 @@
+import type { DebateRating, LeaderboardBoard } from '@debate/contracts';
 import { createLogger, PinoLoggerService } from '@debate/nest';
 import { describe, expect, it } from '@jest/globals';
-import { boardKeys } from './leaderboard-boards.js';
+import { boardKeys, type RatedDebate, type RatedSpeaker } from './leaderboard-boards.js';
 import type { LeaderboardRepository } from './leaderboard.repository.js';
 import { LeaderboardService } from './leaderboard.service.js';
 
@@ -13,12 +14,13 @@ function heldStore() {
   const saved: string[] = [];
   const repository = {
     ratedDebates: () =>
-      new Promise<{ debates: []; unreadable: number }>((resolve) => {
-        reads.push(() => resolve({ debates: [], unreadable: 0 }));
+      new Promise<{ debates: []; stored: Map<string, null>; unreadable: number }>((resolve) => {
+        reads.push(() => resolve({ debates: [], stored: new Map(), unreadable: 0 }));
       }),
     save: async (board: { subject: string; pairsOnly: boolean }) => {
       saved.push(`${board.subject}:${board.pairsOnly}`);
     },
+    saveRatings: async () => undefined,
   } as unknown as LeaderboardRepository;
   /** Lets the next read finish, once it has begun. */
   const release = async () => {
@@ -35,7 +37,7 @@ describe(LeaderboardService.name, () => {
 
   it('recomputes one at a time, and once more after changes made during one', async () => {
     const store = heldStore();
-    const sut = new LeaderboardService(store.repository, logger);
+    const sut = new LeaderboardService(store.repository, logger, 4);
     let readsBegun = 0;
     const counted = store.repository.ratedDebates.bind(store.repository);
     store.repository.ratedDebates = () => {
@@ -84,13 +86,59 @@ describe(LeaderboardService.name, () => {
       ratedDebates: async () => {
         calls += 1;
         if (calls === 1) throw new Error('the store is down');
-        return { debates: [], unreadable: 0 };
+        return { debates: [], stored: new Map(), unreadable: 0 };
       },
       save: async () => undefined,
+      saveRatings: async () => undefined,
     } as unknown as LeaderboardRepository;
-    const sut = new LeaderboardService(repository, logger);
+    const sut = new LeaderboardService(repository, logger, 4);
     await expect(sut.changed()).resolves.toBeUndefined();
     await expect(sut.changed()).resolves.toBeUndefined();
     expect(calls).toBe(2);
+  });
+
+  it('rates the debates once per recompute, for every board and for the cards', async () => {
+    // ratingsOf (a sort of every public debate) is what reads a debate's author, for the
+    // daily limit: each read here is one more pass of it.
+    let authorReads = 0;
+    const speaker = (modelId: string, stance: number, rhetoricStyle: string): RatedSpeaker => ({
+      stance,
+      rhetoricStyle,
+      writtenBy: { kind: 'model', modelId, label: modelId },
+      speakerMode: 'single',
+      personalityHints: false,
+    });
+    const debate: RatedDebate = {
+      id: 'd1',
+      get authorId() {
+        authorReads += 1;
+        return 'ada';
+      },
+      sharedAt: Date.parse('2025-06-01T12:00:00.000Z'),
+      rematchOf: null,
+      model1: speaker('model-a', 0.6, 'formal'),
+      model2: speaker('model-b', -0.6, 'casual'),
+      judged: true,
+      winner: 'First Speaker',
+      audience: null,
+    };
+    const boards: LeaderboardBoard[] = [];
+    const cards: Array<ReadonlyMap<string, DebateRating>> = [];
+    const repository = {
+      ratedDebates: async () => ({ debates: [debate], stored: new Map(), unreadable: 0 }),
+      save: async (board: LeaderboardBoard) => {
+        boards.push(board);
+      },
+      saveRatings: async (ratings: ReadonlyMap<string, DebateRating>) => {
+        cards.push(ratings);
+      },
+    } as unknown as LeaderboardRepository;
+    const sut = new LeaderboardService(repository, logger, 4);
+    await sut.changed();
+    expect(boards.map((board) => [board.subject, board.pairsOnly, board.debates])).toEqual(
+      boardKeys.map(({ subject, pairsOnly }) => [subject, pairsOnly, pairsOnly ? 0 : 1]),
+    );
+    expect(cards).toEqual([new Map([['d1', 'RATED']])]);
+    expect(authorReads).toBe(1);
   });
 });

@@ -7,13 +7,14 @@ import type {
 import { PinoLoggerService } from '@debate/nest';
 import {
   type BeforeApplicationShutdown,
+  Inject,
   Injectable,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BOOTSTRAP_ROUNDS } from './bradley-terry.js';
-import { boardKeys, computeBoard } from './leaderboard-boards.js';
+import { boardKeys, computeBoard, ratingsOf } from './leaderboard-boards.js';
 import { LeaderboardRepository } from './leaderboard.repository.js';
 
 type Contracts = typeof leaderboardContracts;
@@ -25,6 +26,12 @@ type Contracts = typeof leaderboardContracts;
  */
 const MIN_PAUSE_MS = 200;
 
+/**
+ * The token of the daily limit: how many debates of one author and one pairing shared on one UTC
+ * day the leaderboard counts (LEADERBOARD_DAILY_LIMIT).
+ */
+export const LEADERBOARD_DAILY_LIMIT = Symbol('LEADERBOARD_DAILY_LIMIT');
+
 /** A board before the first recompute: nothing rated yet. */
 function emptyBoard(subject: LeaderboardBoard['subject'], pairsOnly: boolean): LeaderboardBoard {
   return {
@@ -34,7 +41,7 @@ function emptyBoard(subject: LeaderboardBoard['subject'], pairsOnly: boolean): L
     apart: [],
     debates: 0,
     apartDebates: 0,
-    notRated: { sameSubject: 0, unknownWriter: 0 },
+    notRated: { sameSubject: 0, notRecorded: 0, personalityHints: 0, dailyLimit: 0 },
     bootstrapRounds: BOOTSTRAP_ROUNDS,
     computedAt: null,
     computeMs: null,
@@ -58,6 +65,7 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly repository: LeaderboardRepository,
     private readonly logger: PinoLoggerService,
+    @Inject(LEADERBOARD_DAILY_LIMIT) private readonly dailyLimit: number,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -105,16 +113,20 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
       if (this.stopping) return;
       const started = performance.now();
       const readAt = new Date();
-      const { debates, unreadable } = await this.repository.ratedDebates();
+      const { debates, stored, unreadable } = await this.repository.ratedDebates();
+      // Whether each debate is rated, or why not: once, for every board and for the cards.
+      const ratings = ratingsOf(debates, this.dailyLimit);
       const boards: LeaderboardBoard[] = [];
       for (const { subject, pairsOnly } of boardKeys) {
-        boards.push(await computeBoard(debates, subject, pairsOnly, readAt));
+        boards.push(await computeBoard(debates, subject, pairsOnly, readAt, { ratings }));
       }
       const computeMs = Math.round(performance.now() - started);
       this.lastMs = computeMs;
       for (const board of boards) await this.repository.save({ ...board, computeMs }, readAt);
+      // What each debate's card says: rated, or why not.
+      await this.repository.saveRatings(ratings, stored, readAt);
       this.logger.log(
-        `Leaderboard recomputed from ${debates.length} judged debates in ${computeMs} ms` +
+        `Leaderboard recomputed from ${debates.length} public debates in ${computeMs} ms` +
           (unreadable > 0 ? ` (${unreadable} stored debates could not be read)` : ''),
       );
     } catch (error) {

@@ -37,6 +37,7 @@ function cardOf(document: PublicDebateCard): Omit<RankedDebate, 'myVote' | 'star
     rematchOf: document.rematchOf ?? null,
     mindsChanged: mindsChangedOf(document.minds),
     example: document.userId === EXAMPLES_USER_ID,
+    rating: document.rating ?? null,
   };
 }
 

@@ -25,6 +25,7 @@ const CARD_FIELDS = [
   'moderatorEnabled',
   'rematchOf',
   'minds',
+  'rating',
 ] as const;
 
 /** A ranking card as read: its fields, the sort's score, and the viewer's vote alone. */

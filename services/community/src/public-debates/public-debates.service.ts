@@ -9,7 +9,7 @@ import {
   type VoteCounts,
   type VoteKind,
 } from '@debate/contracts';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   decodeRankCursor,
   encodeRankCursor,
@@ -20,6 +20,7 @@ import {
 import { StarsRepository } from '../stars/stars.repository.js';
 import { LeaderboardService } from '../leaderboard/leaderboard.service.js';
 import { mindsChangedOf } from '../minds/minds-changed.js';
+import { CLOCK, type Clock, type Reader, ViewsRepository } from '../views/views.repository.js';
 import { countsOf, toPublicDebate, toRankedDebate } from './public-debates.mapper.js';
 import {
   type MindsMoves,
@@ -68,6 +69,8 @@ export class PublicDebatesService {
     private readonly debates: PublicDebatesRepository,
     private readonly stars: StarsRepository,
     private readonly leaderboard: LeaderboardService,
+    private readonly views: ViewsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /**
@@ -115,8 +118,22 @@ export class PublicDebatesService {
 
   async get(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
     const { debateId, viewerId } = request;
-    const found = await this.debates.findPublic(debateId, request.countView);
+    let found = await this.debates.findPublic(debateId, false);
     if (!found) return { debate: null, viewer: null, pair: null };
+    // A view counts once per reader and UTC day: reading again, or reloading, adds none; a
+    // counted fetch without a reader (a gateway of the last version's) adds none either.
+    const viewedBy: Reader | undefined = viewerId
+      ? { account: viewerId }
+      : request.readerAddress
+        ? { address: request.readerAddress }
+        : undefined;
+    if (
+      request.countView &&
+      viewedBy &&
+      (await this.views.markToday(debateId, viewedBy, this.clock()))
+    ) {
+      found = (await this.debates.findPublic(debateId, true)) ?? found;
+    }
     const [reader, pair] = await Promise.all([
       viewerId ? this.debates.findReader(debateId, viewerId) : null,
       this.debates.findPair(found),

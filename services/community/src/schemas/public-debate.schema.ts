@@ -23,6 +23,8 @@ export interface PublicDebateDocument extends Omit<
   minds: MindsMatrix;
   popularity: number;
   controversy: number;
+  /** When the debates its `rating` was decided from were read (the leaderboard's recompute). */
+  ratedAt?: Date | null;
 }
 
 /** What wrote a speaker's rounds or one round (the contract's WrittenBy); absent on older debates. */
@@ -47,6 +49,8 @@ const speakerInfo = {
   stance: Number,
   rhetoricStyle: String,
   writtenBy: { type: writtenBySchema, default: null },
+  // Whether it was given personality hints; null: saved before this was kept.
+  personalityHints: { type: Boolean, default: null },
 };
 
 const publicDebateSchema = new Schema<PublicDebateDocument>(
@@ -78,6 +82,10 @@ const publicDebateSchema = new Schema<PublicDebateDocument>(
     moderatorEnabled: { type: Boolean, default: null },
     // The debate this one is the rematch of (a side-swapped pair); null: not a rematch.
     rematchOf: { type: String, default: null },
+    // Whether the leaderboard rates it (the contracts' DebateRating), as its last recompute
+    // decided; null until one has read it.
+    rating: { type: String, default: null },
+    ratedAt: { type: Date, default: null },
     rounds: [
       {
         _id: false,

@@ -40,6 +40,8 @@ function speakerOf(run: FinishedRun, speaker: 'First Speaker' | 'Second Speaker'
     writtenBy: speakerWrittenBy(
       run.turns.flatMap((turn) => (turn.speaker === speaker ? [turn.writtenBy] : [])),
     ),
+    // Whether it had hints, not what they said: the leaderboard rates only debates without.
+    personalityHints: settings.personality.trim() !== '',
   };
 }
 

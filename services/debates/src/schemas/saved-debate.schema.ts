@@ -34,6 +34,8 @@ const speakerInfo = {
   stance: { type: Number, required: true },
   rhetoricStyle: { type: String, required: true },
   writtenBy: { type: writtenBySchema, default: null },
+  // Whether it was given personality hints; null: saved before this was kept.
+  personalityHints: { type: Boolean, default: null },
 };
 
 const savedDebateSchema = new Schema<SavedDebateDocument>(

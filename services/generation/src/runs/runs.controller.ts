@@ -4,6 +4,7 @@ import {
   type FinishedRun,
   generationContracts,
   generationTexts,
+  NO_SUCH_RUN,
   OFFLINE_MODEL_ID,
   type ParsedRequestOf,
   type ResponseOf,
@@ -79,7 +80,7 @@ export class RunsController {
     request: ParsedRequestOf<Contracts['start']>,
   ): Promise<ResponseOf<Contracts['start']>> {
     const runId = newRunId();
-    const { userId, email, settings, rematchOf } = request;
+    const { userId, email, emailVerified, settings, rematchOf } = request;
     // A model the catalogue does not have is refused before anything is taken.
     for (const speaker of ['first', 'second'] as const) {
       const model = settings[speaker].model;
@@ -92,7 +93,12 @@ export class RunsController {
         };
       }
     }
-    const taken = await this.services.request(usageContracts.consume, { userId, email, runId });
+    const taken = await this.services.request(usageContracts.consume, {
+      userId,
+      email,
+      emailVerified,
+      runId,
+    });
     if (!taken.granted) {
       const message =
         taken.reason === 'rate_limited'
@@ -176,7 +182,7 @@ export class RunsController {
   @HandleRequest(generationContracts.watch, { onThisInstance: true })
   watch(request: ParsedRequestOf<Contracts['watch']>): Observable<RunEvent> {
     const run = this.registry.find(request.runId, request.userId);
-    if (!run) throw new RpcException({ status: 'error', message: 'No such debate run' });
+    if (!run) throw new RpcException({ status: 'error', message: NO_SUCH_RUN });
     return run.watch();
   }
 }

@@ -8,9 +8,12 @@ export interface KeycloakSettings {
   /** The base URL the browser reaches (for the authorization redirect); by default `baseUrl`. */
   readonly publicBaseUrl?: string | (() => string);
   readonly realm: string;
-  /** The public client the web app signs in with. */
+  /** The public client of the browser's sign-in through Google or GitHub (authorization code). */
   readonly webClientId: string;
-  /** The confidential client whose service account creates users. */
+  /**
+   * The confidential client the e-mail form signs in through (the password grant, which the
+   * public client does not allow) and whose service account creates users.
+   */
   readonly serviceClientId: string;
   readonly serviceSecret: string;
 }
@@ -82,6 +85,9 @@ export function identityOf(tokens: TokenSet): TokenIdentity {
 
 const resolve = (url: string | (() => string)) => (typeof url === 'string' ? url : url());
 
+/** Whom a refresh token was issued to: Keycloak's refresh tokens are JWTs naming it (`azp`). */
+const RefreshClaims = z.object({ azp: z.string().min(1) });
+
 /**
  * The identity service's client of the realm: the same code for Keycloak and for the embedded
  * issuer, over Keycloak's HTTP API (token endpoint, logout, admin API).
@@ -149,11 +155,34 @@ export class KeycloakClient {
     return TokenSet.parse(await response.json());
   }
 
-  /** The direct-access grant of the e-mail form. */
+  /** The confidential client, authenticated by its secret (client_secret_post). */
+  private get serviceClient(): Record<string, string> {
+    return { client_id: this.settings.serviceClientId, client_secret: this.settings.serviceSecret };
+  }
+
+  /**
+   * The client a refresh token was issued to, authenticated: the realm renews or ends a session
+   * only for the client that opened it (the confidential client for the e-mail form's, the web
+   * client for a provider's). A token that names none (not a JWT) goes as the web client's, and
+   * the realm refuses it in its own words.
+   */
+  private clientOf(refreshToken: string): Record<string, string> {
+    let azp: string | undefined;
+    try {
+      azp = RefreshClaims.parse(decodeJwt(refreshToken)).azp;
+    } catch {
+      azp = undefined;
+    }
+    return azp === this.settings.serviceClientId
+      ? this.serviceClient
+      : { client_id: this.settings.webClientId };
+  }
+
+  /** The password grant of the e-mail form, through the confidential client. */
   passwordGrant(email: string, password: string): Promise<TokenSet> {
     return this.tokenRequest({
       grant_type: 'password',
-      client_id: this.settings.webClientId,
+      ...this.serviceClient,
       username: email,
       password,
       scope: 'openid email profile',
@@ -163,7 +192,7 @@ export class KeycloakClient {
   refresh(refreshToken: string): Promise<TokenSet> {
     return this.tokenRequest({
       grant_type: 'refresh_token',
-      client_id: this.settings.webClientId,
+      ...this.clientOf(refreshToken),
       refresh_token: refreshToken,
     });
   }
@@ -183,7 +212,7 @@ export class KeycloakClient {
   async logout(refreshToken: string): Promise<void> {
     const response = await this.post(
       `${this.realmUrl()}/protocol/openid-connect/logout`,
-      new URLSearchParams({ client_id: this.settings.webClientId, refresh_token: refreshToken }),
+      new URLSearchParams({ ...this.clientOf(refreshToken), refresh_token: refreshToken }),
     );
     if (!response.ok) throw await this.refusal(response);
   }
@@ -217,8 +246,7 @@ export class KeycloakClient {
     }
     const tokens = await this.tokenRequest({
       grant_type: 'client_credentials',
-      client_id: this.settings.serviceClientId,
-      client_secret: this.settings.serviceSecret,
+      ...this.serviceClient,
     });
     this.serviceToken = {
       value: tokens.access_token,

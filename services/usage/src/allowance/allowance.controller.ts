@@ -12,14 +12,14 @@ export class AllowanceController {
 
   @HandleRequest(usageContracts.stats)
   stats(request: ParsedRequestOf<Contracts['stats']>): Promise<ResponseOf<Contracts['stats']>> {
-    return this.ledger.stats(request.userId, request.email);
+    return this.ledger.stats(request);
   }
 
   @HandleRequest(usageContracts.consume)
   consume(
     request: ParsedRequestOf<Contracts['consume']>,
   ): Promise<ResponseOf<Contracts['consume']>> {
-    return this.ledger.consume(request.userId, request.email, request.runId);
+    return this.ledger.consume(request, request.runId);
   }
 
   @HandleRequest(usageContracts.refund)

@@ -34,8 +34,22 @@ export const usageRules = {
 export const CLOCK = Symbol('CLOCK');
 export type Clock = () => Date;
 
-/** Which account gets the daily 100 (USAGE_TEST_ACCOUNT_EMAIL); none when unset. */
-export const TEST_ACCOUNT_EMAIL = Symbol('TEST_ACCOUNT_EMAIL');
+/**
+ * Which account gets the daily 100: by its verified address (USAGE_TEST_ACCOUNT_EMAIL, lower
+ * case) or by its user id (USAGE_TEST_ACCOUNT_ID); none when neither is set.
+ */
+export const TEST_ACCOUNT = Symbol('TEST_ACCOUNT');
+export interface TestAccount {
+  readonly email: string | null;
+  readonly userId: string | null;
+}
+
+/** Who asks: the user, their address and whether the realm has verified it. */
+export interface Holder {
+  readonly userId: string;
+  readonly email: string;
+  readonly emailVerified: boolean;
+}
 
 /** How long a run may stay open before its debate is given back (USAGE_ABANDONED_RUN_MS). */
 export const ABANDONED_RUN_AFTER_MS = Symbol('ABANDONED_RUN_AFTER_MS');
@@ -77,7 +91,7 @@ export class UsageLedger {
   constructor(
     @Inject(MONGO_CONNECTION) connection: Connection,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(TEST_ACCOUNT_EMAIL) private readonly testAccount: string | null,
+    @Inject(TEST_ACCOUNT) private readonly testAccount: TestAccount,
     private readonly logger: PinoLoggerService,
     @Inject(ABANDONED_RUN_AFTER_MS) private readonly abandonedRunAfterMs: number,
     @Inject(STARTS_PER_MINUTE) private readonly startsPerMinute: number,
@@ -142,14 +156,27 @@ export class UsageLedger {
    * missing. One read when no rule applies (the usual case), else the rules' updates and a
    * second read.
    */
-  private async current(userId: string, email: string, now: Date): Promise<UsageDocument> {
+  private async current(holder: Holder, now: Date): Promise<UsageDocument> {
+    const { userId } = holder;
     let document = await this.read(userId);
     if (!document) {
-      await this.create(userId, email, now);
+      await this.create(userId, holder.email, now);
       document = await this.readExisting(userId);
     }
-    const changed = await this.applyReadRules(document, email, now);
+    const changed = await this.applyReadRules(document, holder, now);
     return changed ? this.readExisting(userId) : document;
+  }
+
+  /**
+   * Whether `holder` is the designated test account: by its user id, or by its address when the
+   * realm has verified it (anyone can type an address at sign-up, or claim one at a provider).
+   */
+  private isTestAccount(holder: Holder): boolean {
+    const { email, userId } = this.testAccount;
+    return (
+      holder.userId === userId ||
+      (holder.emailVerified && email !== null && holder.email.toLowerCase() === email)
+    );
   }
 
   /**
@@ -162,15 +189,14 @@ export class UsageLedger {
    */
   private async applyReadRules(
     document: UsageDocument,
-    email: string,
+    holder: Holder,
     now: Date,
   ): Promise<boolean> {
     const userId = document._id;
     let changed = await this.refundAbandonedRuns(document, now);
     const today = now.toISOString().slice(0, 10);
     if (
-      this.testAccount &&
-      email.toLowerCase() === this.testAccount &&
+      this.isTestAccount(holder) &&
       document.freeDebatesRemaining < usageRules.testAccountDaily &&
       document.testResetOn !== today
     ) {
@@ -210,9 +236,9 @@ export class UsageLedger {
   }
 
   /** The user's allowance, with the read rules applied (a missing record is created). */
-  async stats(userId: string, email: string): Promise<UsageStats> {
+  async stats(holder: Holder): Promise<UsageStats> {
     const now = this.clock();
-    return this.step('read', async () => toStats(await this.current(userId, email, now)));
+    return this.step('read', async () => toStats(await this.current(holder, now)));
   }
 
   /**
@@ -221,10 +247,11 @@ export class UsageLedger {
    * Once per run: asked again for a run that has its debate (a retry whose answer was lost), it
    * answers granted and takes nothing.
    */
-  async consume(userId: string, email: string, runId: string): Promise<ConsumeResult> {
+  async consume(holder: Holder, runId: string): Promise<ConsumeResult> {
+    const { userId } = holder;
     const now = this.clock();
     return this.step('count', async () => {
-      await this.current(userId, email, now);
+      await this.current(holder, now);
       const windowStart = new Date(now.getTime() - usageRules.startWindowMs);
       // The refusal is told from the record read after the update missed; if the record has
       // changed since so that the update would now pass (a refund in between), it is tried again.

@@ -46,6 +46,7 @@ const offlineDebate: CommunityDebate = {
   verdict: null,
   mindsChanged: { readers: 0, shares: null },
   example: false,
+  rating: { text: 'Rated' },
 };
 
 describe(speakersLine.name, () => {
@@ -107,6 +108,21 @@ describe(DebateCard.name, () => {
   it('does not call a person’s debate an example', () => {
     card(offlineDebate);
     expect(screen.queryByText(EXAMPLE_NOTE)).toBeNull();
+  });
+
+  it('says on its shared line whether the leaderboard rates it, or why not', () => {
+    const sharedLine = (debate: CommunityDebate) => {
+      const { container, unmount } = card(debate);
+      const text = container.querySelector('.shared-line')?.textContent;
+      unmount();
+      return text;
+    };
+    expect(sharedLine(offlineDebate)).toMatch(/^Shared .+ · Rated$/);
+    expect(
+      sharedLine({ ...offlineDebate, rating: { text: 'Not rated: personality hints' } }),
+    ).toMatch(/^Shared .+ · Not rated: personality hints$/);
+    // Just shared, not read by the leaderboard yet: nothing said.
+    expect(sharedLine({ ...offlineDebate, rating: null })).not.toMatch(/rated/i);
   });
 
   it('shows the offline speaker on the card of a debate written offline', () => {

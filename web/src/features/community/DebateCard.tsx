@@ -17,6 +17,14 @@ import { type CardProblem, VOTE_KINDS } from './votes';
 export const EXAMPLE_NOTE =
   'An example debate, written by the offline speaker to show how one reads.';
 
+/**
+ * ' · Rated', or ' · Not rated: …' and why: whether the leaderboard rates the debate, after its
+ * shared line; nothing just after it was shared, until the leaderboard has read it.
+ */
+export function ratingSuffix(rating: { readonly text: string } | null | undefined): string {
+  return rating ? ` · ${rating.text}` : '';
+}
+
 /** The three vote kinds' shares of all votes, in whole percent. */
 export function voteShares(counts: VoteCounts): Record<VoteKind, number> {
   const total = counts.upvotes + counts.downvotes + counts.interesting;
@@ -150,6 +158,7 @@ export function DebateCard({
       {problem && <ProblemLine problem={problem} />}
       <p className="shared-line">
         Shared <RelativeTime iso={debate.sharedAt} />
+        {ratingSuffix(debate.rating)}
       </p>
       <button
         type="button"

@@ -15,7 +15,7 @@ import {
   useCommunityDebateQuery,
   useVoteMutation,
 } from './community.api';
-import { EXAMPLE_NOTE, ProblemLine, speakersLine } from './DebateCard';
+import { EXAMPLE_NOTE, ProblemLine, ratingSuffix, speakersLine } from './DebateCard';
 import { BeforeQuestion } from './BeforeQuestion';
 import { SITE_NAME } from '../../app/titles';
 import { MindsChangedPanel } from './MindsChangedPanel';
@@ -175,6 +175,7 @@ export function DebatePage() {
         Shared <RelativeTime iso={data.sharedAt} />
         {author ? ` by ${author}` : ''} · For {data.upvotes} · Interesting {data.interesting} ·
         Against {data.downvotes} · {viewsText(data.views)}
+        {ratingSuffix(data.rating)}
       </p>
       <SpeakerFacts model1={data.model1} model2={data.model2} detailed />
       {data.askBefore ? (

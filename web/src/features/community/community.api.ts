@@ -86,6 +86,9 @@ const CommunityDebatesDocument = graphql(`
           ...MindsChangedFields
         }
         example
+        rating {
+          text
+        }
       }
       next
     }
@@ -120,6 +123,9 @@ const CommunityDebateDocument = graphql(`
         ...MindsChangedFields
       }
       example
+      rating {
+        text
+      }
       myVote
       standBefore
       askBefore

@@ -36,7 +36,7 @@ const empty: Board = {
   apartDebates: 0,
   bootstrapRounds: 500,
   computedAt: null,
-  notRated: { sameSubject: 0, unknownWriter: 0 },
+  notRated: { sameSubject: 0, notRecorded: 0, personalityHints: 0, dailyLimit: 0 },
   rows: [],
   apart: [],
 };
@@ -46,7 +46,7 @@ const models: Board = {
   debates: 14,
   apartDebates: 3,
   computedAt: '2025-06-01T12:00:00.000Z',
-  notRated: { sameSubject: 2, unknownWriter: 0 },
+  notRated: { sameSubject: 2, notRecorded: 0, personalityHints: 1, dailyLimit: 3 },
   rows: [
     row('gpt-4o', 'GPT-4o', 1120.4, {
       audience: { rating: 1049.6, low: 980, high: 1110, debates: 3 },
@@ -146,6 +146,10 @@ describe(LeaderboardTab.name, () => {
     ]);
     expect(
       screen.getByText(/Not rated: 2 debates with the same model on both sides\./),
+    ).toBeTruthy();
+    expect(screen.getByText(/Not rated: 1 debate with personality hints\./)).toBeTruthy();
+    expect(
+      screen.getByText(/Not rated: 3 debates over the daily limit for their pairing\./),
     ).toBeTruthy();
     expect(asked).toEqual([{ subject: 'MODEL', pairsOnly: false }]);
   });

@@ -158,8 +158,12 @@ export function LeaderboardTab() {
           <p className="hint leaderboard-notes">
             {data.notRated.sameSubject > 0 &&
               `Not rated: ${plural(data.notRated.sameSubject, 'debate')} with the same ${NAME_HEADING[shown].toLowerCase()} on both sides. `}
-            {data.notRated.unknownWriter > 0 &&
-              `Not rated: ${plural(data.notRated.unknownWriter, 'debate')} saved before what wrote them was kept. `}
+            {data.notRated.notRecorded > 0 &&
+              `Not rated: ${plural(data.notRated.notRecorded, 'debate')} saved before ratings. `}
+            {data.notRated.personalityHints > 0 &&
+              `Not rated: ${plural(data.notRated.personalityHints, 'debate')} with personality hints. `}
+            {data.notRated.dailyLimit > 0 &&
+              `Not rated: ${plural(data.notRated.dailyLimit, 'debate')} over the daily limit for their pairing. `}
             {data.computedAt &&
               `Intervals from ${data.bootstrapRounds} bootstrap rounds; updated ${new Date(data.computedAt).toLocaleString()}.`}
           </p>

@@ -41,7 +41,9 @@ const LeaderboardDocument = graphql(`
       computedAt
       notRated {
         sameSubject
-        unknownWriter
+        notRecorded
+        personalityHints
+        dailyLimit
       }
       rows {
         ...LeaderboardRowFields
