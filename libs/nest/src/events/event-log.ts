@@ -28,8 +28,6 @@ import type { TransportConfig } from '../transport/transport.factory.js';
 /** How long an event whose handler failed waits before it is delivered again. */
 const RETRY_MS = 1_000;
 
-/** By default, how long a consumer waits for a stream's owner to create it before failing. */
-const STREAM_WAIT_MS = 60_000;
 /** How often a waiting consumer looks for the stream. */
 const STREAM_POLL_MS = 1_000;
 
@@ -111,23 +109,25 @@ export abstract class EventLog {
  * The event log of the distributed platform: JetStream, with the event id as Nats-Msg-Id (the
  * server drops a duplicate within the stream's window). A stream's owner creates it, or brings
  * it up to date, when its application starts (onApplicationBootstrap) and before it publishes;
- * its consumers may only read it (natsPermissions): one that starts first waits for the stream.
+ * its consumers may only read it (natsPermissions): one that starts first consumes it once it is
+ * there, without holding its service's start.
  */
 export class JetStreamEventLog extends EventLog {
   private connection: Promise<{ nc: NatsConnection; js: JetStreamClient }> | undefined;
   private readonly ensured = new Map<string, Promise<void>>();
   private readonly consumers: ConsumerMessages[] = [];
+  /** Consumers waiting for another deployable's stream (settled by close). */
+  private readonly waiting: Promise<void>[] = [];
+  private closed = false;
 
   /**
    * `client`: the deployable (or an anonymous client, a test's, which owns no stream);
-   * `replicas`: how many servers hold each stream (unset: see ensureStream); `streamWaitMs`: how
-   * long a consumer waits for a stream's owner to create it.
+   * `replicas`: how many servers hold each stream (unset: see ensureStream).
    */
   constructor(
     private readonly nats: NatsSettings,
     private readonly client: NatsClientIdentity,
     private readonly replicas?: number,
-    private readonly streamWaitMs = STREAM_WAIT_MS,
   ) {
     super();
   }
@@ -157,36 +157,21 @@ export class JetStreamEventLog extends EventLog {
   }
 
   /**
-   * Resolves once `stream` exists. Its owner creates it; a consumer, which may not, looks once
-   * every STREAM_POLL_MS until its owner has (reported once through `onProblem`), and fails
-   * after `streamWaitMs`.
+   * Resolves once `stream` exists (a consumer may not create it): it looks once every
+   * STREAM_POLL_MS until its owner has, for as long as it takes (the owner may start long after
+   * this service), says so through `onProblem`, and resolves at once when this log is closed.
    */
   private async awaitStream(
     nc: NatsConnection,
     stream: EventStream,
     onProblem: (message: string) => void,
   ): Promise<void> {
-    const jsm = await jetstreamManager(nc);
-    const deadline = Date.now() + this.streamWaitMs;
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await jsm.streams.info(stream.name);
-        if (attempt > 0) onProblem(`${stream.name} is there: consuming it`);
-        return;
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-      }
-      if (Date.now() >= deadline) {
-        throw new Error(
-          `${stream.name} still does not exist after ${this.streamWaitMs} ms: the ${stream.owner} service creates it when it starts; is it running?`,
-        );
-      }
-      if (attempt === 0) {
-        onProblem(
-          `${stream.name} does not exist yet: waiting up to ${this.streamWaitMs} ms for the ${stream.owner} service to create it`,
-        );
-      }
+    while (!this.closed) {
       await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS));
+      if (!this.closed && (await this.streamExists(nc, stream))) {
+        onProblem(`${stream.name} is there: consuming it`);
+        return;
+      }
     }
   }
 
@@ -220,10 +205,50 @@ export class JetStreamEventLog extends EventLog {
   ): Promise<void> {
     const stream = requireStream(contract);
     const onProblem = options.onProblem ?? (() => undefined);
+    const { nc } = await this.connect();
+    if (this.owns(stream)) {
+      await this.ensureStream(nc, stream);
+      await this.consume(contract, stream, durable, handler, onProblem);
+      return;
+    }
+    // Another deployable's stream: this service serves its own requests meanwhile, and its
+    // durable consumer, once the stream is there, delivers every event from the first.
+    if (await this.streamExists(nc, stream)) {
+      await this.consume(contract, stream, durable, handler, onProblem);
+      return;
+    }
+    onProblem(
+      `${stream.name} does not exist yet: the ${stream.owner} service creates it when it starts; consuming it once it is there`,
+    );
+    this.waiting.push(
+      this.awaitStream(nc, stream, onProblem)
+        .then(() =>
+          this.closed ? undefined : this.consume(contract, stream, durable, handler, onProblem),
+        )
+        .catch((error: unknown) => onProblem(`Consuming ${stream.name} failed: ${String(error)}`)),
+    );
+  }
+
+  /** Whether `stream` exists (a consumer's one look before it waits in the background). */
+  private async streamExists(nc: NatsConnection, stream: EventStream): Promise<boolean> {
+    try {
+      await (await jetstreamManager(nc)).streams.info(stream.name);
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Adds the durable consumer `durable` of `contract`'s events and hands each to `handler`. */
+  private async consume<C extends EventContract>(
+    contract: C,
+    stream: EventStream,
+    durable: string,
+    handler: (payload: z.output<C['payload']>) => Promise<void>,
+    onProblem: (message: string) => void,
+  ): Promise<void> {
     const { nc, js } = await this.connect();
-    await (this.owns(stream)
-      ? this.ensureStream(nc, stream)
-      : this.awaitStream(nc, stream, onProblem));
     const name = `${durable}-${contract.subject.replaceAll('.', '_')}`;
     const jsm = await jetstreamManager(nc);
     await jsm.consumers.add(stream.name, {
@@ -255,6 +280,8 @@ export class JetStreamEventLog extends EventLog {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.waiting.splice(0));
     for (const messages of this.consumers.splice(0)) await messages.close();
     const connection = this.connection;
     this.connection = undefined;
