@@ -20,7 +20,8 @@ describe("a shared debate's page", () => {
     await generateAndSave(page, 'Should parks stay open all night?');
     const path = await share(page, 0);
     await openShared(page, path);
-    await page.getByText(/· 1 view$/).waitFor();
+    // The rating follows once the leaderboard has read the debate (" · Rated").
+    await page.getByText(/· 1 view( ·|$)/).waitFor();
 
     await page.getByRole('button', { name: 'Star debate' }).click();
     await page.getByRole('button', { name: 'Unstar debate', pressed: true }).waitFor();
