@@ -77,8 +77,7 @@ describe('a service stopped with SIGTERM', () => {
   it('drains: every request it took is answered, then it exits cleanly', async () => {
     const { startNatsServer } = await import('@debate/nest/testing');
     const { start: startStore } = await import('@debate/embedded-mongo');
-    const { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } =
-      await import('@debate/nest');
+    const { createClientProxy, natsTransport, ServiceClient } = await import('@debate/nest');
     const { communityDebateContracts } = await import('@debate/contracts');
     const { spawn } = await import('node:child_process');
     const { mkdtempSync, rmSync } = await import('node:fs');
@@ -92,11 +91,6 @@ describe('a service stopped with SIGTERM', () => {
     const client = new ServiceClient(
       createClientProxy(natsTransport(nats.url), { anonymous: 'drain-test' }),
     );
-    // The community service consumes the debates service's stream, which only its owner creates:
-    // created here as the debates service does when it starts.
-    const debatesStreams = new JetStreamEventLog({ url: nats.url }, 'debates');
-    await debatesStreams.onApplicationBootstrap();
-    await debatesStreams.close();
     const service = spawn(process.execPath, ['services/community/dist/main.js'], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
       env: { ...process.env, NATS_URL: nats.url, MONGO_URL: store.uri, OPS_PORT: '0' },
