@@ -33,6 +33,12 @@
 //   without its secret; it sets SMTP_AUTH=true exactly when SMTP_USER is set, refuses
 //   SMTP_PASSWORD without SMTP_USER, and the realm's smtpServer, filled from that environment as
 //   Keycloak's import fills it, is the server the .env names (compose's defaults for the rest);
+// - the local model (the optional profile local-model) is the model stage of the Dockerfile with
+//   libs/embedded-model's project and package, health-checked, inside the network only (no port
+//   on the host: it has no authentication), its download on a named volume; the generation
+//   service, and no other, gets LOCAL_MODEL_SERVER, empty unless the .env names the server, and
+//   the address docs/deploy-compose.md gives (http://model:8090) intact when it does. The file is
+//   rendered with that profile on, so every check above covers the model service too;
 // - each deployable signs in to NATS as its own user, over TLS, and the broker, run here on
 //   stand-ins of its containers, lets each in and keeps it to its own subjects
 //   (check-compose-nats.mjs says how).
@@ -61,6 +67,15 @@ import { checkNatsBroker, checkNatsFiles } from './check-compose-nats.mjs';
 import { KEYCLOAK_VERSION } from './keycloak.mjs';
 import { natsPasswordVariable } from './nats-config.mjs';
 import { root } from './workspace.mjs';
+
+/** The local model's service, its profile, and where the generation service is told it is. */
+const LOCAL_MODEL = {
+  service: 'model',
+  profile: 'local-model',
+  dir: 'libs/embedded-model',
+  project: 'embedded-model',
+  url: 'http://model:8090',
+};
 
 /** The deployables and their folders. */
 const DEPLOYABLES = {
@@ -201,7 +216,8 @@ function render(env, name = 'env', overrides = []) {
   const file = join(work, `${name}.env`);
   writeFileSync(file, typeof env === 'string' ? env : envText(env));
   const files = ['docker-compose.yml', ...overrides].flatMap((path) => ['-f', path]);
-  const args = ['--env-file', file, ...files, 'config'];
+  // The optional profile on: its service is rendered (and checked) with the rest.
+  const args = ['--env-file', file, '--profile', LOCAL_MODEL.profile, ...files, 'config'];
   const result = spawnSync(
     compose[0],
     [...compose.slice(1), ...args, ...(composeV1 ? [] : ['--format', 'json'])],
@@ -471,6 +487,78 @@ if (base.ok) {
     } else if (name !== 'generation' && catalog !== undefined) {
       problem(`${name} gets MODEL_CATALOG: only the generation service reads it`);
     }
+  }
+
+  // The local model: the profile's alone, the model stage of the one Dockerfile, inside the
+  // network, its download on a volume; generation's LOCAL_MODEL_SERVER empty unless set.
+  const model = services[LOCAL_MODEL.service];
+  if (!model) {
+    problem(`there is no ${LOCAL_MODEL.service} service (the ${LOCAL_MODEL.profile} profile)`);
+  } else {
+    if (!(model.profiles ?? []).includes(LOCAL_MODEL.profile)) {
+      problem(
+        `${LOCAL_MODEL.service} is not in the profile ${LOCAL_MODEL.profile}: every ` +
+          '`docker compose up` would start it and its 1.1 GB download',
+      );
+    }
+    const manifest = join(root, LOCAL_MODEL.dir, 'package.json');
+    const packageName = existsSync(manifest)
+      ? JSON.parse(readFileSync(manifest, 'utf8')).name
+      : undefined;
+    const args = model.build?.args ?? {};
+    if (model.build?.dockerfile !== 'deploy/docker/Dockerfile' || model.build?.target !== 'model') {
+      problem(`${LOCAL_MODEL.service} is not built from deploy/docker/Dockerfile's model stage`);
+    }
+    if (
+      args.PROJECT !== LOCAL_MODEL.project ||
+      args.PROJECT_DIR !== LOCAL_MODEL.dir ||
+      args.PACKAGE !== packageName
+    ) {
+      problem(
+        `${LOCAL_MODEL.service} is built with PROJECT=${args.PROJECT} PROJECT_DIR=` +
+          `${args.PROJECT_DIR} PACKAGE=${args.PACKAGE}, not ${LOCAL_MODEL.project} ` +
+          `${LOCAL_MODEL.dir} ${packageName}`,
+      );
+    }
+    if (!hasHealthcheck(model)) problem(`${LOCAL_MODEL.service} is not health-checked`);
+    if ((model.ports ?? []).length > 0) {
+      problem(`${LOCAL_MODEL.service} publishes a port: it has no authentication`);
+    }
+    const command = (Array.isArray(model.command) ? model.command : []).map(String);
+    const option = (name) => {
+      const at = command.indexOf(name);
+      return at === -1 ? undefined : command[at + 1];
+    };
+    if (`http://${LOCAL_MODEL.service}:${option('--port')}` !== LOCAL_MODEL.url) {
+      problem(`${LOCAL_MODEL.service} does not listen where ${LOCAL_MODEL.url} says`);
+    }
+    const cacheDir = option('--cache-dir');
+    const named = (model.volumes ?? []).some((volume) =>
+      typeof volume === 'string'
+        ? new RegExp(`^[A-Za-z0-9][\\w.-]*:${cacheDir}(:rw)?$`).test(volume)
+        : volume.type === 'volume' && volume.target === cacheDir,
+    );
+    if (!cacheDir || !named) {
+      problem(
+        `${LOCAL_MODEL.service}'s download (--cache-dir ${cacheDir}) is not on a named volume: ` +
+          'every new container would fetch the model again',
+      );
+    }
+  }
+  for (const [name, service] of Object.entries(services)) {
+    const server = environmentOf(service).LOCAL_MODEL_SERVER;
+    if (name === 'generation' && server !== '') {
+      problem(`generation's LOCAL_MODEL_SERVER is ${JSON.stringify(server)} with the .env's empty`);
+    } else if (name !== 'generation' && server !== undefined) {
+      problem(`${name} gets LOCAL_MODEL_SERVER: only the generation service reads it`);
+    }
+  }
+  const withModel = render(new Map([...filled, ['LOCAL_MODEL_SERVER', LOCAL_MODEL.url]]), 'model');
+  const given = withModel.ok
+    ? environmentOf(withModel.project.services?.generation).LOCAL_MODEL_SERVER
+    : withModel.stderr;
+  if (given !== LOCAL_MODEL.url) {
+    problem(`with LOCAL_MODEL_SERVER=${LOCAL_MODEL.url} generation gets ${JSON.stringify(given)}`);
   }
 
   // Healthy dependencies have healthchecks; what a service's environment points at is one.
@@ -1170,6 +1258,8 @@ function checkDocumentedModels() {
         'verification on, its mail sent by Keycloak alone; each deployable its own NATS user ' +
         `over TLS, ${natsBroker}` +
         (contracts ? ', its nats.conf current' : '') +
+        `; the ${LOCAL_MODEL.profile} profile's model server inside the network, its ` +
+        'download on a volume, LOCAL_MODEL_SERVER reaching generation alone' +
         '; MODEL_CATALOG reaching generation ' +
         "alone, intact, and the documented models' keys reaching it; the catalogues " +
         (contracts

@@ -6,12 +6,26 @@
 // must report ready on its operations port. A dependency missing from a package.json, or a file
 // the image does not carry, fails here instead of in production; so does an image that would
 // carry a test-only package (the embedded store or issuer) among its runtime dependencies.
+// The seventh image, the embedded model server (the Dockerfile's model stage, compose's
+// local-model profile), is laid out the same way and started on a model: the tests' tiny GGUF
+// (scripts/tiny-model.mjs) when it can be made, answering /health 200 once llama.cpp has loaded
+// it; it must carry llama.cpp's CPU build and none of the GPU builds (CUDA, Vulkan), which only
+// a machine that asks for one installs.
 //
 // The images' Node is checked first: every stage of the Dockerfile is FROM its NODE_IMAGE, pinned
 // to a release (node:X.Y.Z-…), whose major is the one of the Node running this check (the Node
 // the layouts are started on, and the tests run on) and which package.json's engines accepts.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runtimeWorkspaces } from '../deploy/docker/runtime-workspaces.mjs';
@@ -38,7 +52,11 @@ const testOnlyPackages = [
   'libs/embedded-keycloak',
   'libs/testing',
   'platform',
+  // The local model is an image of its own (below), never part of a service's.
+  'libs/embedded-model',
 ];
+/** The model image: the Dockerfile's model stage. */
+const modelImage = ['model', 'libs/embedded-model', '@debate/embedded-model'];
 
 const failures = [];
 
@@ -214,11 +232,102 @@ try {
     if (ready === true) process.stdout.write(`image of ${project}: starts and is ready\n`);
     else failures.push(`${project}: not ready (${ready})\n${stderr.slice(-2000)}`);
   }
+  if (!process.env.ONLY || process.env.ONLY === 'model') await checkModelImage();
 } finally {
   issuer.child.kill('SIGTERM');
   await nats.stop();
   await store.stop();
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * The model stage: libs/embedded-model's production dependencies and dist, started on the tests'
+ * tiny model (or, without one, on a file that is no model, when it must still answer /health
+ * with the failure), as the model stage runs it.
+ */
+async function checkModelImage() {
+  const [project, projectDir, packageName] = modelImage;
+  const app = join(work, project);
+  mkdirSync(app, { recursive: true });
+  cpSync(join(root, 'package.json'), join(app, 'package.json'));
+  cpSync(join(root, 'package-lock.json'), join(app, 'package-lock.json'));
+  for (const dir of workspaces) {
+    mkdirSync(join(app, dir), { recursive: true });
+    cpSync(join(root, dir, 'package.json'), join(app, dir, 'package.json'));
+  }
+  const install = spawnSync(
+    'npm',
+    ['ci', '--omit=dev', `--workspace=${packageName}`, '--no-audit', '--no-fund'],
+    { cwd: app, encoding: 'utf8' },
+  );
+  if (install.status !== 0) {
+    failures.push(`${project}: npm ci --omit=dev failed\n${install.stderr}`);
+    return;
+  }
+  const builds = readdirSync(join(app, 'node_modules/@node-llama-cpp'), { withFileTypes: true })
+    .map((entry) => entry.name)
+    .filter((name) => !name.startsWith('.'));
+  const gpu = builds.filter((name) => /cuda|vulkan/.test(name));
+  if (gpu.length > 0) {
+    failures.push(`${project}: the image carries llama.cpp's GPU builds ${gpu.join(', ')}`);
+  }
+  if (process.arch === 'x64' && process.platform === 'linux' && !builds.includes('linux-x64')) {
+    failures.push(`${project}: the image lacks llama.cpp's CPU build (linux-x64): ${builds}`);
+  }
+  const carried = runtimeWorkspaces(packageName);
+  if (carried.join(' ') !== projectDir) {
+    failures.push(`${project}: it carries ${carried.join(', ')}, not ${projectDir} alone`);
+  }
+  for (const dir of carried) {
+    cpSync(join(root, dir, 'dist'), join(app, dir, 'dist'), { recursive: true });
+  }
+  // The tests' tiny model when it can be made; else a file that is no model.
+  const tiny = existsSync(join(root, 'scripts/tiny-model.mjs'))
+    ? spawnSync(process.execPath, ['scripts/tiny-model.mjs'], { cwd: root, encoding: 'utf8' })
+    : undefined;
+  const tinyFile = tiny?.status === 0 ? tiny.stdout.trim().split('\n').at(-1) : undefined;
+  const modelFile = tinyFile && existsSync(tinyFile) ? tinyFile : join(work, 'not-a-model.gguf');
+  if (modelFile !== tinyFile) writeFileSync(modelFile, 'not a GGUF model');
+  const port = 18_090;
+  const child = spawn(
+    process.execPath,
+    ['dist/cli.js', '--port', String(port), '--model-file', modelFile, '--threads', '1'],
+    {
+      cwd: join(app, projectDir),
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', HOME: join(work, 'home') },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  process.stderr.write(`[${project}] installed, starting on ${modelFile}\n`);
+  const expected = modelFile === tinyFile ? 'ready' : 'failed';
+  const deadline = Date.now() + 60_000;
+  let last = 'no answer';
+  while (Date.now() < deadline && child.exitCode === null) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health`);
+      const body = await response.json();
+      last = `${response.status} ${JSON.stringify(body)}`;
+      if (body.status === expected) break;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (child.exitCode === null) child.kill('SIGTERM');
+  await exited;
+  if (!last.includes(`"status":"${expected}"`)) {
+    failures.push(`${project}: /health did not say ${expected} (${last})\n${stderr.slice(-2000)}`);
+  } else if (expected === 'ready') {
+    process.stdout.write(`image of ${project}: starts, loads the tiny model and is ready\n`);
+  } else {
+    process.stdout.write(
+      `image of ${project}: starts and answers /health (no tiny model to load: ` +
+        'scripts/tiny-model.mjs is missing or failed)\n',
+    );
+  }
 }
 
 if (failures.length > 0) {

@@ -5,6 +5,12 @@
 // and `npm ci` then refuses the lock ("Missing: … from lock file"). This script adds the missing entries,
 // with the os/cpu read from the package name, so that npm skips them on a platform that does not match.
 // Run it after any `npm install` that changes the lock: `node scripts/complete-lockfile.mjs`.
+//
+// It also keeps llama.cpp's GPU builds out of `npm ci`: node-llama-cpp declares every build as an
+// optional dependency, and on Linux x64 npm would install the CUDA (538 MB) and Vulkan (81 MB)
+// builds beside the 29 MB CPU one. Their entries are recorded for no platform (os "none"), so npm
+// skips them; the builds for other CPUs are narrowed to the CPU their name says. A machine with a
+// GPU asks for its build by hand (docs/local-model.md).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './workspace.mjs';
@@ -75,10 +81,23 @@ for (const [path, entry] of Object.entries(packages)) {
   }
 }
 
+let gpuBuilds = 0;
+for (const [path, entry] of Object.entries(packages)) {
+  const name = path.match(/^node_modules\/(@node-llama-cpp\/[^/]+)$/)?.[1];
+  if (!name) continue;
+  if (/-(cuda|cuda-ext|vulkan|metal)$/.test(name) && !name.includes('mac-arm64')) {
+    if (entry.os?.[0] !== 'none') gpuBuilds += 1;
+    entry.os = ['none'];
+    continue;
+  }
+  const { cpu } = platformOf(name.replace(/armv7l$/, 'arm'));
+  if (cpu) entry.cpu = [cpu];
+}
+
 lock.packages = Object.fromEntries(
   Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
 );
 writeFileSync(lockPath, JSON.stringify(lock, null, 2) + '\n');
 process.stdout.write(
-  `package-lock.json: ${added} platform entr${added === 1 ? 'y' : 'ies'} added\n`,
+  `package-lock.json: ${added} platform entr${added === 1 ? 'y' : 'ies'} added, ${gpuBuilds} llama.cpp GPU build${gpuBuilds === 1 ? '' : 's'} left out\n`,
 );

@@ -7,8 +7,12 @@
 // default when a JDK 21+ and the cached distribution are there; the embedded issuer otherwise
 // (or with --embedded-issuer). With --mail, new e-mail accounts verify their address through a
 // local Mailpit (EMAIL_VERIFICATION=required). With --no-build, what is built already runs.
+// The local model (LOCAL_MODEL=on, the default): the embedded model server as a process of its
+// own on a free port (LOCAL_MODEL_FILE, or the default model fetched into LOCAL_MODEL_CACHE in
+// the background), given to the generation service as LOCAL_MODEL_SERVER (docs/local-model.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { findJavaHome, isKeycloakCached, startKeycloak } from './keycloak.mjs';
 import { startMailpit } from './mailpit.mjs';
@@ -20,13 +24,37 @@ import {
 } from './nats-broker.mjs';
 import {
   buildAll,
+  cacheRoot,
   ensureInstalled,
+  freePort,
   hasCommand,
   isListening,
   root,
   startChild,
   startEmbeddedIssuerProcess,
 } from './workspace.mjs';
+
+// The local model's settings, checked before anything starts (as npm start's schema checks them).
+const localModel = (process.env.LOCAL_MODEL || 'on').trim();
+const localModelFile = process.env.LOCAL_MODEL_FILE || undefined;
+const localModelGpu = (process.env.LOCAL_MODEL_GPU || 'off').trim();
+const localModelThreads =
+  process.env.LOCAL_MODEL_THREADS || String(Math.max(1, Math.floor(availableParallelism() / 2)));
+{
+  const problems = [];
+  if (!['on', 'off'].includes(localModel)) problems.push('LOCAL_MODEL must be on or off');
+  if (!['on', 'off'].includes(localModelGpu)) problems.push('LOCAL_MODEL_GPU must be on or off');
+  if (localModel === 'on' && localModelFile && !existsSync(localModelFile)) {
+    problems.push(`LOCAL_MODEL_FILE must name a file that exists (${localModelFile})`);
+  }
+  if (!/^[1-9]\d{0,3}$/.test(localModelThreads)) {
+    problems.push('LOCAL_MODEL_THREADS must be a whole number from 1');
+  }
+  if (problems.length > 0) {
+    process.stderr.write(`${problems.join('; ')}\n`);
+    process.exit(1);
+  }
+}
 
 ensureInstalled();
 // --no-build: runs what is built (the browser tests' clusters, after their run's build).
@@ -212,6 +240,44 @@ if (process.env.KEYCLOAK_URL) {
   Object.assign(env, { KEYCLOAK_URL: issuer.url, KEYCLOAK_CLIENT_SECRET: issuer.secret });
   authIssuer ??= `${issuer.url}/realms/debate`;
 }
+// The local model, before the services: its own process (libs/embedded-model's bin) on a free
+// port of 127.0.0.1, listening at once while it fetches or loads the model; until its /health
+// says ready the generation service offers the offline speaker and the catalogue's models.
+// LOCAL_MODEL_SERVER given: that server, and none is started.
+let localModelServer = process.env.LOCAL_MODEL_SERVER || undefined;
+if (localModel === 'on' && !localModelServer) {
+  const modelPort = await freePort();
+  const source = localModelFile
+    ? ['--model-file', localModelFile]
+    : ['--cache-dir', process.env.LOCAL_MODEL_CACHE || join(cacheRoot, 'models')];
+  children.set(
+    'model',
+    startChild('model', process.execPath, [
+      'libs/embedded-model/bin/embedded-model.js',
+      '--port',
+      String(modelPort),
+      ...source,
+      '--threads',
+      localModelThreads,
+      ...(localModelGpu === 'on' ? ['--gpu'] : []),
+    ]),
+  );
+  const deadline = Date.now() + 30_000;
+  while (!(await isListening(modelPort))) {
+    if (Date.now() > deadline || children.get('model')?.exitCode !== null) {
+      // Debates go on with the offline speaker: the rest of the cluster starts all the same.
+      process.stderr.write(
+        `the embedded model server did not start on ${modelPort}: debates use the offline speaker (LOCAL_MODEL=off skips it)\n`,
+      );
+      children.get('model')?.kill('SIGTERM');
+      children.delete('model');
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (children.has('model')) localModelServer = `http://127.0.0.1:${modelPort}`;
+}
+
 // Each process its own operations port (health probes, /metrics): the gateway OPS_PORT
 // (9464), then the services in order.
 const opsBase = Number(process.env.OPS_PORT ?? 9464);
@@ -226,6 +292,9 @@ for (const service of services) {
       ...env,
       ...natsIdentityEnv(natsPasswords, service),
       OPS_PORT: String(opsPorts.get(service)),
+      ...(service === 'generation' && localModelServer
+        ? { LOCAL_MODEL_SERVER: localModelServer }
+        : {}),
     }),
   );
 }
@@ -240,7 +309,7 @@ children.set(
 );
 
 process.stdout.write(
-  `Cluster on ${natsUrl} (${natsPasswords ? 'each deployable its own NATS user' : "NATS without users: the broker is not this script's"}), documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}; gateway at http://localhost:${port}\n`,
+  `Cluster on ${natsUrl} (${natsPasswords ? 'each deployable its own NATS user' : "NATS without users: the broker is not this script's"}), documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}, ${localModelServer ? `the local model at ${localModelServer}` : 'no local model'}; gateway at http://localhost:${port}\n`,
 );
 for (const [name, child] of children) {
   const operations = opsPorts.has(name)

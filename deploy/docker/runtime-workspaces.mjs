@@ -2,8 +2,11 @@
 // reaches through `dependencies` (never devDependencies, so the embedded store and the embedded
 // issuer, which only tests and the launchers use, stay out of the images). The Dockerfile copies
 // exactly these folders' dist; scripts/check-images.mjs lays the images out with the same list.
+// The model image (@debate/embedded-model) is one folder: the model server depends on no other
+// workspace, and no service depends on it (it reaches them over HTTP, as LOCAL_MODEL_SERVER).
 //
-//   node deploy/docker/runtime-workspaces.mjs @debate/gateway   → gateway libs/contracts libs/nest
+//   node deploy/docker/runtime-workspaces.mjs @debate/gateway          → gateway libs/contracts libs/nest
+//   node deploy/docker/runtime-workspaces.mjs @debate/embedded-model   → libs/embedded-model
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

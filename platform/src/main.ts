@@ -15,6 +15,7 @@ import {
 } from '@debate/nest';
 import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
+import { startLocalModel } from './local-model.js';
 import { listenAddresses, listeningLine, platformEnvSchema } from './platform.config.js';
 import { seedExamples } from './seed-examples.js';
 import { startPlatform } from './start-platform.js';
@@ -31,6 +32,10 @@ startTracing('platform');
 const dbPath = join(env.DATA_DIR, 'mongo');
 const store = env.MONGO_URL ? undefined : await startStore({ port: env.MONGO_PORT, dbPath });
 const mongoUrl = store?.uri ?? env.MONGO_URL ?? '';
+
+// The local model before the services, so the generation service knows where it is: the server
+// listens at once, the download (or the loading) goes on in the background.
+const localModel = await startLocalModel(env);
 
 const mail = mailSettingsFrom(env);
 const transport = inProcessTransport();
@@ -49,7 +54,7 @@ const platform = await startPlatform({
   abandonedRunAfterMs: env.USAGE_ABANDONED_RUN_MS,
   startsPerMinute: env.USAGE_STARTS_PER_MINUTE,
   leaderboardDailyLimit: env.LEADERBOARD_DAILY_LIMIT,
-  speakers: env,
+  speakers: localModel.server ? { ...env, LOCAL_MODEL_SERVER: localModel.server.origin } : env,
   ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
   limits: gatewayLimitsOf(env),
   emailVerification: env.EMAIL_VERIFICATION,
@@ -71,6 +76,7 @@ process.stdout.write(
   `Operations (health probes, /metrics): ${operations.url}\n` +
     `Documents: ${store ? `embedded server at ${mongoUrl} (data in ${dbPath})` : mongoUrl}\n` +
     `Sign-in: the embedded Keycloak-compatible issuer at ${platform.url}/auth (realm debate)\n` +
+    `${localModel.summary()}\n` +
     `${emailVerificationSummary(env.EMAIL_VERIFICATION, mail)}\n` +
     `${listeningLine(addresses)}\n` +
     `The debate platform is ready at ${platform.url}\n`,
@@ -79,6 +85,7 @@ closeOnSignals(async () => {
   await operations.close();
   await storeClient.close();
   await platform.stop();
+  await localModel.server?.close();
   await store?.stop();
 });
 

@@ -1,7 +1,14 @@
 import { loadConfig, startOperationsServer } from '@debate/nest';
 import { describe, expect, it } from '@jest/globals';
-import { networkInterfaces } from 'node:os';
-import { listenAddresses, listeningLine, platformEnvSchema } from './platform.config.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  listenAddresses,
+  listeningLine,
+  localModelSettings,
+  platformEnvSchema,
+} from './platform.config.js';
 
 /** This machine's first address on a network (not loopback); none: the test cannot tell. */
 function networkAddress(): string {
@@ -55,5 +62,69 @@ describe('where npm start listens', () => {
       network: false,
     });
     expect(listeningLine({ web: '0.0.0.0', operations: '0.0.0.0' })).toMatch(/open to the network/);
+  });
+});
+
+describe('the local model of npm start', () => {
+  const load = (env: Record<string, string>) => loadConfig('the platform', platformEnvSchema, env);
+
+  it('is on by default, fetched into the cache, with half the cores', () => {
+    const env = load({});
+    expect(env.LOCAL_MODEL).toBe('on');
+    expect(env.LOCAL_MODEL_FILE).toBeUndefined();
+    expect(
+      localModelSettings(env, { xdgCacheHome: '/var/cache/me', home: '/home/me', cores: 8 }),
+    ).toEqual({ cacheDir: '/var/cache/me/debate/models', threads: 4, gpu: false });
+    // XDG_CACHE_HOME unset (or empty): ~/.cache; one core: one thread.
+    expect(localModelSettings(env, { xdgCacheHome: '', home: '/home/me', cores: 1 })).toEqual({
+      cacheDir: '/home/me/.cache/debate/models',
+      threads: 1,
+      gpu: false,
+    });
+    expect(localModelSettings(env, { xdgCacheHome: '', home: '/home/me', cores: 3 }).threads).toBe(
+      1,
+    );
+  });
+
+  it('takes LOCAL_MODEL=off, a file on disk, a cache and a number of threads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'local-model-'));
+    try {
+      const file = join(dir, 'model.gguf');
+      writeFileSync(file, 'GGUF');
+      expect(load({ LOCAL_MODEL: 'off' }).LOCAL_MODEL).toBe('off');
+      const env = load({
+        LOCAL_MODEL_FILE: file,
+        LOCAL_MODEL_CACHE: join(dir, 'cache'),
+        LOCAL_MODEL_THREADS: '3',
+        LOCAL_MODEL_GPU: 'on',
+      });
+      expect(localModelSettings(env, { cores: 16 })).toEqual({
+        file,
+        cacheDir: join(dir, 'cache'),
+        threads: 3,
+        gpu: true,
+      });
+      // Empty is unset, as for every variable.
+      expect(
+        load({ LOCAL_MODEL: '', LOCAL_MODEL_FILE: '', LOCAL_MODEL_THREADS: '' }),
+      ).toMatchObject({
+        LOCAL_MODEL: 'on',
+        LOCAL_MODEL_FILE: undefined,
+        LOCAL_MODEL_THREADS: undefined,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a file that is not there, threads that are not a count, and other switches', () => {
+    expect(() => load({ LOCAL_MODEL_FILE: '/nowhere/model.gguf' })).toThrow(/LOCAL_MODEL_FILE/);
+    for (const threads of ['0', '-2', '1.5', 'many']) {
+      expect(() => load({ LOCAL_MODEL_THREADS: threads })).toThrow(/LOCAL_MODEL_THREADS/);
+    }
+    for (const value of ['yes', 'true', 'ON']) {
+      expect(() => load({ LOCAL_MODEL: value })).toThrow(/LOCAL_MODEL/);
+      expect(() => load({ LOCAL_MODEL_GPU: value })).toThrow(/LOCAL_MODEL_GPU/);
+    }
   });
 });

@@ -10,6 +10,9 @@ import {
 import { emailVerificationEnvSchema } from '@debate/identity-service';
 import { usageRulesEnvSchema } from '@debate/usage-service';
 import { mongoUrl, optionalEnv } from '@debate/nest';
+import { existsSync } from 'node:fs';
+import { availableParallelism, homedir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -56,9 +59,60 @@ export const platformEnvSchema = gatewayEnvSchema
     SEED_EXAMPLES: optionalEnv(z.stringbool().default(true)).describe(
       'On an empty community, write five example debates with the offline speaker and share them (marked as examples), so a first look is not an empty page; false: never.',
     ),
+    // The embedded model server (libs/embedded-model, docs/local-model.md).
+    LOCAL_MODEL: optionalEnv(z.enum(['on', 'off']).default('on')).describe(
+      'Whether npm start runs the local model (llama.cpp, in this process, on 127.0.0.1): fetched in the background into LOCAL_MODEL_CACHE on the first start unless LOCAL_MODEL_FILE names one, then offered first for both speakers and the judge. off: none, as before.',
+    ),
+    LOCAL_MODEL_FILE: optionalEnv(
+      z.string().min(1).refine(existsSync, 'must name a file that exists').optional(),
+    ).describe(
+      'A GGUF model on this machine for the local model: nothing is downloaded (an air-gapped machine). Unset, the default model is fetched into LOCAL_MODEL_CACHE.',
+    ),
+    LOCAL_MODEL_CACHE: optionalEnv(z.string().min(1).optional()).describe(
+      'Where the local model is downloaded to and kept; unset, debate/models in XDG_CACHE_HOME (~/.cache when that is unset).',
+    ),
+    LOCAL_MODEL_THREADS: optionalEnv(z.coerce.number().int().min(1).max(1024).optional()).describe(
+      "llama.cpp's threads; unset, half the machine's cores (at least one): its threads spin while it writes, and would starve the services of the rest.",
+    ),
+    LOCAL_MODEL_GPU: optionalEnv(z.enum(['on', 'off']).default('off')).describe(
+      'on: the local model runs on a GPU build of llama.cpp where one is installed (npm ci installs only the CPU build; docs/local-model.md says how to add one); off: the CPU.',
+    ),
   })
   .superRefine((env, context) => checkMailEnv(env, context));
 export type PlatformEnv = z.output<typeof platformEnvSchema>;
+
+/** Where the local model comes from, and how many threads it may take. */
+export interface LocalModelSettings {
+  /** A GGUF on disk (LOCAL_MODEL_FILE); unset, the default model is fetched into `cacheDir`. */
+  readonly file?: string;
+  readonly cacheDir: string;
+  readonly threads: number;
+  readonly gpu: boolean;
+}
+
+/**
+ * npm start's local model: LOCAL_MODEL_FILE, or the download into LOCAL_MODEL_CACHE (unset,
+ * `<XDG_CACHE_HOME or ~/.cache>/debate/models`), with LOCAL_MODEL_THREADS threads (unset, half
+ * the machine's cores, at least one), on the CPU unless LOCAL_MODEL_GPU=on. `system` stands in for this machine in the tests.
+ */
+export function localModelSettings(
+  env: Pick<
+    PlatformEnv,
+    'LOCAL_MODEL_FILE' | 'LOCAL_MODEL_CACHE' | 'LOCAL_MODEL_THREADS' | 'LOCAL_MODEL_GPU'
+  >,
+  system: { readonly xdgCacheHome?: string; readonly home?: string; readonly cores?: number } = {},
+): LocalModelSettings {
+  const cacheHome =
+    (system.xdgCacheHome ?? process.env.XDG_CACHE_HOME) || join(system.home ?? homedir(), '.cache');
+  return {
+    ...(env.LOCAL_MODEL_FILE ? { file: env.LOCAL_MODEL_FILE } : {}),
+    cacheDir: env.LOCAL_MODEL_CACHE ?? join(cacheHome, 'debate', 'models'),
+    threads:
+      env.LOCAL_MODEL_THREADS ??
+      Math.max(1, Math.floor((system.cores ?? availableParallelism()) / 2)),
+    gpu: env.LOCAL_MODEL_GPU === 'on',
+  };
+}
 
 /** Where npm start listens: the public port on HOST, the operations port on OPS_HOST or HOST. */
 export function listenAddresses(env: Pick<PlatformEnv, 'HOST' | 'OPS_HOST'>): {

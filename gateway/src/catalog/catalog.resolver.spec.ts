@@ -17,6 +17,7 @@ const GENERATION_CATALOG: GenerationCatalog = {
     },
   ],
   searcher: false,
+  localModel: { status: 'downloading', name: 'Qwen2.5 1.5B Instruct', progress: 0.43 },
   roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
   topics: ['Is a hot dog a sandwich?'],
 };

@@ -25,15 +25,40 @@ export const SpeakerModel = SpeakerModelRef.extend({
 }).strict();
 export type SpeakerModel = z.output<typeof SpeakerModel>;
 
+/** Where the local model (the embedded model server, LOCAL_MODEL_SERVER) is on its way to ready. */
+export const localModelStatuses = ['downloading', 'loading', 'ready', 'failed'] as const;
+export const LocalModelStatus = z.enum(localModelStatuses);
+export type LocalModelStatus = z.output<typeof LocalModelStatus>;
+
+/**
+ * The local model as the engine page is told of it (GraphQL's LocalModel): the page says it is
+ * on its way while it downloads or loads, and asks again until its model is offered.
+ */
+export const LocalModel = z
+  .object({
+    status: LocalModelStatus,
+    /** Its name for people, e.g. "Qwen2.5 1.5B Instruct"; empty until its server has answered. */
+    name: z.string(),
+    /** While downloading: the fraction fetched, 0 to 1; null when the size is not known. */
+    progress: z.number().min(0).max(1).nullable(),
+  })
+  .strict();
+export type LocalModel = z.output<typeof LocalModel>;
+
 /** What the generation service offers: the settings of a debate and the built-in topics. */
 export const GenerationCatalog = z
   .object({
     rhetoricStyles: nonEmptyList,
     debateFormats: nonEmptyList,
-    /** The operator's models, then the offline speaker. */
+    /** The local model once ready, the operator's models, then the offline speaker. */
     models: z.array(SpeakerModel).min(1),
     /** Whether speaker teams search the web for evidence (a search backend is configured). */
     searcher: z.boolean(),
+    /**
+     * The local model's state; null when the service has no LOCAL_MODEL_SERVER. A reply without
+     * it (a service older than the gateway, mid-rollout) is read as null.
+     */
+    localModel: LocalModel.nullable().default(null),
     roundTitles: nonEmptyList,
     topics: nonEmptyList,
   })

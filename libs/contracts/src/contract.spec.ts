@@ -50,6 +50,7 @@ describe(parsePayload.name, () => {
         },
       ],
       searcher: false,
+      localModel: null,
       roundTitles: ['Constructive Arguments'],
       topics: ['Should cities ban cars?'],
     };

@@ -133,7 +133,7 @@ export function fakeScorecard(
   body: RecordedCompletion['body'],
   favoursFirst: boolean,
 ): {
-  scores: Array<{ speaker: 'A' | 'B'; criterion: string; score: number; reason: string }>;
+  scores: Record<'A' | 'B', Record<string, { score: number; reason: string }>>;
   winner: 'A' | 'B' | 'tie';
 } {
   const transcript = body.messages.find((message) => message.role === 'user')?.content ?? '';
@@ -151,14 +151,20 @@ export function fakeScorecard(
   const [won, lost] = ordered ? [10, 1] : [7, 6];
   const score = (speaker: 'A' | 'B') => (winner === 'tie' ? 6 : winner === speaker ? won : lost);
   return {
-    scores: (['A', 'B'] as const).flatMap((speaker) =>
-      judgeCriteria.map((criterion) => ({
+    scores: Object.fromEntries(
+      (['A', 'B'] as const).map((speaker) => [
         speaker,
-        criterion,
-        score: score(speaker),
-        reason: `Speaker ${speaker}'s ${criterion}, as the fake judge sees it.`,
-      })),
-    ),
+        Object.fromEntries(
+          judgeCriteria.map((criterion) => [
+            criterion,
+            {
+              score: score(speaker),
+              reason: `Speaker ${speaker}'s ${criterion}, as the fake judge sees it.`,
+            },
+          ]),
+        ),
+      ]),
+    ) as Record<'A' | 'B', Record<string, { score: number; reason: string }>>,
     winner,
   };
 }

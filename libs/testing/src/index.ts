@@ -3,3 +3,4 @@ export * from './fake-openai.js';
 export * from './fake-search.js';
 export * from './debates.js';
 export * from './metrics.js';
+export * from './tiny-model.js';

@@ -9,6 +9,7 @@ import { CatalogController } from './catalog/catalog.controller.js';
 import type { SpeakerEnv } from './generation.config.js';
 import { RunRegistry } from './runs/run-registry.js';
 import { RUN_OPTIONS, RunsController } from './runs/runs.controller.js';
+import { LocalModelWatcher } from './models/local-model.js';
 import { configuredModels } from './models/model-catalog.js';
 import { Models } from './models/models.js';
 
@@ -62,6 +63,18 @@ export class GenerationServiceModule {
               logger,
             ),
           inject: [PinoLoggerService],
+        },
+        {
+          // Asks the embedded model server (LOCAL_MODEL_SERVER) from bootstrap to shutdown; once
+          // ready its model is the catalogue's first, and judges unless JUDGE_MODELS says who.
+          provide: LocalModelWatcher,
+          useFactory: (models: Models, logger: PinoLoggerService) =>
+            new LocalModelWatcher(
+              speakers.LOCAL_MODEL_SERVER,
+              (entry) => models.addFirst(entry, { judge: speakers.JUDGE_MODELS === undefined }),
+              logger,
+            ),
+          inject: [Models, PinoLoggerService],
         },
         serviceClientProvider(options.transport, 'generation'),
       ],

@@ -34,6 +34,9 @@ export const speakerEnvSchema = z.object({
   OPENAI_MAX_RETRIES: optionalEnv(z.coerce.number().int().min(0).max(10).default(2)).describe(
     "How often a completion answered 429 or 5xx is retried (the SDK's backoff; every model).",
   ),
+  LOCAL_MODEL_SERVER: optionalEnv(z.url({ protocol: /^https?$/ }).optional()).describe(
+    'The embedded model server\'s origin (e.g. http://127.0.0.1:8090; `npm start` sets it): once its `/health` says ready, its model is offered first as `local` ("Local: <name>"), the default of both speakers, and judges when JUDGE_MODELS is unset. Unset, no local model.',
+  ),
   JUDGE_MODELS: optionalEnv(
     z
       .string()

@@ -46,6 +46,8 @@ describe('the generation catalog', () => {
         },
       ],
       searcher: false,
+      // No LOCAL_MODEL_SERVER: no local model.
+      localModel: null,
       roundTitles: [...roundTitles],
     });
     // Nothing of a model's server reaches the catalogue: no key, no URL, no provider model.
@@ -60,5 +62,31 @@ describe('the generation catalog', () => {
     expect(topics.length).toBeGreaterThan(10);
     expect(new Set(topics).size).toBe(topics.length);
     for (const topic of topics) expect(topic).toMatch(/\?$/);
+  });
+});
+
+// A local model server that has not answered yet (it starts beside the service): said, not offered.
+describe('the generation catalog with a local model server', () => {
+  let generation: ServiceUnderTest;
+
+  beforeAll(async () => {
+    generation = await startServiceUnderTest({
+      service: 'generation',
+      register: (runtime) =>
+        GenerationServiceModule.register({
+          ...runtime,
+          speakers: { LOCAL_MODEL_SERVER: 'http://127.0.0.1:9' },
+        }),
+    });
+  });
+
+  afterAll(async () => {
+    await generation?.stop();
+  });
+
+  it('says the local model is loading, and offers the offline speaker alone meanwhile', async () => {
+    const catalog = await generation.client.request(catalogContracts.generationCatalog, {});
+    expect(catalog.localModel).toEqual({ status: 'loading', name: '', progress: null });
+    expect(catalog.models.map((model) => model.id)).toEqual(['offline']);
   });
 });

@@ -39,7 +39,7 @@ type Documents = {
   '\n  query UnsavedDebate {\n    unsavedDebate {\n      runId\n      topic\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      moderatorEnabled\n      rematchOf\n    }\n  }\n': typeof types.UnsavedDebateDocument;
   '\n  mutation SaveDebate($runId: String!, $categories: [String!]!) {\n    saveDebate(runId: $runId, categories: $categories) {\n      id\n    }\n  }\n': typeof types.SaveDebateDocument;
   '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n': typeof types.ShareDebateDocument;
-  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
+  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      localModel {\n        status\n        name\n        progress\n      }\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n': typeof types.StartDebateDocument;
   '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n': typeof types.StartRematchDocument;
   '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      stage\n      team {\n        searched\n        evidence {\n          title\n          url\n        }\n        plan\n        review\n        fixes\n        revised\n        steps\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n': typeof types.DebateRunDocument;
@@ -98,7 +98,7 @@ const documents: Documents = {
     types.SaveDebateDocument,
   '\n  mutation ShareDebate($id: String!) {\n    shareDebate(id: $id) {\n      id\n      isPublic\n    }\n  }\n':
     types.ShareDebateDocument,
-  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      roundTitles\n      topics\n    }\n  }\n':
+  '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      localModel {\n        status\n        name\n        progress\n      }\n      roundTitles\n      topics\n    }\n  }\n':
     types.CatalogDocument,
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n':
     types.StartDebateDocument,
@@ -273,7 +273,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      roundTitles\n      topics\n    }\n  }\n',
+  source: '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      localModel {\n        status\n        name\n        progress\n      }\n      roundTitles\n      topics\n    }\n  }\n',
 ): typeof import('./graphql').CatalogDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

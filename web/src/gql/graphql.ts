@@ -904,6 +904,11 @@ export type CatalogQuery = {
       readonly status: string;
       readonly speakerMode: string;
     }>;
+    readonly localModel: {
+      readonly status: string;
+      readonly name: string;
+      readonly progress: number | null;
+    } | null;
   };
 };
 
@@ -1973,6 +1978,11 @@ export const CatalogDocument = new TypedDocumentString(`
       speakerMode
     }
     searcher
+    localModel {
+      status
+      name
+      progress
+    }
     roundTitles
     topics
   }

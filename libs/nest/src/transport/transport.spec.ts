@@ -45,6 +45,7 @@ const catalog: GenerationCatalog = {
     },
   ],
   searcher: false,
+  localModel: null,
   roundTitles: ['Constructive Arguments'],
   topics: ['Should cities ban cars?'],
 };

@@ -1,5 +1,6 @@
 import { catalogContracts, debateCategories } from '@debate/contracts';
 import { describe, expect, it } from '@jest/globals';
+import { LocalModelWatcher } from '../models/local-model.js';
 import { Models } from '../models/models.js';
 import { CatalogController } from './catalog.controller.js';
 import { builtInTopics } from './catalog.data.js';
@@ -27,7 +28,12 @@ describe(CatalogController.name, () => {
     },
     { log: () => undefined, warn: () => undefined },
   );
-  const sut = new CatalogController(models);
+  const quiet = { log: () => undefined, warn: () => undefined };
+  // No LOCAL_MODEL_SERVER: no local model.
+  const sut = new CatalogController(
+    models,
+    new LocalModelWatcher(undefined, () => undefined, quiet),
+  );
 
   it('offers what the engine page needs, in the shape of its contract', () => {
     const catalog = catalogContracts.generationCatalog.response.parse(sut.get());
@@ -64,6 +70,30 @@ describe(CatalogController.name, () => {
       },
     ]);
     expect(catalog.roundTitles).toEqual(['Constructive Arguments', 'Rebuttal', 'Summary']);
+    expect(catalog.localModel).toBeNull();
+  });
+
+  it("tells where the local model is, from its server's last answer", () => {
+    const local = new LocalModelWatcher('http://127.0.0.1:8090', () => undefined, quiet);
+    const withLocal = new CatalogController(models, local);
+    // Before its server has answered: loading.
+    expect(withLocal.get().localModel).toEqual({ status: 'loading', name: '', progress: null });
+    local.take({
+      kind: 'answered',
+      health: {
+        status: 'downloading',
+        model: 'qwen2.5-1.5b-instruct',
+        name: 'Qwen2.5 1.5B Instruct',
+        progress: 0.43,
+        reason: null,
+      },
+    });
+    const catalog = catalogContracts.generationCatalog.response.parse(withLocal.get());
+    expect(catalog.localModel).toEqual({
+      status: 'downloading',
+      name: 'Qwen2.5 1.5B Instruct',
+      progress: 0.43,
+    });
   });
 
   it('has about 80 distinct topics, each phrased as a question', () => {

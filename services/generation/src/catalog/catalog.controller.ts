@@ -1,12 +1,16 @@
 import { catalogContracts, type GenerationCatalog } from '@debate/contracts';
 import { HandleRequest } from '@debate/nest';
 import { Controller } from '@nestjs/common';
+import { LocalModelWatcher } from '../models/local-model.js';
 import { Models } from '../models/models.js';
 import { debateFormats, rhetoricStyles, roundTitles, topics } from './catalog.data.js';
 
 @Controller()
 export class CatalogController {
-  constructor(private readonly models: Models) {}
+  constructor(
+    private readonly models: Models,
+    private readonly localModel: LocalModelWatcher,
+  ) {}
 
   @HandleRequest(catalogContracts.generationCatalog)
   get(): GenerationCatalog {
@@ -15,6 +19,7 @@ export class CatalogController {
       debateFormats: [...debateFormats],
       models: this.models.catalog(),
       searcher: this.models.searches,
+      localModel: this.localModel.view(),
       roundTitles: [...roundTitles],
       topics: [...topics],
     };

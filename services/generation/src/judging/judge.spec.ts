@@ -268,14 +268,32 @@ describe('a model judge in JSON mode', () => {
 });
 
 describe(parseScorecard.name, () => {
-  it('refuses a scorecard that leaves a criterion out', () => {
+  const full = (reason: string) =>
+    Object.fromEntries(
+      ['argument', 'evidence', 'rebuttal', 'clarity'].map((criterion) => [
+        criterion,
+        { score: 7, reason },
+      ]),
+    );
+
+  it('reads a complete scorecard', () => {
+    expect(
+      parseScorecard(
+        JSON.stringify({ scores: { A: full('Good.'), B: full('Fair.') }, winner: 'A' }),
+      ),
+    ).toMatchObject({ scores: { A: { clarity: { score: 7, reason: 'Good.' } } }, winner: 'A' });
+  });
+
+  it('refuses a scorecard that leaves a criterion out, or a reason blank', () => {
+    const withoutEvidence = full('Good.');
+    delete withoutEvidence.evidence;
     expect(() =>
       parseScorecard(
-        JSON.stringify({
-          scores: [{ speaker: 'A', criterion: 'argument', score: 7, reason: 'Good.' }],
-          winner: 'A',
-        }),
+        JSON.stringify({ scores: { A: withoutEvidence, B: full('Fair.') }, winner: 'A' }),
       ),
-    ).toThrow(/no evidence score for A/);
+    ).toThrow(/evidence/);
+    expect(() =>
+      parseScorecard(JSON.stringify({ scores: { A: full('  '), B: full('Fair.') }, winner: 'A' })),
+    ).toThrow();
   });
 });

@@ -13,22 +13,35 @@ import type { Judge, JudgedReading, ReadingRequest, ReadingResult } from './judg
 
 const FUNCTION_NAME = 'submit_scorecard';
 
+/**
+ * The scorecard as one object keyed by speaker and criterion, every key required and each score
+ * one of 1 to 10: a server that enforces the schema with a grammar (llama.cpp, vLLM) can then
+ * only answer a complete scorecard, where a list of scores could leave one out or repeat one.
+ * Only keywords every schema-enforcing provider accepts (no numeric bounds: `enum` instead).
+ */
+const criterionScore = {
+  type: 'object',
+  properties: {
+    score: { type: 'integer', enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] },
+    reason: { type: 'string', description: 'One sentence.' },
+  },
+  required: ['score', 'reason'],
+  additionalProperties: false,
+} as const;
+const speakerScores = {
+  type: 'object',
+  properties: Object.fromEntries(judgeCriteria.map((criterion) => [criterion, criterionScore])),
+  required: [...judgeCriteria],
+  additionalProperties: false,
+} as const;
 const scorecardSchema = {
   type: 'object',
   properties: {
     scores: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          speaker: { type: 'string', enum: ['A', 'B'] },
-          criterion: { type: 'string', enum: [...judgeCriteria] },
-          score: { type: 'integer', minimum: 1, maximum: 10 },
-          reason: { type: 'string', description: 'One sentence.' },
-        },
-        required: ['speaker', 'criterion', 'score', 'reason'],
-        additionalProperties: false,
-      },
+      type: 'object',
+      properties: { A: speakerScores, B: speakerScores },
+      required: ['A', 'B'],
+      additionalProperties: false,
     },
     winner: { type: 'string', enum: ['A', 'B', 'tie'] },
   },
@@ -36,19 +49,22 @@ const scorecardSchema = {
   additionalProperties: false,
 } as const;
 
+const CriterionScore = z.object({
+  score: z.coerce.number().int().min(1).max(10),
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((reason) => reason.slice(0, 400)),
+});
+const SpeakerScores = z.object(
+  Object.fromEntries(judgeCriteria.map((criterion) => [criterion, CriterionScore])) as Record<
+    (typeof judgeCriteria)[number],
+    typeof CriterionScore
+  >,
+);
 const Scorecard = z.object({
-  scores: z.array(
-    z.object({
-      speaker: z.enum(['A', 'B']),
-      criterion: z.enum(judgeCriteria),
-      score: z.coerce.number().int().min(1).max(10),
-      reason: z
-        .string()
-        .trim()
-        .min(1)
-        .transform((reason) => reason.slice(0, 400)),
-    }),
-  ),
+  scores: z.object({ A: SpeakerScores, B: SpeakerScores }),
   winner: z.enum(['A', 'B', 'tie']),
 });
 
@@ -64,9 +80,8 @@ const SYSTEM = [
   'answers and clashes with the other side) and clarity. Judge the arguments, not the order',
   "they came in. Then name the winner: 'A', 'B' or 'tie'.",
   'Answer with the scorecard as one JSON object:',
-  '{"scores": [{"speaker": "A" or "B", "criterion": "argument", "evidence", "rebuttal" or',
-  '"clarity", "score": 1 to 10, "reason": "one sentence"}, eight of them, one per speaker and',
-  'criterion], "winner": "A", "B" or "tie"}.',
+  '{"scores": {"A": {"argument": {"score": 1 to 10, "reason": "one sentence"}, "evidence": {...},',
+  '"rebuttal": {...}, "clarity": {...}}, "B": {the same four}}, "winner": "A", "B" or "tie"}.',
 ].join(' ');
 
 /** The scorecard from a judge's answer: every criterion of both speakers, or it throws. */
@@ -78,17 +93,7 @@ export function parseScorecard(raw: string): ReadingResult {
     value = JSON.parse(jsonrepair(raw));
   }
   const card = Scorecard.parse(value);
-  const of = (speaker: 'A' | 'B') =>
-    Object.fromEntries(
-      judgeCriteria.map((criterion) => {
-        const found = card.scores.find(
-          (score) => score.speaker === speaker && score.criterion === criterion,
-        );
-        if (!found) throw new Error(`The scorecard has no ${criterion} score for ${speaker}`);
-        return [criterion, { score: found.score, reason: found.reason }];
-      }),
-    ) as ReadingResult['scores']['A'];
-  return { scores: { A: of('A'), B: of('B') }, winner: card.winner };
+  return { scores: card.scores, winner: card.winner };
 }
 
 /**

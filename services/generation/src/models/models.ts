@@ -65,9 +65,10 @@ export interface ModelsOptions {
 }
 
 /**
- * The catalogue: the operator's models, then the offline speaker. Every turn is written through
- * it, so each is timed, counted per model (/metrics), held to its model's concurrency, and given
- * its provenance; a model whose last turns all failed is reported degraded (not removed).
+ * The catalogue: the local model once its server is ready (added then, first), the operator's
+ * models, then the offline speaker. Every turn is written through it, so each is timed, counted
+ * per model (/metrics), held to its model's concurrency, and given its provenance; a model whose
+ * last turns all failed is reported degraded (not removed).
  */
 export class Models implements OnApplicationShutdown {
   private readonly models = new Map<string, Model>();
@@ -76,8 +77,8 @@ export class Models implements OnApplicationShutdown {
   private readonly offlineJudge = new OfflineJudge();
   /** The offline speaker without its pacing: example debates are written at once. */
   private readonly offlineAtOnce = new OfflineSpeaker({ tokensPerSecond: 0, firstTokenDelayMs: 0 });
-  /** JUDGE_MODELS: the catalogue ids of the judges, most preferred first. */
-  private readonly judgeOrder: readonly string[];
+  /** JUDGE_MODELS: the catalogue ids of the judges, most preferred first (then the local model's). */
+  private readonly judgeOrder: string[];
   /** Stops reporting this catalogue's degraded models on /health/ready. */
   private readonly stopReporting: () => void;
   /** The speaker teams' searcher, where a search backend is configured. */
@@ -85,12 +86,11 @@ export class Models implements OnApplicationShutdown {
 
   constructor(
     configured: readonly ConfiguredModel[],
-    options: ModelsOptions,
+    private readonly options: ModelsOptions,
     private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'>,
   ) {
-    const metrics = modelMetrics();
     this.searcher = options.search && new Searcher(options.search);
-    this.judgeOrder = options.judges ?? [];
+    this.judgeOrder = [...(options.judges ?? [])];
     const unknownJudges = (options.judges ?? []).filter(
       (id) => !configured.some((entry) => entry.id === id),
     );
@@ -100,41 +100,7 @@ export class Models implements OnApplicationShutdown {
       ]);
     }
     for (const entry of configured) {
-      const client = new OpenAI({
-        apiKey: entry.apiKey ?? 'no-key',
-        ...(entry.baseUrl ? { baseURL: entry.baseUrl } : {}),
-        timeout: options.timeoutMs,
-        maxRetries: options.maxRetries,
-        fetch: (input, init) => {
-          // The SDK numbers its attempts: any after the first is a retry of a 429/5xx.
-          const attempt = new Headers(init?.headers).get('x-stainless-retry-count');
-          if (attempt && attempt !== '0')
-            metrics.turnsRetried.inc({ model: entry.id, reason: 'http' });
-          return fetch(input, init);
-        },
-      });
-      const speaker = new OpenAiSpeaker(client, entry, {
-        idleTimeoutMs: options.idleTimeoutMs,
-        onModeRefused: (refused, next, reason) => {
-          metrics.turnsRetried.inc({ model: entry.id, reason: 'mode' });
-          this.logger.warn(
-            `Model ${entry.id}: the server refused ${refused} (${reason}); asking in ${next} from now on`,
-          );
-        },
-        onTokenLimitRefused: (reason) => {
-          metrics.turnsRetried.inc({ model: entry.id, reason: 'token_limit' });
-          this.logger.warn(
-            `Model ${entry.id}: the server wants max_completion_tokens (${reason}); sending it from now on`,
-          );
-        },
-      });
-      const ref: SpeakerModelRef = { id: entry.id, label: entry.label, kind: 'model' };
-      this.add(ref, entry.speakerMode, speaker, new TurnSlots(entry.maxConcurrentTurns));
-      if (options.judges?.includes(entry.id))
-        this.judges.set(entry.id, new ModelJudge(ref, client, entry));
-      this.logger.log(
-        `Model ${entry.id} (${entry.providerModel}) through ${entry.baseUrl ?? 'the OpenAI API'}, ${entry.structuredOutput}, ${entry.speakerMode}`,
-      );
+      this.addServed(entry, { judge: options.judges?.includes(entry.id) ?? false, first: false });
     }
     const offlineMode = options.offline.speakerMode ?? 'single';
     const offline = new OfflineSpeaker(options.offline);
@@ -161,12 +127,73 @@ export class Models implements OnApplicationShutdown {
     this.stopReporting();
   }
 
+  /**
+   * Adds a model once the service runs (the local model, when its server is ready): first in the
+   * catalogue, so the engine page's default, and the last judge preferred when `judge`.
+   */
+  addFirst(entry: ConfiguredModel, { judge }: { readonly judge: boolean }): void {
+    // An operator's model of the same id keeps it: a run naming it must not change model.
+    if (this.models.has(entry.id)) {
+      throw new Error(`the catalogue has a model ${entry.id} already`);
+    }
+    this.addServed(entry, { judge, first: true });
+  }
+
+  /**
+   * Adds a model served over OpenAI's API: its client, its speaker and, when it judges, its
+   * judge. Every such model, configured or added later, is built here, so each is counted alike.
+   */
+  private addServed(
+    entry: ConfiguredModel,
+    { judge, first }: { readonly judge: boolean; readonly first: boolean },
+  ): void {
+    const metrics = modelMetrics();
+    const client = new OpenAI({
+      apiKey: entry.apiKey ?? 'no-key',
+      ...(entry.baseUrl ? { baseURL: entry.baseUrl } : {}),
+      timeout: this.options.timeoutMs,
+      maxRetries: this.options.maxRetries,
+      fetch: (input, init) => {
+        // The SDK numbers its attempts: any after the first is a retry of a 429/5xx.
+        const attempt = new Headers(init?.headers).get('x-stainless-retry-count');
+        if (attempt && attempt !== '0')
+          metrics.turnsRetried.inc({ model: entry.id, reason: 'http' });
+        return fetch(input, init);
+      },
+    });
+    const speaker = new OpenAiSpeaker(client, entry, {
+      idleTimeoutMs: this.options.idleTimeoutMs,
+      onModeRefused: (refused, next, reason) => {
+        metrics.turnsRetried.inc({ model: entry.id, reason: 'mode' });
+        this.logger.warn(
+          `Model ${entry.id}: the server refused ${refused} (${reason}); asking in ${next} from now on`,
+        );
+      },
+      onTokenLimitRefused: (reason) => {
+        metrics.turnsRetried.inc({ model: entry.id, reason: 'token_limit' });
+        this.logger.warn(
+          `Model ${entry.id}: the server wants max_completion_tokens (${reason}); sending it from now on`,
+        );
+      },
+    });
+    const ref: SpeakerModelRef = { id: entry.id, label: entry.label, kind: 'model' };
+    this.add(ref, entry.speakerMode, speaker, new TurnSlots(entry.maxConcurrentTurns), first);
+    if (judge) {
+      this.judges.set(entry.id, new ModelJudge(ref, client, entry));
+      if (!this.judgeOrder.includes(entry.id)) this.judgeOrder.push(entry.id);
+    }
+    this.logger.log(
+      `Model ${entry.id} (${entry.providerModel}) through ${entry.baseUrl ?? 'the OpenAI API'}, ${entry.structuredOutput}, ${entry.speakerMode}`,
+    );
+  }
+
   /** Adds a model; a team's members are its speaker's (the OpenAI one's or the offline one's). */
   private add(
     ref: SpeakerModelRef,
     speakerMode: SpeakerMode,
     members: TeamMembers,
     slots: TurnSlots | undefined,
+    first = false,
   ): void {
     const inMode = (writer: TeamMembers): Speaker =>
       speakerMode === 'team'
@@ -176,7 +203,12 @@ export class Models implements OnApplicationShutdown {
         : writer;
     const speaker = inMode(members);
     const atOnce = ref.kind === 'offline' ? inMode(this.offlineAtOnce) : undefined;
-    this.models.set(ref.id, { ref, speakerMode, speaker, atOnce, slots, failuresInARow: 0 });
+    const model: Model = { ref, speakerMode, speaker, atOnce, slots, failuresInARow: 0 };
+    // A Map lists in insertion order: the first model goes in before the others again.
+    const after = first ? [...this.models.values()] : [];
+    if (first) this.models.clear();
+    this.models.set(ref.id, model);
+    for (const other of after) this.models.set(other.ref.id, other);
     modelMetrics().degraded.set({ model: ref.id }, 0);
   }
 

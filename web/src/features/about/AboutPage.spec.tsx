@@ -20,6 +20,7 @@ function catalogOf(models: CatalogQuery['catalog']['models'], searcher = false) 
     topics: ['Is open-source software a public good?'],
     models,
     searcher,
+    localModel: null,
   };
   globalThis.fetch = jest.fn(async () => ({
     ok: true,

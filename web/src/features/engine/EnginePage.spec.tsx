@@ -12,6 +12,7 @@ const catalog: CatalogQuery['catalog'] = {
   rhetoricStyles: ['standard'],
   debateFormats: ['structured'],
   searcher: false,
+  localModel: null,
   roundTitles: ['Constructive Arguments', 'Rebuttal', 'Summary'],
   topics: ['Is open-source software a public good?'],
   models: [
@@ -73,6 +74,7 @@ function fakeGateway() {
 
 afterEach(() => {
   globalThis.fetch = realFetch;
+  jest.useRealTimers();
 });
 
 const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
@@ -155,6 +157,67 @@ describe(EnginePage.name, () => {
     expect(started).toHaveLength(1);
     expect(started[0]?.first.model).toBe('gpt-4o');
     expect(started[0]?.second.model).toBe('offline');
+  });
+
+  it('says the local model is on its way, and offers it first once ready without a reload', async () => {
+    const offline = catalog.models.slice(2);
+    const local = { id: 'local', label: 'Local: Qwen2.5 1.5B Instruct', kind: 'model' };
+    const qwen = 'Qwen2.5 1.5B Instruct';
+    // The catalogue as the page asks it again: downloading, then loading, then ready.
+    const answers: CatalogQuery['catalog'][] = [
+      {
+        ...catalog,
+        models: offline,
+        localModel: { status: 'downloading', name: qwen, progress: 0.427 },
+      },
+      {
+        ...catalog,
+        models: offline,
+        localModel: { status: 'loading', name: qwen, progress: null },
+      },
+      {
+        ...catalog,
+        models: [{ ...local, status: 'ok', speakerMode: 'single' }, ...offline],
+        localModel: { status: 'ready', name: qwen, progress: null },
+      },
+    ];
+    let asked = 0;
+    globalThis.fetch = jest.fn(async (_url: unknown, init?: RequestInit) => {
+      if (!String(init?.body).includes('query Catalog')) return new Promise<never>(() => undefined);
+      const answer = answers[Math.min(asked, answers.length - 1)];
+      asked += 1;
+      return { ok: true, status: 200, json: async () => ({ data: { catalog: answer } }) };
+    }) as unknown as typeof fetch;
+    // The page's asking again is timed: the test moves the clock.
+    jest.useFakeTimers({ doNotFake: ['queueMicrotask', 'nextTick', 'setImmediate'] });
+    const wait = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
+    renderWithProviders(<EnginePage />, { route: '/engine' });
+    expect(await screen.findByRole('status')).toHaveProperty(
+      'textContent',
+      'The local model is downloading: 43 % — debates use the offline speaker until it is ready',
+    );
+    for (const button of screen.getAllByRole('button', { name: 'Settings' })) {
+      fireEvent.click(button);
+    }
+    // A speaker given a model keeps it; the other is given the catalogue's first.
+    fireEvent.change(screen.getAllByLabelText<HTMLSelectElement>('Model')[1] as HTMLSelectElement, {
+      target: { value: 'offline' },
+    });
+    await wait(3_000);
+    await screen.findByText(
+      'The local model is loading — debates use the offline speaker until it is ready',
+    );
+    await wait(3_000);
+    await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+    const selects = screen.getAllByLabelText<HTMLSelectElement>('Model');
+    expect(
+      [...(selects[0] as HTMLSelectElement).options].map((option) => option.textContent),
+    ).toEqual(['Local: Qwen2.5 1.5B Instruct', 'Offline speaker']);
+    expect(selects.map((select) => select.value)).toEqual(['local', 'offline']);
+    // Ready: the catalogue is not asked again.
+    const settled = asked;
+    await wait(30_000);
+    expect(asked).toBe(settled);
   });
 
   it("shows a team's stage, replaces the draft with the revision, and how the speech was made", () => {

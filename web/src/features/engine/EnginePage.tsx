@@ -9,7 +9,7 @@ import { OFFLINE_KIND } from '../debates/provenance';
 import { Scorecard } from '../debates/Scorecard';
 import { useUsageQuery } from '../account/usage.api';
 import { useUnsavedDebateQuery } from '../debates/debates.api';
-import { useCatalogQuery } from './catalog.api';
+import { useCatalogQuery, useCatalogQueryState } from './catalog.api';
 import { readDraft, sessionStore, writeDraft } from './draft';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
@@ -22,7 +22,7 @@ import {
   runRestored,
   type TurnStage,
 } from './engine.slice';
-import { chosenModel, whoWrites } from './models';
+import { catalogPollingInterval, chosenModel, localModelText, whoWrites } from './models';
 import { initialStances } from './stance';
 
 /** Draws a topic other than `current` when there is one. */
@@ -99,7 +99,13 @@ const speaker = (stance: number): SpeakerSettingsInput => ({
 /** /engine: the debate generator (spec §2). */
 export function EnginePage() {
   const dispatch = useAppDispatch();
-  const { data, error } = useCatalogQuery(undefined);
+  // Asked again while the local model is on its way: ready, it joins the speakers' lists, first,
+  // so the default of a speaker nobody chose a model for.
+  const received = useCatalogQueryState(undefined).data;
+  const { data, error } = useCatalogQuery(undefined, {
+    pollingInterval: catalogPollingInterval(received?.localModel),
+  });
+  const localModelLine = localModelText(data?.localModel);
   const auth = useAppSelector((state) => state.auth.status);
   const user = useAppSelector((state) => state.auth.user);
   const engine = useAppSelector((state) => state.engine);
@@ -302,6 +308,11 @@ export function EnginePage() {
         )}
       </section>
 
+      {localModelLine && (
+        <p className="hint local-model" role="status">
+          {localModelLine}
+        </p>
+      )}
       <div className="speakers">
         {(['first', 'second'] as const).map((key) => (
           <SpeakerCard

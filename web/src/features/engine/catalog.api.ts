@@ -16,6 +16,11 @@ const CatalogDocument = graphql(`
         speakerMode
       }
       searcher
+      localModel {
+        status
+        name
+        progress
+      }
       roundTitles
       topics
     }
@@ -33,3 +38,5 @@ const catalogApi = api.injectEndpoints({
 });
 
 export const { useCatalogQuery } = catalogApi;
+/** The catalogue as last received, asking nothing (what decides how often it is asked). */
+export const useCatalogQueryState = catalogApi.endpoints.catalog.useQueryState;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { chosenModel, modelOptionText, type RunModel, whoWrites } from './models';
+import {
+  catalogPollingInterval,
+  chosenModel,
+  LOCAL_MODEL_POLL_MS,
+  localModelText,
+  modelOptionText,
+  type RunModel,
+  whoWrites,
+} from './models';
 
 const offline: RunModel = { id: 'offline', label: 'Offline speaker', kind: 'offline' };
 const gpt4o: RunModel = { id: 'gpt-4o', label: 'GPT-4o', kind: 'model' };
@@ -16,6 +24,51 @@ describe(chosenModel.name, () => {
     expect(chosenModel(models, 'gpt-4')).toBe('gpt-4o');
     expect(chosenModel(models, '')).toBe('gpt-4o');
     expect(chosenModel([{ id: 'offline' }], 'gpt-4')).toBe('offline');
+  });
+});
+
+describe(localModelText.name, () => {
+  const qwen = { name: 'Qwen2.5 1.5B Instruct', progress: null };
+
+  it('says how far the download is, to a whole percent, and what debates use meanwhile', () => {
+    expect(localModelText({ ...qwen, status: 'downloading', progress: 0.4271 })).toBe(
+      'The local model is downloading: 43 % — debates use the offline speaker until it is ready',
+    );
+    expect(localModelText({ ...qwen, status: 'downloading', progress: 0 })).toBe(
+      'The local model is downloading: 0 % — debates use the offline speaker until it is ready',
+    );
+    expect(localModelText({ ...qwen, status: 'downloading' })).toBe(
+      'The local model is downloading — debates use the offline speaker until it is ready',
+    );
+  });
+
+  it('says it is loading', () => {
+    expect(localModelText({ ...qwen, status: 'loading' })).toBe(
+      'The local model is loading — debates use the offline speaker until it is ready',
+    );
+  });
+
+  it('says nothing once ready or failed, nor without a local model', () => {
+    expect(localModelText({ ...qwen, status: 'ready' })).toBeNull();
+    expect(localModelText({ ...qwen, status: 'failed' })).toBeNull();
+    expect(localModelText(null)).toBeNull();
+    expect(localModelText(undefined)).toBeNull();
+  });
+});
+
+describe(catalogPollingInterval.name, () => {
+  const qwen = { name: 'Qwen2.5 1.5B Instruct', progress: null };
+
+  it('asks again while the local model downloads or loads, and never otherwise', () => {
+    expect(catalogPollingInterval({ ...qwen, status: 'downloading', progress: 0.5 })).toBe(
+      LOCAL_MODEL_POLL_MS,
+    );
+    expect(catalogPollingInterval({ ...qwen, status: 'loading' })).toBe(LOCAL_MODEL_POLL_MS);
+    expect(catalogPollingInterval({ ...qwen, status: 'ready' })).toBe(0);
+    expect(catalogPollingInterval({ ...qwen, status: 'failed' })).toBe(0);
+    expect(catalogPollingInterval(null)).toBe(0);
+    // Before the catalogue has arrived.
+    expect(catalogPollingInterval(undefined)).toBe(0);
   });
 });
 

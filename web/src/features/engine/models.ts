@@ -4,6 +4,38 @@ import { OFFLINE_KIND } from '../debates/provenance';
 /** A model of the catalogue, as the speaker cards offer it. */
 export type CatalogModel = CatalogQuery['catalog']['models'][number];
 
+/** The local model on its way (the catalogue's localModel): null when the platform runs none. */
+export type LocalModel = CatalogQuery['catalog']['localModel'];
+
+/** How often the catalogue is asked again while the local model is on its way, in ms. */
+export const LOCAL_MODEL_POLL_MS = 3_000;
+
+/** Whether the local model is on its way: it will join the catalogue without a reload. */
+function onItsWay(localModel: LocalModel | undefined): boolean {
+  return localModel?.status === 'downloading' || localModel?.status === 'loading';
+}
+
+/**
+ * How often the engine page asks for the catalogue again: every few seconds while the local
+ * model downloads or loads, so that it joins the speakers' lists when ready; else never (0).
+ */
+export function catalogPollingInterval(localModel: LocalModel | undefined): number {
+  return onItsWay(localModel) ? LOCAL_MODEL_POLL_MS : 0;
+}
+
+/**
+ * The engine page's line while the local model is on its way ('The local model is downloading:
+ * 43 % — …'); null when there is nothing to say (ready, failed, or none).
+ */
+export function localModelText(localModel: LocalModel | undefined): string | null {
+  if (!localModel || !onItsWay(localModel)) return null;
+  const meanwhile = 'debates use the offline speaker until it is ready';
+  if (localModel.status === 'loading') return `The local model is loading — ${meanwhile}`;
+  return localModel.progress === null
+    ? `The local model is downloading — ${meanwhile}`
+    : `The local model is downloading: ${Math.round(localModel.progress * 100)} % — ${meanwhile}`;
+}
+
 /** A model as the run names it (runStarted's firstModel and secondModel). */
 export type RunModel = NonNullable<DebateRunSubscription['debateRun']['firstModel']>;
 
