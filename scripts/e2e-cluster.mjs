@@ -167,6 +167,8 @@ async function start() {
     HOST: '127.0.0.1',
     OPS_PORT: String(opsPort),
     OPS_HOST: '127.0.0.1',
+    // No local model unless the test asks (it would fetch 1.1 GB): the offline speaker.
+    LOCAL_MODEL: process.env.LOCAL_MODEL || 'off',
   });
   // What the test run has built (web:e2e-cluster depends on the builds): no build per cluster.
   const args = ['scripts/start-cluster.mjs', '--embedded-issuer', '--no-build'];

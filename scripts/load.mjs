@@ -265,6 +265,8 @@ async function startPlatform() {
     // The scenarios sign up a fresh account per debate from this one address: the cluster is
     // the load test's own, so the gateway's rate limits are off (docs/load-testing.md).
     RATE_LIMITS: 'off',
+    // The offline speaker writes every debate: no local model (it would fetch 1.1 GB).
+    LOCAL_MODEL: 'off',
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
     NATS_PASSWORDS_FILE: natsAuth.passwordsFile,
     DATA_DIR: join(work, 'data'),

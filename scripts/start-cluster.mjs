@@ -9,7 +9,7 @@
 // local Mailpit (EMAIL_VERIFICATION=required). With --no-build, what is built already runs.
 // The local model (LOCAL_MODEL=on, the default): the embedded model server as a process of its
 // own on a free port (LOCAL_MODEL_FILE, or the default model fetched into LOCAL_MODEL_CACHE in
-// the background), given to the generation service as LOCAL_MODEL_SERVER (docs/local-model.md).
+// the background, from LOCAL_MODEL_URL with LOCAL_MODEL_SHA256 when given), given to the generation service as LOCAL_MODEL_SERVER (docs/local-model.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -37,6 +37,9 @@ import {
 // The local model's settings, checked before anything starts (as npm start's schema checks them).
 const localModel = (process.env.LOCAL_MODEL || 'on').trim();
 const localModelFile = process.env.LOCAL_MODEL_FILE || undefined;
+// An operator's mirror of the model (or another GGUF) and its SHA-256, together or neither.
+const localModelUrl = process.env.LOCAL_MODEL_URL || undefined;
+const localModelSha256 = process.env.LOCAL_MODEL_SHA256 || undefined;
 const localModelGpu = (process.env.LOCAL_MODEL_GPU || 'off').trim();
 const localModelThreads =
   process.env.LOCAL_MODEL_THREADS || String(Math.max(1, Math.floor(availableParallelism() / 2)));
@@ -46,6 +49,20 @@ const localModelThreads =
   if (!['on', 'off'].includes(localModelGpu)) problems.push('LOCAL_MODEL_GPU must be on or off');
   if (localModel === 'on' && localModelFile && !existsSync(localModelFile)) {
     problems.push(`LOCAL_MODEL_FILE must name a file that exists (${localModelFile})`);
+  }
+  if ((localModelUrl === undefined) !== (localModelSha256 === undefined)) {
+    problems.push(
+      'LOCAL_MODEL_URL and LOCAL_MODEL_SHA256 go together (a download is only used when it hashes to the digest)',
+    );
+  }
+  if (localModelUrl !== undefined && !/^https?:\/\/\S+$/.test(localModelUrl)) {
+    problems.push('LOCAL_MODEL_URL must be an http:// or https:// URL');
+  }
+  if (localModelSha256 !== undefined && !/^[0-9a-fA-F]{64}$/.test(localModelSha256)) {
+    problems.push('LOCAL_MODEL_SHA256 must be a SHA-256 digest (64 hex digits)');
+  }
+  if (localModelUrl !== undefined && localModelFile !== undefined) {
+    problems.push('LOCAL_MODEL_FILE and LOCAL_MODEL_URL are both set: give one');
   }
   if (!/^[1-9]\d{0,3}$/.test(localModelThreads)) {
     problems.push('LOCAL_MODEL_THREADS must be a whole number from 1');
@@ -249,7 +266,13 @@ if (localModel === 'on' && !localModelServer) {
   const modelPort = await freePort();
   const source = localModelFile
     ? ['--model-file', localModelFile]
-    : ['--cache-dir', process.env.LOCAL_MODEL_CACHE || join(cacheRoot, 'models')];
+    : [
+        '--cache-dir',
+        process.env.LOCAL_MODEL_CACHE || join(cacheRoot, 'models'),
+        ...(localModelUrl && localModelSha256
+          ? ['--model-url', localModelUrl, '--model-sha256', localModelSha256]
+          : []),
+      ];
   children.set(
     'model',
     startChild('model', process.execPath, [

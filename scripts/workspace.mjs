@@ -125,6 +125,8 @@ export async function startPlatformProcess(env = {}) {
       OPENAI_API_KEY: '',
       // What a benchmark or a screenshot seeds, and nothing else.
       SEED_EXAMPLES: 'false',
+      // No local model (it would fetch 1.1 GB): the offline speaker, unless `env` asks for one.
+      LOCAL_MODEL: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,6 @@
 import {
   DEFAULT_LOCAL_MODEL,
+  mirroredModel,
   type ModelServer,
   type ModelServerOptions,
   modelStateReporter,
@@ -32,7 +33,8 @@ type LocalModelEnv = Pick<
   | 'LOCAL_MODEL_THREADS'
   | 'LOCAL_MODEL_GPU'
   | 'LOCAL_MODEL_SERVER'
->;
+> &
+  Partial<Pick<PlatformEnv, 'LOCAL_MODEL_URL' | 'LOCAL_MODEL_SHA256'>>;
 
 /**
  * npm start's local model (LOCAL_MODEL, on by default): the embedded model server in this
@@ -57,12 +59,13 @@ export async function startLocalModel(
     return { summary: () => `Local model: the model server at ${origin} (LOCAL_MODEL_SERVER)` };
   }
   const settings = localModelSettings(env);
-  const { file } = settings;
+  const { file, mirror } = settings;
   try {
+    const download = mirror ? mirroredModel(mirror.url, mirror.sha256) : DEFAULT_LOCAL_MODEL;
     const server = await start({
       host: '127.0.0.1',
       port: 0,
-      source: file ? { file } : { download: DEFAULT_LOCAL_MODEL, cacheDir: settings.cacheDir },
+      source: file ? { file } : { download, cacheDir: settings.cacheDir },
       threads: settings.threads,
       gpu: settings.gpu,
       logger: { log: write, warn: (message) => process.stderr.write(`${message}\n`) },
@@ -70,7 +73,7 @@ export async function startLocalModel(
     });
     const what = file
       ? `${file} (LOCAL_MODEL_FILE)`
-      : `${DEFAULT_LOCAL_MODEL.name}, kept in ${settings.cacheDir} (fetched there in the background on the first start)`;
+      : `${download.name}, kept in ${settings.cacheDir} (fetched there${mirror ? ` from ${mirror.url} (LOCAL_MODEL_URL)` : ''} in the background on the first start)`;
     const threads = `${settings.threads} thread${settings.threads === 1 ? '' : 's'}${settings.gpu ? ' (a GPU where one is installed)' : ''}`;
     return {
       server,

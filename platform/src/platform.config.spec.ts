@@ -117,6 +117,44 @@ describe('the local model of npm start', () => {
     }
   });
 
+  it('fetches from LOCAL_MODEL_URL with LOCAL_MODEL_SHA256, the two together or neither', () => {
+    const url = 'https://models.example.internal/qwen2.5-1.5b-instruct-q4_k_m.gguf';
+    const sha256 = 'AB'.repeat(32);
+    const env = load({ LOCAL_MODEL_URL: url, LOCAL_MODEL_SHA256: sha256 });
+    expect(localModelSettings(env, { cores: 2 })).toMatchObject({
+      mirror: { url, sha256: sha256.toLowerCase() },
+    });
+    expect(localModelSettings(load({}), { cores: 2 })).not.toHaveProperty('mirror');
+    // Empty is unset.
+    expect(
+      localModelSettings(load({ LOCAL_MODEL_URL: '', LOCAL_MODEL_SHA256: '' })),
+    ).not.toHaveProperty('mirror');
+    expect(() => load({ LOCAL_MODEL_URL: url })).toThrow(
+      /LOCAL_MODEL_SHA256: is required with LOCAL_MODEL_URL/,
+    );
+    expect(() => load({ LOCAL_MODEL_SHA256: sha256 })).toThrow(
+      /LOCAL_MODEL_URL: is required with LOCAL_MODEL_SHA256/,
+    );
+    expect(() =>
+      load({ LOCAL_MODEL_URL: 'ftp://mirror/model.gguf', LOCAL_MODEL_SHA256: sha256 }),
+    ).toThrow(/LOCAL_MODEL_URL: must be an http:\/\/ or https:\/\/ URL/);
+    for (const digest of ['ab'.repeat(31), 'zz'.repeat(32), `${sha256}0`]) {
+      expect(() => load({ LOCAL_MODEL_URL: url, LOCAL_MODEL_SHA256: digest })).toThrow(
+        /LOCAL_MODEL_SHA256: must be a SHA-256 digest/,
+      );
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'local-model-'));
+    try {
+      const file = join(dir, 'model.gguf');
+      writeFileSync(file, 'GGUF');
+      expect(() =>
+        load({ LOCAL_MODEL_FILE: file, LOCAL_MODEL_URL: url, LOCAL_MODEL_SHA256: sha256 }),
+      ).toThrow(/LOCAL_MODEL_FILE: and LOCAL_MODEL_URL are both set/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a file that is not there, threads that are not a count, and other switches', () => {
     expect(() => load({ LOCAL_MODEL_FILE: '/nowhere/model.gguf' })).toThrow(/LOCAL_MODEL_FILE/);
     for (const threads of ['0', '-2', '1.5', 'many']) {

@@ -68,6 +68,19 @@ export const platformEnvSchema = gatewayEnvSchema
     ).describe(
       'A GGUF model on this machine for the local model: nothing is downloaded (an air-gapped machine). Unset, the default model is fetched into LOCAL_MODEL_CACHE.',
     ),
+    LOCAL_MODEL_URL: optionalEnv(
+      z.string().refine(isHttpUrl, 'must be an http:// or https:// URL').optional(),
+    ).describe(
+      "Where to fetch the local model from instead of huggingface.co: an operator's mirror or artifact store of the same file, or another GGUF model. Requires LOCAL_MODEL_SHA256 (the file's checksum); the size is then what the server says. Not with LOCAL_MODEL_FILE.",
+    ),
+    LOCAL_MODEL_SHA256: optionalEnv(
+      z
+        .string()
+        .regex(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 digest (64 hex digits)')
+        .optional(),
+    ).describe(
+      "The SHA-256 of the file at LOCAL_MODEL_URL (required with it, and only with it): the download is refused unless it hashes to this. The default model's digest makes it that model, fetched from elsewhere.",
+    ),
     LOCAL_MODEL_CACHE: optionalEnv(z.string().min(1).optional()).describe(
       'Where the local model is downloaded to and kept; unset, debate/models in XDG_CACHE_HOME (~/.cache when that is unset).',
     ),
@@ -78,20 +91,71 @@ export const platformEnvSchema = gatewayEnvSchema
       'on: the local model runs on a GPU build of llama.cpp where one is installed (npm ci installs only the CPU build; docs/local-model.md says how to add one); off: the CPU.',
     ),
   })
-  .superRefine((env, context) => checkMailEnv(env, context));
+  .superRefine((env, context) => checkMailEnv(env, context))
+  .superRefine((env, context) => checkLocalModelEnv(env, context));
 export type PlatformEnv = z.output<typeof platformEnvSchema>;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The local model's source is one of three: the default download, a download from
+ * LOCAL_MODEL_URL with its LOCAL_MODEL_SHA256 (the two together or neither: a file fetched
+ * unchecked could be anything), or LOCAL_MODEL_FILE (not with a URL: which one was meant?).
+ */
+export function checkLocalModelEnv(
+  env: {
+    readonly LOCAL_MODEL_URL?: string | undefined;
+    readonly LOCAL_MODEL_SHA256?: string | undefined;
+    readonly LOCAL_MODEL_FILE?: string | undefined;
+  },
+  context: z.RefinementCtx,
+): void {
+  if (env.LOCAL_MODEL_URL !== undefined && env.LOCAL_MODEL_SHA256 === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['LOCAL_MODEL_SHA256'],
+      message:
+        "is required with LOCAL_MODEL_URL (the file's SHA-256: a download is only used when it hashes to it)",
+    });
+  }
+  if (env.LOCAL_MODEL_SHA256 !== undefined && env.LOCAL_MODEL_URL === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['LOCAL_MODEL_URL'],
+      message: 'is required with LOCAL_MODEL_SHA256 (where to fetch the file it is the digest of)',
+    });
+  }
+  if (env.LOCAL_MODEL_URL !== undefined && env.LOCAL_MODEL_FILE !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['LOCAL_MODEL_FILE'],
+      message:
+        'and LOCAL_MODEL_URL are both set: give one (a file on this machine, or where to fetch one)',
+    });
+  }
+}
 
 /** Where the local model comes from, and how many threads it may take. */
 export interface LocalModelSettings {
   /** A GGUF on disk (LOCAL_MODEL_FILE); unset, the default model is fetched into `cacheDir`. */
   readonly file?: string;
+  /** Where to fetch it from instead, and its digest (LOCAL_MODEL_URL, LOCAL_MODEL_SHA256). */
+  readonly mirror?: { readonly url: string; readonly sha256: string };
   readonly cacheDir: string;
   readonly threads: number;
   readonly gpu: boolean;
 }
 
 /**
- * npm start's local model: LOCAL_MODEL_FILE, or the download into LOCAL_MODEL_CACHE (unset,
+ * npm start's local model: LOCAL_MODEL_FILE, or the download (from LOCAL_MODEL_URL, checked against
+ * LOCAL_MODEL_SHA256, when given) into LOCAL_MODEL_CACHE (unset,
  * `<XDG_CACHE_HOME or ~/.cache>/debate/models`), with LOCAL_MODEL_THREADS threads (unset, half
  * the machine's cores, at least one), on the CPU unless LOCAL_MODEL_GPU=on. `system` stands in for this machine in the tests.
  */
@@ -99,13 +163,17 @@ export function localModelSettings(
   env: Pick<
     PlatformEnv,
     'LOCAL_MODEL_FILE' | 'LOCAL_MODEL_CACHE' | 'LOCAL_MODEL_THREADS' | 'LOCAL_MODEL_GPU'
-  >,
+  > &
+    Partial<Pick<PlatformEnv, 'LOCAL_MODEL_URL' | 'LOCAL_MODEL_SHA256'>>,
   system: { readonly xdgCacheHome?: string; readonly home?: string; readonly cores?: number } = {},
 ): LocalModelSettings {
   const cacheHome =
     (system.xdgCacheHome ?? process.env.XDG_CACHE_HOME) || join(system.home ?? homedir(), '.cache');
   return {
     ...(env.LOCAL_MODEL_FILE ? { file: env.LOCAL_MODEL_FILE } : {}),
+    ...(env.LOCAL_MODEL_URL && env.LOCAL_MODEL_SHA256 && !env.LOCAL_MODEL_FILE
+      ? { mirror: { url: env.LOCAL_MODEL_URL, sha256: env.LOCAL_MODEL_SHA256.toLowerCase() } }
+      : {}),
     cacheDir: env.LOCAL_MODEL_CACHE ?? join(cacheHome, 'debate', 'models'),
     threads:
       env.LOCAL_MODEL_THREADS ??

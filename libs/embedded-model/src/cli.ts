@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_LOCAL_MODEL } from './default-model.js';
+import { DEFAULT_LOCAL_MODEL, mirroredModel } from './default-model.js';
 import { modelStateReporter } from './progress.js';
 import { startModelServer } from './server.js';
 
 const synopsis =
-  'usage: embedded-model --port <n> (--model-file <path> | --cache-dir <dir>)\n' +
+  'usage: embedded-model --port <n> (--model-file <path> | --cache-dir <dir> [--model-url <url> --model-sha256 <hex>])\n' +
   '                      [--host <address> --allow-remote] [--threads <n>] [--context-size <n>]\n' +
   '                      [--sequences <n>] [--max-queue <n>] [--gpu]\n';
 const usage =
@@ -14,7 +14,8 @@ const usage =
   'llama.cpp, for development, tests and small installs. --model-file serves a GGUF on disk;\n' +
   `--cache-dir fetches ${DEFAULT_LOCAL_MODEL.name} (${Math.round((DEFAULT_LOCAL_MODEL.bytes ?? 0) / 1e6)} MB, ` +
   `${DEFAULT_LOCAL_MODEL.license}) into that folder first,\n` +
-  'resuming a broken download and checking its checksum; until the model is ready every request is\n' +
+  'resuming a broken download and checking its checksum; --model-url with --model-sha256 fetches\n' +
+  'from there instead (a mirror of the same file, or another GGUF with its SHA-256). Until the model is ready every request is\n' +
   'answered 503, so a client falls back to its other models. It has no authentication: it binds\n' +
   '127.0.0.1 unless --host names another address and --allow-remote confirms it. --threads\n' +
   "defaults to half the machine's cores (llama.cpp's threads spin: leave the rest to the others).\n" +
@@ -31,6 +32,8 @@ try {
       'allow-remote': { type: 'boolean', default: false },
       'model-file': { type: 'string' },
       'cache-dir': { type: 'string' },
+      'model-url': { type: 'string' },
+      'model-sha256': { type: 'string' },
       threads: { type: 'string' },
       'context-size': { type: 'string' },
       sequences: { type: 'string' },
@@ -79,6 +82,24 @@ if (modelFile !== undefined && cacheDir !== undefined) {
 } else if (cacheDir !== undefined && existsSync(cacheDir) && !statSync(cacheDir).isDirectory()) {
   problems.push(`--cache-dir ${cacheDir}: not a folder`);
 }
+const modelUrl = values['model-url'];
+const modelSha256 = values['model-sha256'];
+let download = DEFAULT_LOCAL_MODEL;
+if ((modelUrl === undefined) !== (modelSha256 === undefined)) {
+  problems.push(
+    'give --model-url and --model-sha256 together (a download is only used when it hashes to the digest)',
+  );
+} else if (modelUrl !== undefined && modelSha256 !== undefined) {
+  if (modelFile !== undefined) {
+    problems.push('give --model-file or --model-url, not both');
+  } else {
+    try {
+      download = mirroredModel(modelUrl, modelSha256);
+    } catch (error) {
+      problems.push(`--model-url/--model-sha256: ${(error as Error).message}`);
+    }
+  }
+}
 if (!LOOPBACK.test(values.host) && !values['allow-remote']) {
   problems.push(
     `--host ${values.host} would open the server (which has no authentication) to the network: add --allow-remote to confirm`,
@@ -94,9 +115,7 @@ try {
   const server = await startModelServer({
     host: values.host,
     ...(port === undefined ? {} : { port }),
-    source: modelFile
-      ? { file: modelFile }
-      : { download: DEFAULT_LOCAL_MODEL, cacheDir: cacheDir as string },
+    source: modelFile ? { file: modelFile } : { download, cacheDir: cacheDir as string },
     ...(threads === undefined ? {} : { threads }),
     ...(contextSize === undefined ? {} : { contextSize }),
     ...(sequences === undefined ? {} : { sequences }),
@@ -119,7 +138,7 @@ try {
   });
   say(
     `embedded-model listening at ${server.origin} (OpenAI-compatible API at ${server.url}; ` +
-      `${modelFile ? `model ${modelFile}` : `${DEFAULT_LOCAL_MODEL.name}, cached in ${cacheDir}`})`,
+      `${modelFile ? `model ${modelFile}` : `${download.name}${modelUrl ? ` from ${modelUrl}` : ''}, cached in ${cacheDir}`})`,
   );
   let stopping = false;
   const stop = () => {

@@ -18,3 +18,48 @@ export const DEFAULT_LOCAL_MODEL: ModelDownload = {
   name: 'Qwen2.5 1.5B Instruct',
   license: 'Apache-2.0',
 };
+
+const SHA256 = /^[0-9a-f]{64}$/i;
+
+/**
+ * The model to fetch from an operator's own address (a mirror or an artifact store) with its
+ * SHA-256: the default model when the digest is the default's (its name, file and size stand;
+ * only where it comes from changes), else another GGUF, kept in the cache under the URL's last
+ * segment (`.gguf` added when it lacks it) and named by its own metadata once loaded. Its size is
+ * then what the server says (Content-Length). Throws when the URL is not http(s) or the digest is
+ * not 64 hex digits.
+ */
+export function mirroredModel(url: string, sha256: string): ModelDownload {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${url} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`${url} is not an http(s) URL`);
+  }
+  if (!SHA256.test(sha256)) throw new Error(`${sha256} is not a SHA-256 (64 hex digits)`);
+  const digest = sha256.toLowerCase();
+  if (digest === DEFAULT_LOCAL_MODEL.sha256) return { ...DEFAULT_LOCAL_MODEL, url };
+  let last = '';
+  try {
+    last = decodeURIComponent(parsed.pathname.split('/').pop() ?? '');
+  } catch {
+    // A malformed escape: the digest names it below.
+  }
+  const stem = last
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^\.+/, '')
+    .replace(/\.gguf$/i, '');
+  const file = `${stem.slice(0, 100) || `model-${digest.slice(0, 12)}`}.gguf`;
+  return {
+    url,
+    sha256: digest,
+    bytes: null,
+    file,
+    name: file.replace(/\.gguf$/i, ''),
+    license: 'NOASSERTION',
+    nameFromFile: true,
+  };
+}

@@ -16,6 +16,11 @@ export interface ModelDownload {
   readonly name: string;
   /** Its licence (SPDX), said wherever the model is offered. */
   readonly license: string;
+  /**
+   * The name is the file's own (GGUF `general.name`) once it is loaded, `name` only till then:
+   * a file this code does not know (an operator's mirror of another model).
+   */
+  readonly nameFromFile?: boolean;
 }
 
 export interface DownloadOptions {

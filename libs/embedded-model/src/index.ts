@@ -1,4 +1,4 @@
-export { DEFAULT_LOCAL_MODEL } from './default-model.js';
+export { DEFAULT_LOCAL_MODEL, mirroredModel } from './default-model.js';
 export { DownloadError, downloadModel, type ModelDownload } from './download.js';
 export {
   type ModelServer,

@@ -388,7 +388,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     }
     engine = loaded;
     // The file's own name for the model, once it is read (a download's name stands till then).
-    name = 'download' in options.source ? name : loaded.name;
+    name =
+      'download' in options.source && !options.source.download.nameFromFile ? name : loaded.name;
     setState({ status: 'ready' });
     options.logger?.log(
       `The local model ${name} is ready at ${origin}/v1 (${engineOptions.threads} thread${engineOptions.threads === 1 ? '' : 's'}, ${engineOptions.sequences} at once)`,

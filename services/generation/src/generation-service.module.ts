@@ -9,7 +9,7 @@ import { CatalogController } from './catalog/catalog.controller.js';
 import type { SpeakerEnv } from './generation.config.js';
 import { RunRegistry } from './runs/run-registry.js';
 import { RUN_OPTIONS, RunsController } from './runs/runs.controller.js';
-import { LocalModelWatcher } from './models/local-model.js';
+import { LOCAL_MODEL_TIMEOUT_MS, LocalModelWatcher } from './models/local-model.js';
 import { configuredModels } from './models/model-catalog.js';
 import { Models } from './models/models.js';
 
@@ -71,7 +71,14 @@ export class GenerationServiceModule {
           useFactory: (models: Models, logger: PinoLoggerService) =>
             new LocalModelWatcher(
               speakers.LOCAL_MODEL_SERVER,
-              (entry) => models.addFirst(entry, { judge: speakers.JUDGE_MODELS === undefined }),
+              (entry) =>
+                models.addFirst(entry, {
+                  judge: speakers.JUDGE_MODELS === undefined,
+                  // A model on this machine's CPU may take minutes over a judge's whole
+                  // scorecard (not streamed), more with other debates at once: OPENAI_TIMEOUT_MS
+                  // is sized for a provider's GPUs.
+                  timeoutMs: Math.max(speakers.OPENAI_TIMEOUT_MS ?? 60_000, LOCAL_MODEL_TIMEOUT_MS),
+                }),
               logger,
             ),
           inject: [Models, PinoLoggerService],

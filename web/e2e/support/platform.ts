@@ -9,6 +9,8 @@ const entry = fileURLToPath(new URL('../../../platform/dist/main.js', import.met
 
 export interface RunningApp {
   readonly url: string;
+  /** What the platform (or the cluster) has printed so far, stdout and stderr. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -17,6 +19,9 @@ const testSettings = {
   LOG_LEVEL: 'warn',
   // An empty community, as most tests need it (edges.e2e.ts asks for the examples).
   SEED_EXAMPLES: 'false',
+  // No local model: npm start would fetch a 1.1 GB model on a machine without one. A test that
+  // wants it asks (local-model.e2e.ts: LOCAL_MODEL=on with the tests' tiny model or a mirror).
+  LOCAL_MODEL: 'off',
   // Every test signs up from 127.0.0.1: room for them all, the other limits as shipped.
   RATE_LIMITS: JSON.stringify({
     signUp: { address: '1000/1h', global: '1000/1m' },
@@ -61,6 +66,7 @@ async function startCluster(extraEnv: Record<string, string>): Promise<RunningAp
   });
   return {
     url,
+    output: () => output,
     stop: async () => {
       if (child.exitCode === null) child.stdin?.end();
       const code = await exit;
@@ -115,6 +121,7 @@ export async function startApp(extraEnv: Record<string, string> = {}): Promise<R
   });
   return {
     url,
+    output: () => output,
     stop: async () => {
       if (child.exitCode !== null) {
         rmSync(dataDir, { recursive: true, force: true });

@@ -7,6 +7,9 @@ import type { ConfiguredModel } from './model-catalog.js';
 /** The local model's id in the catalogue: what a run names to be written by it. */
 export const LOCAL_MODEL_ID = 'local';
 
+/** How long one completion of the local model may take, at least (a CPU is slower than a provider). */
+export const LOCAL_MODEL_TIMEOUT_MS = 300_000;
+
 /** How often /health is asked while the model downloads or loads (the page's progress line). */
 export const POLL_MS = 1_000;
 /** The longest wait between two asks of a server that does not answer (yet). */

@@ -131,12 +131,15 @@ export class Models implements OnApplicationShutdown {
    * Adds a model once the service runs (the local model, when its server is ready): first in the
    * catalogue, so the engine page's default, and the last judge preferred when `judge`.
    */
-  addFirst(entry: ConfiguredModel, { judge }: { readonly judge: boolean }): void {
+  addFirst(
+    entry: ConfiguredModel,
+    { judge, timeoutMs }: { readonly judge: boolean; readonly timeoutMs?: number },
+  ): void {
     // An operator's model of the same id keeps it: a run naming it must not change model.
     if (this.models.has(entry.id)) {
       throw new Error(`the catalogue has a model ${entry.id} already`);
     }
-    this.addServed(entry, { judge, first: true });
+    this.addServed(entry, { judge, first: true, ...(timeoutMs ? { timeoutMs } : {}) });
   }
 
   /**
@@ -145,13 +148,17 @@ export class Models implements OnApplicationShutdown {
    */
   private addServed(
     entry: ConfiguredModel,
-    { judge, first }: { readonly judge: boolean; readonly first: boolean },
+    {
+      judge,
+      first,
+      timeoutMs = this.options.timeoutMs,
+    }: { readonly judge: boolean; readonly first: boolean; readonly timeoutMs?: number },
   ): void {
     const metrics = modelMetrics();
     const client = new OpenAI({
       apiKey: entry.apiKey ?? 'no-key',
       ...(entry.baseUrl ? { baseURL: entry.baseUrl } : {}),
-      timeout: this.options.timeoutMs,
+      timeout: timeoutMs,
       maxRetries: this.options.maxRetries,
       fetch: (input, init) => {
         // The SDK numbers its attempts: any after the first is a retry of a 429/5xx.
