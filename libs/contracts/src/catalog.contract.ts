@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { categoryNames } from './constants/index.js';
 import { defineRequest } from './contract.js';
 import { SpeakerModelRef } from './generation.contract.js';
-import { SpeakerMode } from './model-catalog.js';
+import { LocalModelStatus, SpeakerMode } from './model-catalog.js';
 import { subjects } from './subjects.js';
 
 const nonEmptyList = z.array(z.string().min(1)).min(1);
@@ -26,10 +26,6 @@ export const SpeakerModel = SpeakerModelRef.extend({
 export type SpeakerModel = z.output<typeof SpeakerModel>;
 
 /** Where the local model (the embedded model server, LOCAL_MODEL_SERVER) is on its way to ready. */
-export const localModelStatuses = ['downloading', 'loading', 'ready', 'failed'] as const;
-export const LocalModelStatus = z.enum(localModelStatuses);
-export type LocalModelStatus = z.output<typeof LocalModelStatus>;
-
 /**
  * The local model as the engine page is told of it (GraphQL's LocalModel): the page says it is
  * on its way while it downloads or loads, and asks again until its model is offered.

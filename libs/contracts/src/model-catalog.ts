@@ -75,3 +75,29 @@ export const ModelCatalog = z
   .refine((entries) => new Set(entries.map((entry) => entry.id)).size === entries.length, {
     message: 'a model id is listed twice',
   });
+
+/** Where the local model is: being fetched, being loaded, answering, or failed for good. */
+export const localModelStatuses = ['downloading', 'loading', 'ready', 'failed'] as const;
+export const LocalModelStatus = z.enum(localModelStatuses);
+export type LocalModelStatus = z.output<typeof LocalModelStatus>;
+
+/**
+ * What the embedded model server's `GET /health` answers (libs/embedded-model): 200 when ready,
+ * 503 before, with the same fields. The server writes it; the generation service, another
+ * deployable, reads it with this schema (fields a later server adds are dropped, not refused).
+ */
+export const ModelHealth = z.object({
+  status: LocalModelStatus,
+  /** The model's id on the server: what a completion names as `model`. */
+  model: z.string().min(1).max(200),
+  /** Its name for people (GGUF `general.name`, or the download's), e.g. "Qwen2.5 1.5B Instruct". */
+  name: z.string().max(200),
+  /** While downloading: the fraction fetched, 0 to 1 (null when the size is unknown). */
+  progress: z.number().min(0).max(1).nullable(),
+  /** When failed: why. */
+  reason: z.string().max(2000).nullable(),
+  /** Requests being answered now, and waiting for their turn. */
+  running: z.number().int().min(0),
+  waiting: z.number().int().min(0),
+});
+export type ModelHealth = z.output<typeof ModelHealth>;

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import {
   type ChatHistoryItem,
+  type ChatWrapper,
   getLlama,
   type GbnfJsonSchema,
   type Llama,
@@ -10,6 +11,7 @@ import {
   type LlamaGrammar,
   type LlamaModel,
   LlamaLogLevel,
+  resolveChatWrapper,
 } from 'node-llama-cpp';
 
 /** How the engine runs: the model file, and what it may take of the machine. */
@@ -94,6 +96,11 @@ export class Engine {
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
     private readonly options: EngineOptions,
+    /**
+     * How the model's chats are written out (its chat template), resolved once: node-llama-cpp
+     * resolves it again for every LlamaChat otherwise, 100+ ms of blocking work per request.
+     */
+    private readonly chatWrapper: ChatWrapper,
     /** The model's id, as /v1/models lists it and a request names it. */
     readonly id: string,
     /** Its name for people: GGUF's general.name, else the file's. */
@@ -120,7 +127,8 @@ export class Engine {
       const id = basename(options.file).replace(/\.gguf$/i, '');
       const metadataName = model.fileInfo.metadata.general?.name;
       const name = typeof metadataName === 'string' && metadataName.trim() ? metadataName : id;
-      return new Engine(llama, model, context, options, id, name.trim().slice(0, 80));
+      const chatWrapper = resolveChatWrapper(model);
+      return new Engine(llama, model, context, options, chatWrapper, id, name.trim().slice(0, 80));
     } catch (error) {
       await llama.dispose();
       throw error;
@@ -143,7 +151,11 @@ export class Engine {
   ): Promise<GenerateResult> {
     const grammar = await this.grammarFor(request.format);
     const sequence = await this.acquire(signal);
-    const chat = new LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
+    const chat = new LlamaChat({
+      contextSequence: sequence,
+      chatWrapper: this.chatWrapper,
+      autoDisposeSequence: false,
+    });
     try {
       const history = toHistory(request.messages);
       const promptTokens = chat.chatWrapper
@@ -156,28 +168,36 @@ export class Engine {
         );
       }
       let completionTokens = 0;
-      const answer = await chat.generateResponse(history, {
-        // Never more than the context has room for: llama.cpp would otherwise shift it.
-        maxTokens: Math.min(request.maxTokens, this.options.contextSize - promptTokens),
-        temperature: request.temperature,
-        ...(request.topP !== undefined ? { topP: request.topP } : {}),
-        ...(request.seed !== undefined ? { seed: request.seed } : {}),
-        ...(grammar ? { grammar } : {}),
-        ...(request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
-        repeatPenalty:
-          request.frequencyPenalty || request.presencePenalty
-            ? {
-                frequencyPenalty: request.frequencyPenalty ?? 0,
-                presencePenalty: request.presencePenalty ?? 0,
-              }
-            : false,
-        signal,
-        stopOnAbortSignal: true,
-        onToken: (tokens) => {
-          completionTokens += tokens.length;
-        },
-        onTextChunk: onText,
-      });
+      const answer = await chat
+        .generateResponse(history, {
+          // Never more than the context has room for: llama.cpp would otherwise shift it.
+          maxTokens: Math.min(request.maxTokens, this.options.contextSize - promptTokens),
+          temperature: request.temperature,
+          ...(request.topP !== undefined ? { topP: request.topP } : {}),
+          ...(request.seed !== undefined ? { seed: request.seed } : {}),
+          ...(grammar ? { grammar } : {}),
+          ...(request.stop.length > 0 ? { customStopTriggers: request.stop } : {}),
+          repeatPenalty:
+            request.frequencyPenalty || request.presencePenalty
+              ? {
+                  frequencyPenalty: request.frequencyPenalty ?? 0,
+                  presencePenalty: request.presencePenalty ?? 0,
+                }
+              : false,
+          signal,
+          stopOnAbortSignal: true,
+          onToken: (tokens) => {
+            completionTokens += tokens.length;
+          },
+          onTextChunk: onText,
+        })
+        .catch((error: unknown) => {
+          // Aborted before the first token, node-llama-cpp throws the signal's reason.
+          throw signal.aborted ? stopped(signal) : error;
+        });
+      // Stopped half-way (the client went, or the server is stopping): what was written is no
+      // answer, and must not be sent as one.
+      if (answer.metadata.stopReason === 'abort' || signal.aborted) throw stopped(signal);
       return {
         text: answer.response,
         finishReason: answer.metadata.stopReason === 'maxTokens' ? 'length' : 'stop',
@@ -240,6 +260,8 @@ export class Engine {
     if (this.closed) {
       return Promise.reject(new EngineRequestError('The model server is stopping.', 'busy'));
     }
+    // A client gone already (while its grammar was made) takes no place and no sequence.
+    if (signal.aborted) return Promise.reject(stopped(signal));
     const sequence = this.free.pop();
     if (sequence) return Promise.resolve(sequence);
     if (this.waiting.length >= this.options.maxQueue) {
@@ -251,18 +273,22 @@ export class Engine {
       );
     }
     return new Promise((resolve, reject) => {
-      const waiter = { resolve, reject, signal };
-      this.waiting.push(waiter);
       // A client that leaves the queue frees its place at once.
-      signal.addEventListener(
-        'abort',
-        () => {
-          const index = this.waiting.indexOf(waiter);
-          if (index >= 0) this.waiting.splice(index, 1);
-          reject(signal.reason);
+      const leave = () => {
+        const index = this.waiting.indexOf(waiter);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(stopped(signal));
+      };
+      const waiter = {
+        resolve: (sequence: LlamaContextSequence) => {
+          signal.removeEventListener('abort', leave);
+          resolve(sequence);
         },
-        { once: true },
-      );
+        reject,
+        signal,
+      };
+      this.waiting.push(waiter);
+      signal.addEventListener('abort', leave, { once: true });
     });
   }
 
@@ -271,6 +297,12 @@ export class Engine {
     if (next) next.resolve(sequence);
     else this.free.push(sequence);
   }
+}
+
+/** A generation stopped before its end: the server is stopping, or its client went away. */
+function stopped(signal: AbortSignal): EngineRequestError {
+  const why = signal.reason instanceof Error ? signal.reason.message : 'the request was cancelled';
+  return new EngineRequestError(`Stopped before the answer was complete: ${why}.`, 'busy');
 }
 
 /** OpenAI's messages as node-llama-cpp's chat history, ending with the answer to write. */

@@ -146,7 +146,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   );
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/v1/')) return;
+    // The route matched, not the raw URL: Fastify routes /%761/models to /v1/models, and the
+    // key must guard whatever reaches the API's handlers.
+    if (!request.routeOptions.url?.startsWith('/v1/')) return;
     if (expectedKey) {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length !== expectedKey.length || !timingSafeEqual(given, expectedKey)) {
@@ -165,7 +167,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     if (state.status !== 'ready') {
       const why =
         state.status === 'downloading'
-          ? `The model is downloading (${Math.round((health().progress ?? 0) * 100)} %).`
+          ? `The model is downloading (${Math.floor((health().progress ?? 0) * 100)} %).`
           : state.status === 'loading'
             ? 'Loading model'
             : `The model could not be loaded: ${state.reason}`;
@@ -336,8 +338,16 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       return reply;
     } catch (error) {
       if (!started) return sendError(reply, error);
-      // Mid-stream, the status is sent: the error is an event, as OpenAI's API sends it.
-      send(openAiError(String((error as Error).message), 'server_error'));
+      // Mid-stream, the status is sent: the error is an event, as OpenAI's API sends it, and
+      // the stream ends without [DONE], so no client takes the answer so far for a whole one.
+      if (!(error instanceof EngineRequestError)) {
+        options.logger?.warn(`embedded-model: a completion failed: ${String(error)}`);
+      }
+      send(
+        error instanceof EngineRequestError
+          ? openAiError(error.message, 'unavailable_error')
+          : openAiError('The model failed to answer.', 'server_error'),
+      );
       reply.raw.end();
       return reply;
     }
@@ -397,7 +407,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   })();
   readiness.catch((error: unknown) => {
     if (closing) return;
-    setState({ status: 'failed', reason: (error as Error).message ?? String(error) });
+    const reason = error instanceof Error ? error.message : String(error);
+    setState({ status: 'failed', reason: reason.slice(0, 2000) });
   });
   // Readiness is awaited by whoever asks; an unobserved failure is a state, not a crash.
   readiness.catch(() => undefined);

@@ -12,18 +12,5 @@ export type LocalModelState =
   | { readonly status: 'ready' }
   | { readonly status: 'failed'; readonly reason: string };
 
-/** What `GET /health` answers: 200 when ready, else 503 with the same fields. */
-export interface ModelHealth {
-  readonly status: LocalModelState['status'];
-  /** The model's id, as `/v1/models` lists it and a request names it. */
-  readonly model: string;
-  /** The model's name for people (GGUF `general.name`, or the download's), e.g. "Qwen2.5 1.5B Instruct". */
-  readonly name: string;
-  /** While downloading: the fraction fetched, 0 to 1 (null when the size is unknown). */
-  readonly progress: number | null;
-  /** When failed: why. */
-  readonly reason: string | null;
-  /** Requests being answered now, and waiting for a turn. */
-  readonly running: number;
-  readonly waiting: number;
-}
+/** What `GET /health` answers: 200 when ready, else 503 with the same fields (its schema). */
+export type { ModelHealth } from '@debate/contracts';

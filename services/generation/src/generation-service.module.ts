@@ -9,7 +9,7 @@ import { CatalogController } from './catalog/catalog.controller.js';
 import type { SpeakerEnv } from './generation.config.js';
 import { RunRegistry } from './runs/run-registry.js';
 import { RUN_OPTIONS, RunsController } from './runs/runs.controller.js';
-import { LOCAL_MODEL_TIMEOUT_MS, LocalModelWatcher } from './models/local-model.js';
+import { LOCAL_MODEL_ID, LOCAL_MODEL_TIMEOUT_MS, LocalModelWatcher } from './models/local-model.js';
 import { configuredModels } from './models/model-catalog.js';
 import { Models } from './models/models.js';
 
@@ -45,6 +45,7 @@ export class GenerationServiceModule {
                 maxRetries: speakers.OPENAI_MAX_RETRIES ?? 2,
                 idleTimeoutMs: speakers.OPENAI_IDLE_TIMEOUT_MS ?? 30_000,
                 judges: speakers.JUDGE_MODELS ?? [],
+                addedLater: speakers.LOCAL_MODEL_SERVER ? [LOCAL_MODEL_ID] : [],
                 ...(speakers.SEARCH_URL
                   ? {
                       search: {
@@ -72,8 +73,10 @@ export class GenerationServiceModule {
             new LocalModelWatcher(
               speakers.LOCAL_MODEL_SERVER,
               (entry) =>
-                models.addFirst(entry, {
-                  judge: speakers.JUDGE_MODELS === undefined,
+                models.putFirst(entry, {
+                  judge:
+                    speakers.JUDGE_MODELS === undefined ||
+                    speakers.JUDGE_MODELS.includes(LOCAL_MODEL_ID),
                   // A model on this machine's CPU may take minutes over a judge's whole
                   // scorecard (not streamed), more with other debates at once: OPENAI_TIMEOUT_MS
                   // is sized for a provider's GPUs.

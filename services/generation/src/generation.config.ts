@@ -34,8 +34,17 @@ export const speakerEnvSchema = z.object({
   OPENAI_MAX_RETRIES: optionalEnv(z.coerce.number().int().min(0).max(10).default(2)).describe(
     "How often a completion answered 429 or 5xx is retried (the SDK's backoff; every model).",
   ),
-  LOCAL_MODEL_SERVER: optionalEnv(z.url({ protocol: /^https?$/ }).optional()).describe(
-    'The embedded model server\'s origin (e.g. http://127.0.0.1:8090; `npm start` sets it): once its `/health` says ready, its model is offered first as `local` ("Local: <name>"), the default of both speakers, and judges when JUDGE_MODELS is unset. Unset, no local model.',
+  LOCAL_MODEL_SERVER: optionalEnv(
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      // An origin (and a proxy's path at most): /health and /v1 are appended to it.
+      .refine((url) => {
+        const parsed = new URL(url);
+        return !parsed.username && !parsed.password && !parsed.search && !parsed.hash;
+      }, "must be the server's origin, without credentials, query or fragment")
+      .optional(),
+  ).describe(
+    'The embedded model server\'s origin (e.g. http://127.0.0.1:8090; `npm start` and `start:cluster` set it): once its `/health` says ready, its model is offered first as `local` ("Local: <name>"), the default of both speakers, and judges unless JUDGE_MODELS names other judges. Unset, no local model.',
   ),
   JUDGE_MODELS: optionalEnv(
     z
@@ -49,7 +58,7 @@ export const speakerEnvSchema = z.object({
       .pipe(z.array(ModelId))
       .optional(),
   ).describe(
-    "The catalogue's models that may judge a debate, in order of preference: the first that did not speak in it judges (the first, if all did); unset, the offline judge.",
+    "The catalogue's models that may judge a debate, in order of preference: the first that did not speak in it judges (the first, if all did); `local` names the local model. Unset: the local model once it is ready (LOCAL_MODEL_SERVER), else the offline judge.",
   ),
   SEARCH_URL: optionalEnv(z.url({ protocol: /^https?$/ }).optional()).describe(
     "A search backend for the speaker teams' searcher: a SearXNG instance's base URL (asked `/search?q=…&format=json`; its JSON format must be enabled in its settings). Unset, no searcher runs.",

@@ -86,6 +86,8 @@ describe(CatalogController.name, () => {
         name: 'Qwen2.5 1.5B Instruct',
         progress: 0.43,
         reason: null,
+        running: 0,
+        waiting: 0,
       },
     });
     const catalog = catalogContracts.generationCatalog.response.parse(withLocal.get());

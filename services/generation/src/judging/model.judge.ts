@@ -17,7 +17,8 @@ const FUNCTION_NAME = 'submit_scorecard';
  * The scorecard as one object keyed by speaker and criterion, every key required and each score
  * one of 1 to 10: a server that enforces the schema with a grammar (llama.cpp, vLLM) can then
  * only answer a complete scorecard, where a list of scores could leave one out or repeat one.
- * Only keywords every schema-enforcing provider accepts (no numeric bounds: `enum` instead).
+ * No numeric bounds (several providers refuse `minimum`/`maximum` in strict mode): an `enum` of
+ * the ten scores instead; a provider that refuses it is asked in the next mode, as for any.
  */
 const criterionScore = {
   type: 'object',

@@ -1,7 +1,6 @@
-import { type LocalModel, LocalModelStatus, ModelEntry } from '@debate/contracts';
+import { type LocalModel, ModelEntry, ModelHealth } from '@debate/contracts';
 import type { PinoLoggerService } from '@debate/nest';
 import type { OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { z } from 'zod';
 import type { ConfiguredModel } from './model-catalog.js';
 
 /** The local model's id in the catalogue: what a run names to be written by it. */
@@ -12,28 +11,17 @@ export const LOCAL_MODEL_TIMEOUT_MS = 300_000;
 
 /** How often /health is asked while the model downloads or loads (the page's progress line). */
 export const POLL_MS = 1_000;
+/**
+ * Once the model is ready or failed, how often its server is still asked: a server restarted
+ * with another model, or ready after all (a download retried), is taken up without a restart.
+ */
+export const SETTLED_POLL_MS = 60_000;
+/** Asks without an answer before the page is told there is no local model to wait for. */
+export const MISSES_BEFORE_GIVING_UP = 5;
 /** The longest wait between two asks of a server that does not answer (yet). */
 export const MAX_BACKOFF_MS = 10_000;
 /** One ask of /health that takes longer than this counts as no answer. */
 const ASK_TIMEOUT_MS = 5_000;
-
-/**
- * What the embedded model server's `GET /health` answers (libs/embedded-model's ModelHealth):
- * 200 when ready, 503 with the same fields before. It is another process's reply, so it is
- * checked here; fields a later server adds are dropped, not refused.
- */
-export const ModelHealth = z.object({
-  status: LocalModelStatus,
-  /** The model's id on the server: what a completion names as `model`. */
-  model: z.string().min(1),
-  /** Its name for people, e.g. "Qwen2.5 1.5B Instruct". */
-  name: z.string(),
-  /** While downloading: the fraction fetched, 0 to 1 (null when the size is unknown). */
-  progress: z.number().min(0).max(1).nullable(),
-  /** When failed: why. */
-  reason: z.string().nullable(),
-});
-export type ModelHealth = z.output<typeof ModelHealth>;
 
 /** What one ask of /health came to. */
 export type HealthAnswer =
@@ -84,14 +72,15 @@ export async function askHealth(
 }
 
 /**
- * When to ask again after this answer, in milliseconds; null: never (ready, or failed for good).
+ * When to ask again after this answer, in milliseconds: every second while the model is on its
+ * way, every minute once it is ready or failed.
  * `misses`: the asks in a row, this one included, that brought no health; their wait doubles
  * from POLL_MS up to MAX_BACKOFF_MS, since a server still starting needs no hammering.
  */
-export function nextAskMs(answer: HealthAnswer, misses: number): number | null {
+export function nextAskMs(answer: HealthAnswer, misses: number): number {
   if (answer.kind === 'answered') {
     const { status } = answer.health;
-    return status === 'ready' || status === 'failed' ? null : POLL_MS;
+    return status === 'ready' || status === 'failed' ? SETTLED_POLL_MS : POLL_MS;
   }
   return Math.min(MAX_BACKOFF_MS, POLL_MS * 2 ** Math.max(0, misses - 1));
 }
@@ -116,9 +105,13 @@ export function localModelEntry(origin: string, health: ModelHealth): Configured
   return { ...entry, apiKey: undefined };
 }
 
-/** What the engine page is told: before the server's first answer, it is loading. */
-export function localModelView(health: ModelHealth | null): LocalModel {
-  if (!health) return { status: 'loading', name: '', progress: null };
+/**
+ * What the engine page is told: before the server's first answer, it is loading; a server that
+ * does not answer after a few asks (LOCAL_MODEL_SERVER names nothing), or answers no model
+ * health, is no model to wait for: failed, so the page stops saying it is on its way.
+ */
+export function localModelView(health: ModelHealth | null, givenUp = false): LocalModel {
+  if (!health) return { status: givenUp ? 'failed' : 'loading', name: '', progress: null };
   return {
     status: health.status,
     name: health.name,
@@ -143,7 +136,8 @@ export class LocalModelWatcher implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly origin: string | undefined,
     private readonly onReady: (entry: ConfiguredModel) => void,
-    private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'>,
+    private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'> &
+      Partial<Pick<PinoLoggerService, 'debug'>>,
     private readonly ask: (origin: string, signal: AbortSignal) => Promise<HealthAnswer> = (
       origin,
       signal,
@@ -173,17 +167,23 @@ export class LocalModelWatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** The local model for the catalogue's page; null when there is none (no origin). */
   view(): LocalModel | null {
-    return this.origin ? localModelView(this.health) : null;
+    if (!this.origin) return null;
+    const givenUp = this.said.has('unreadable') || this.misses >= MISSES_BEFORE_GIVING_UP;
+    return localModelView(this.health, givenUp);
   }
 
   /**
-   * Takes one answer: what the page is told, the catalogue once ready, what is logged (each
-   * thing once). Returns when to ask again (null: never).
+   * Takes one answer: what the page is told, the catalogue once ready (again when the server
+   * comes back with another model), what is logged (each change once). Returns when to ask again.
    */
-  take(answer: HealthAnswer): number | null {
+  take(answer: HealthAnswer): number {
     const origin = this.origin ?? '';
     if (answer.kind !== 'answered') {
       this.misses += 1;
+      // What the page is told stays what the server last said, until it gives up waiting.
+      if (this.misses >= MISSES_BEFORE_GIVING_UP || answer.kind === 'unreadable') {
+        this.health = null;
+      }
       if (!this.said.has(answer.kind)) {
         this.said.add(answer.kind);
         // A server starting beside us is not an error until it answers; a wrong one is.
@@ -200,10 +200,17 @@ export class LocalModelWatcher implements OnApplicationBootstrap, OnApplicationS
       return nextAskMs(answer, this.misses);
     }
     this.misses = 0;
+    this.said.delete('unreadable');
+    const before = this.health;
     this.health = answer.health;
-    if (answer.health.status === 'ready') this.ready(origin, answer.health);
-    else if (answer.health.status === 'failed') {
-      this.logger.warn(
+    if (answer.health.status === 'ready') {
+      if (before?.status !== 'ready' || before.model !== answer.health.model) {
+        this.ready(origin, answer.health);
+      }
+    } else if (answer.health.status === 'failed' && before?.status !== 'failed') {
+      // Said where it happened (the model server's own output, npm start's terminal): here
+      // only for whoever reads the service's debug log.
+      this.logger.debug?.(
         `The local model ${answer.health.name} failed: ${answer.health.reason ?? 'no reason given'}; debates use the other models`,
       );
     }
@@ -236,7 +243,6 @@ export class LocalModelWatcher implements OnApplicationBootstrap, OnApplicationS
     const signal = AbortSignal.any([this.stopped.signal, AbortSignal.timeout(ASK_TIMEOUT_MS)]);
     const answer = await this.ask(origin, signal);
     if (this.stopped.signal.aborted) return;
-    const next = this.take(answer);
-    if (next !== null) this.schedule(next);
+    this.schedule(this.take(answer));
   }
 }

@@ -62,6 +62,8 @@ export interface ModelsOptions {
   readonly offline: OfflineSpeakerOptions & { readonly speakerMode?: OfflineSpeakerMode };
   /** The speaker teams' search backend; unset, no searcher runs. */
   readonly search?: SearchBackend;
+  /** Models that join once the service runs (the local model), which JUDGE_MODELS may name. */
+  readonly addedLater?: readonly string[];
 }
 
 /**
@@ -77,6 +79,8 @@ export class Models implements OnApplicationShutdown {
   private readonly offlineJudge = new OfflineJudge();
   /** The offline speaker without its pacing: example debates are written at once. */
   private readonly offlineAtOnce = new OfflineSpeaker({ tokensPerSecond: 0, firstTokenDelayMs: 0 });
+  /** The models put in once the service ran (putFirst): the local model. */
+  private readonly putLater = new Set<string>();
   /** JUDGE_MODELS: the catalogue ids of the judges, most preferred first (then the local model's). */
   private readonly judgeOrder: string[];
   /** Stops reporting this catalogue's degraded models on /health/ready. */
@@ -91,8 +95,10 @@ export class Models implements OnApplicationShutdown {
   ) {
     this.searcher = options.search && new Searcher(options.search);
     this.judgeOrder = [...(options.judges ?? [])];
+    // The local model may be named before it is there: it joins once its server is ready.
     const unknownJudges = (options.judges ?? []).filter(
-      (id) => !configured.some((entry) => entry.id === id),
+      (id) =>
+        !configured.some((entry) => entry.id === id) && !(options.addedLater ?? []).includes(id),
     );
     if (unknownJudges.length > 0) {
       throw new ConfigError('generation', [
@@ -128,17 +134,22 @@ export class Models implements OnApplicationShutdown {
   }
 
   /**
-   * Adds a model once the service runs (the local model, when its server is ready): first in the
-   * catalogue, so the engine page's default, and the last judge preferred when `judge`.
+   * Puts a model in once the service runs (the local model, when its server is ready): first in
+   * the catalogue, so the engine page's default, and a judge when `judge` (where JUDGE_MODELS
+   * names it, else the last preferred). A model put in this way before is replaced (its server
+   * came back with another model); an operator's model of the same id is not.
    */
-  addFirst(
+  putFirst(
     entry: ConfiguredModel,
     { judge, timeoutMs }: { readonly judge: boolean; readonly timeoutMs?: number },
   ): void {
     // An operator's model of the same id keeps it: a run naming it must not change model.
-    if (this.models.has(entry.id)) {
+    if (this.models.has(entry.id) && !this.putLater.has(entry.id)) {
       throw new Error(`the catalogue has a model ${entry.id} already`);
     }
+    this.putLater.add(entry.id);
+    this.models.delete(entry.id);
+    this.judges.delete(entry.id);
     this.addServed(entry, { judge, first: true, ...(timeoutMs ? { timeoutMs } : {}) });
   }
 

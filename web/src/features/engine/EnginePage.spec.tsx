@@ -168,7 +168,7 @@ describe(EnginePage.name, () => {
       {
         ...catalog,
         models: offline,
-        localModel: { status: 'downloading', name: qwen, progress: 0.427 },
+        localModel: { status: 'downloading', name: qwen, progress: 0.437 },
       },
       {
         ...catalog,

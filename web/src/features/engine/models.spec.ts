@@ -30,9 +30,13 @@ describe(chosenModel.name, () => {
 describe(localModelText.name, () => {
   const qwen = { name: 'Qwen2.5 1.5B Instruct', progress: null };
 
-  it('says how far the download is, to a whole percent, and what debates use meanwhile', () => {
-    expect(localModelText({ ...qwen, status: 'downloading', progress: 0.4271 })).toBe(
+  it('says how far the download is, in whole percent done, and what debates use meanwhile', () => {
+    expect(localModelText({ ...qwen, status: 'downloading', progress: 0.4371 })).toBe(
       'The local model is downloading: 43 % — debates use the offline speaker until it is ready',
+    );
+    // Never 100 % while a byte is still to come.
+    expect(localModelText({ ...qwen, status: 'downloading', progress: 0.9996 })).toBe(
+      'The local model is downloading: 99 % — debates use the offline speaker until it is ready',
     );
     expect(localModelText({ ...qwen, status: 'downloading', progress: 0 })).toBe(
       'The local model is downloading: 0 % — debates use the offline speaker until it is ready',

@@ -33,7 +33,7 @@ export function localModelText(localModel: LocalModel | undefined): string | nul
   if (localModel.status === 'loading') return `The local model is loading — ${meanwhile}`;
   return localModel.progress === null
     ? `The local model is downloading — ${meanwhile}`
-    : `The local model is downloading: ${Math.round(localModel.progress * 100)} % — ${meanwhile}`;
+    : `The local model is downloading: ${Math.floor(localModel.progress * 100)} % — ${meanwhile}`;
 }
 
 /** A model as the run names it (runStarted's firstModel and secondModel). */
