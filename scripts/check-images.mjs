@@ -274,9 +274,11 @@ async function checkModelImage() {
   if (process.arch === 'x64' && process.platform === 'linux' && !builds.includes('linux-x64')) {
     failures.push(`${project}: the image lacks llama.cpp's CPU build (linux-x64): ${builds}`);
   }
+  // The server and the one schema it shares with its client (/health's, in the contracts).
   const carried = runtimeWorkspaces(packageName);
-  if (carried.join(' ') !== projectDir) {
-    failures.push(`${project}: it carries ${carried.join(', ')}, not ${projectDir} alone`);
+  const shared = [projectDir, 'libs/contracts'];
+  if ([...carried].sort().join(' ') !== [...shared].sort().join(' ')) {
+    failures.push(`${project}: it carries ${carried.join(', ')}, not ${shared.join(' and ')}`);
   }
   for (const dir of carried) {
     cpSync(join(root, dir, 'dist'), join(app, dir, 'dist'), { recursive: true });
