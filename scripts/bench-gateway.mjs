@@ -55,9 +55,10 @@ const { CommunityServiceModule, PublicDebatesController } =
   await import('@debate/community-service');
 const { debateCategories } = await import('@debate/contracts');
 const { seedCommunity } = await import('./bench/seed-community.mjs');
+const { GenerationServiceModule, speakerEnvSchema } = await import('@debate/generation-service');
+// The same file the module registers (the package resolves to services/generation): its token.
 const { CatalogController } =
   await import('../services/generation/dist/catalog/catalog.controller.js');
-const { Models } = await import('../services/generation/dist/models/models.js');
 
 // ---------------------------------------------------------------------------------------------
 // Cluster mode: a nats-server, the store, five services and the gateway, each its own process
@@ -198,20 +199,20 @@ const communityApp = await NestFactory.createApplicationContext(
   { logger: false },
 );
 const ranking = communityApp.get(PublicDebatesController);
-// The catalogue of the cluster's generation service, which has no MODEL_CATALOG: the offline
-// speaker alone.
-const catalog = new CatalogController(
-  new Models(
-    [],
-    {
-      timeoutMs: 1_000,
-      maxRetries: 0,
-      idleTimeoutMs: 1_000,
-      offline: { tokensPerSecond: 0, firstTokenDelayMs: 0 },
-    },
-    { log: () => undefined, warn: () => undefined },
-  ),
+// The catalog's controller as the generation service builds it: its module, on the speakers'
+// settings the cluster's generation process reads from this same environment (no MODEL_CATALOG:
+// the offline speaker alone). Nest injects what the controller needs, so the baseline follows
+// the controller instead of a copy of its dependencies that rots.
+const generationApp = await NestFactory.createApplicationContext(
+  GenerationServiceModule.register({
+    logLevel: 'silent',
+    transport: inProcessTransport(),
+    mongoUrl,
+    speakers: speakerEnvSchema.parse(process.env),
+  }),
+  { logger: false },
 );
+const catalog = generationApp.get(CatalogController);
 
 const RANK = {
   sort: 'popular',
@@ -507,6 +508,7 @@ console.log(
 );
 
 await communityApp.close();
+await generationApp.close();
 await pool.close();
 await floorPool.close();
 await floorNats.close();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRequest, defineStream } from './contract.js';
 import {
+  allowanceTexts,
   judgeCriteria,
   MAX_TOPIC_LENGTH,
   MAX_VERDICT_TOTAL,
@@ -439,8 +440,8 @@ export const runLookupContract = defineRequest(
 
 /** The spec's texts of the generator. */
 export const generationTexts = {
-  noFreeDebates:
-    'No free debates left. Next free debate within 7 days or consider supporting us by purchasing a PRO account',
+  /** The allowance's text, its number from the refill's one definition. */
+  noFreeDebates: allowanceTexts.noFreeDebates,
   turnFailedText: 'An error occurred while generating the argument.',
   turnFailedSummary: 'Error generating response.',
   runFailed: 'An error occurred during the debate. Please try again.',

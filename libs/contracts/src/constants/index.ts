@@ -71,6 +71,30 @@ export const turnStages = ['searching', 'analyzing', 'writing', 'reviewing', 're
 /** The most pieces of evidence a team's searcher brings to a speech. */
 export const MAX_EVIDENCE = 5;
 
+/**
+ * The free allowance's refill, defined here only (spec §3 'Free-debate usage'): a user with no
+ * free debate left gets 1 again once their last debate started more than this many days ago.
+ * The usage service applies it; the account page's note and the generator's refusal say it.
+ */
+export const FREE_DEBATE_REFILL_DAYS = 6;
+/** {@link FREE_DEBATE_REFILL_DAYS} in milliseconds, as the usage service compares times. */
+export const FREE_DEBATE_REFILL_MS = FREE_DEBATE_REFILL_DAYS * 24 * 60 * 60 * 1000;
+
+/**
+ * The spec's texts about the refill, word for word, their numbers read from
+ * {@link FREE_DEBATE_REFILL_DAYS}. The spec keeps two readings of one rule (§3: 'Both readings
+ * are kept'): the note says the refill's own 6 days; the refusal says 'within 7 days', true of a
+ * refill after more than 6 days, so it reads one day more than the refill.
+ */
+export const allowanceTexts = {
+  /** The account page's tooltip on 'Free Debates Remaining' (spec §2 Account). */
+  refillTooltip: 'After a week without debates you get 1 for free!',
+  /** The account page's note beside a 0, when a debate was started before (spec §2 Account). */
+  refillNote: `(Refreshes after ${FREE_DEBATE_REFILL_DAYS} days of inactivity)`,
+  /** The generator's refusal when none is left (spec §8 'No free debates left'). */
+  noFreeDebates: `No free debates left. Next free debate within ${FREE_DEBATE_REFILL_DAYS + 1} days or consider supporting us by purchasing a PRO account`,
+} as const;
+
 /** The longest topic a debate may have, in characters. */
 export const MAX_TOPIC_LENGTH = 500;
 

@@ -3,6 +3,7 @@ import {
   controversy,
   decodeRankCursor,
   encodeRankCursor,
+  oneMonthBefore,
   periodStart,
   wilsonLowerBound,
 } from './ranking.js';
@@ -61,6 +62,26 @@ describe(periodStart.name, () => {
     expect(periodStart('week', now, 0)?.toISOString()).toBe('2026-03-08T10:00:00.000Z');
     expect(periodStart('month', now, 0)?.toISOString()).toBe('2026-02-15T10:00:00.000Z');
     expect(periodStart('all', now, 0)).toBeUndefined();
+  });
+});
+
+describe(oneMonthBefore.name, () => {
+  it.each([
+    ['2026-03-15T10:00:00.000Z', '2026-02-15T10:00:00.000Z'],
+    ['2026-03-31T10:00:00.000Z', '2026-02-28T10:00:00.000Z'], // not 3 March: 31 February clamps
+    ['2028-03-31T10:00:00.000Z', '2028-02-29T10:00:00.000Z'], // a leap year
+    ['2026-05-31T23:59:59.999Z', '2026-04-30T23:59:59.999Z'],
+    ['2028-02-29T00:00:00.000Z', '2028-01-29T00:00:00.000Z'],
+    ['2027-01-31T06:30:00.000Z', '2026-12-31T06:30:00.000Z'], // across the year
+    ['2026-12-31T10:00:00.000Z', '2026-11-30T10:00:00.000Z'],
+  ])('from %s is %s, the same time of day', (now, expected) => {
+    expect(oneMonthBefore(new Date(now)).toISOString()).toBe(expected);
+  });
+
+  it('is where This Month starts, on the 31st too', () => {
+    expect(periodStart('month', new Date('2026-03-31T10:00:00Z'), 120)?.toISOString()).toBe(
+      '2026-02-28T10:00:00.000Z',
+    );
   });
 });
 

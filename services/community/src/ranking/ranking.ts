@@ -36,7 +36,7 @@ export function scoresOf(upvotes: number, downvotes: number) {
 
 /**
  * Where a period starts for a viewer `utcOffsetMinutes` east of UTC: the start of the viewer's
- * day, 7 days ago, or one calendar month ago; undefined for All Time.
+ * day, 7 days ago, or one calendar month ago ({@link oneMonthBefore}); undefined for All Time.
  */
 export function periodStart(
   period: RankingPeriod,
@@ -58,12 +58,22 @@ export function periodStart(
     }
     case 'week':
       return new Date(now.getTime() - 7 * 24 * 60 * 60_000);
-    case 'month': {
-      const start = new Date(now);
-      start.setUTCMonth(start.getUTCMonth() - 1);
-      return start;
-    }
+    case 'month':
+      return oneMonthBefore(now);
   }
+}
+
+/**
+ * The same day and time of day of the previous calendar month (UTC), clamped to that month's
+ * last day: 31 March 10:00 gives 28 February 10:00 (29 in a leap year), never 3 March, as
+ * `setUTCMonth(month - 1)` would by rolling 31 February over.
+ */
+export function oneMonthBefore(now: Date): Date {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() - 1; // Date.UTC takes -1 as December of the year before
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const timeOfDay = now.getTime() - Date.UTC(year, now.getUTCMonth(), now.getUTCDate());
+  return new Date(Date.UTC(year, month, Math.min(now.getUTCDate(), lastDay)) + timeOfDay);
 }
 
 /** The stored field each sort orders by first (then sharedAt, then id, all descending). */

@@ -1,4 +1,9 @@
-import type { ResponseOf, usageContracts, UsageStats } from '@debate/contracts';
+import {
+  FREE_DEBATE_REFILL_MS,
+  type ResponseOf,
+  type usageContracts,
+  type UsageStats,
+} from '@debate/contracts';
 import {
   isDuplicateKeyError,
   MONGO_CONNECTION,
@@ -12,7 +17,8 @@ import { type UsageDocument, usageModel } from '../schemas/usage.schema.js';
 /** The rules' numbers (spec §4), named once. */
 export const usageRules = {
   freeOnCreation: 2,
-  refillAfterMs: 6 * 24 * 60 * 60 * 1000,
+  /** The refill's period, defined once in the contracts (the account page and messages say it). */
+  refillAfterMs: FREE_DEBATE_REFILL_MS,
   refillTo: 1,
   testAccountDaily: 100,
   /**

@@ -1,3 +1,4 @@
+import { allowanceTexts } from '@debate/contracts/constants';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Dialog } from '../../components/Dialog';
@@ -61,19 +62,19 @@ function UsageStatistics({ memberSince }: { memberSince: string | null }) {
             <span
               className="tooltip"
               tabIndex={0}
-              title="After a week without debates you get 1 for free!"
+              title={allowanceTexts.refillTooltip}
               aria-describedby="free-tooltip"
             >
               Free Debates Remaining
             </span>
             <span id="free-tooltip" role="tooltip" className="tooltip-text">
-              After a week without debates you get 1 for free!
+              {allowanceTexts.refillTooltip}
             </span>
           </dt>
           <dd>
             {usage ? usage.freeDebatesRemaining : '…'}
             {usage && usage.freeDebatesRemaining === 0 && usage.lastDebateStarted ? (
-              <span className="hint"> (Refreshes after 6 days of inactivity)</span>
+              <span className="hint"> {allowanceTexts.refillNote}</span>
             ) : null}
           </dd>
           <dt>Last Debate</dt>
