@@ -269,6 +269,34 @@ describe('the official driver against the server', () => {
     expect(await keyed.countDocuments()).toBe(3);
   });
 
+  // MongoDB's CRUD spec, aggregate-let 'Aggregate with let option' and updateMany-let
+  // 'updateMany with let option': a variable's value is an expression, $literal included.
+  it("evaluates a command's let variables as expressions, as MongoDB does", async () => {
+    const coll = db.collection<{ _id: number; name?: string; x?: unknown; y?: unknown }>('lets');
+    await coll.insertMany([{ _id: 1 }, { _id: 2, name: 'name' }, { _id: 3, name: 'name' }]);
+    const aggregated = await coll
+      .aggregate(
+        [
+          { $match: { $expr: { $eq: ['$_id', '$$id'] } } },
+          { $project: { _id: 0, x: '$$x', y: '$$y', sum: '$$sum' } },
+        ],
+        { let: { id: 1, x: 'foo', y: { $literal: 'bar' }, sum: { $add: [1, 2] } } },
+      )
+      .toArray();
+    expect(aggregated).toEqual([{ x: 'foo', y: 'bar', sum: 3 }]);
+
+    await coll.updateMany(
+      { $expr: { $eq: ['$name', '$$name'] } },
+      [{ $set: { x: '$$x', y: '$$y' } }],
+      { let: { name: 'name', x: 'foo', y: { $literal: 'bar' } } },
+    );
+    expect(await coll.find({}, { sort: { _id: 1 } }).toArray()).toEqual([
+      { _id: 1 },
+      { _id: 2, name: 'name', x: 'foo', y: 'bar' },
+      { _id: 3, name: 'name', x: 'foo', y: 'bar' },
+    ]);
+  });
+
   it('counts and lists distinct values', async () => {
     const words = db.collection('words');
     await words.insertMany([

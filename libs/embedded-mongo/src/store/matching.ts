@@ -161,12 +161,26 @@ function contextOf(collation: Collation | undefined): Context {
   return context;
 }
 
-/** The options mingo evaluates with, for `options` (a collation is in the context's operators). */
+/**
+ * The options mingo evaluates with, for `options` (a collation is in the context's operators).
+ * A `let` variable's value is an expression, evaluated once as MongoDB does (`{ $literal: x }`
+ * is x, `{ $add: [1, 2] }` is 3): mingo would hand `$$name` the expression itself.
+ */
 function mingoOptions(options: MatchOptions): Partial<Options> {
+  const context = contextOf(options.collation);
   return {
-    context: contextOf(options.collation),
+    context,
     jsonSchemaValidator,
-    ...(options.variables ? { variables: options.variables } : {}),
+    ...(options.variables
+      ? {
+          variables: Object.fromEntries(
+            Object.entries(options.variables).map(([name, value]) => [
+              name,
+              evalExpr({}, value, { context } as Options),
+            ]),
+          ),
+        }
+      : {}),
   };
 }
 
