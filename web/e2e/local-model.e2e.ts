@@ -1,4 +1,4 @@
-import { tinyModelFile } from '@debate/testing';
+import { tinyModelFile, untilPasses } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,20 +24,6 @@ const TOPIC = 'Should every town keep a public library open on Sundays?';
 const PROGRESS =
   /^The local model is downloading: (\d{1,3}) % — debates use the offline speaker until it is ready$/;
 const FETCH_FAILED = 'The local model could not be fetched';
-
-/** Retries `assertion` until it passes, or throws its last failure after `timeoutMs`. */
-async function until(assertion: () => unknown, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 /** /engine with both speakers' settings open: their model selects, once the catalogue is in. */
 async function modelSelects(page: Page): Promise<Locator[]> {
@@ -104,11 +90,15 @@ describe('the local model from LOCAL_MODEL_FILE', () => {
   it('is first for both speakers, writes a debate word by word, and its history and export say so', async () => {
     const { page, app } = session;
     // The model loads beside the services (llama.cpp's thread spins meanwhile): then the pages.
-    await until(() => expect(app.output()).toMatch(/The local model .+ is ready at /), 90_000);
+    await untilPasses(
+      () => expect(app.output()).toMatch(/The local model .+ is ready at /),
+      90_000,
+      100,
+    );
     await signUp(page, 'local-file@example.org');
     let selects = await modelSelects(page);
     // Loaded in the background: it joins the lists without a reload.
-    await until(async () => expectLocalFirst(selects));
+    await untilPasses(async () => expectLocalFirst(selects), 20_000, 100);
 
     // Word by word: a turn's text grows over several looks before the turn completes. The page
     // notes each length a turn being written shows (a random model's turn may be short: any turn).
@@ -252,7 +242,7 @@ describe('the local model downloading, as a new user sees it', () => {
 
     release();
     // No reload: the page asks again while the model is on its way.
-    await until(async () => expectLocalFirst(selects), 40_000);
+    await untilPasses(async () => expectLocalFirst(selects), 40_000, 100);
     expect(await line.count()).toBe(0);
 
     // The terminal's progress, at most every 5 %; one request (nothing to resume); the file kept
@@ -299,7 +289,7 @@ describe('the local model on a machine without network', () => {
 
   it('says once that the model could not be fetched, serves, and offers the offline speaker', async () => {
     const { page, app } = session;
-    await until(() => expect(app.output()).toContain(FETCH_FAILED), 15_000);
+    await untilPasses(() => expect(app.output()).toContain(FETCH_FAILED), 15_000, 100);
     const selects = await modelSelects(page);
     await expectOfflineOnly(selects);
     expect(await page.locator('.local-model').count()).toBe(0);

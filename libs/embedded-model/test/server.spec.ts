@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tinyModelFile } from '@debate/testing';
+import { tinyModelFile, untilPasses } from '@debate/testing';
 import { startModelServer, type ModelServer } from '../src/index.js';
 
 /**
@@ -68,20 +68,6 @@ async function load(): Promise<{ running: number; waiting: number }> {
     running: number;
     waiting: number;
   };
-}
-
-/** Retries `assertion` until it passes, or throws its last failure after `timeoutMs`. */
-async function until(assertion: () => unknown, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 const ask = [{ role: 'user', content: 'Argue for the motion "Cities should ban cars".' }];
@@ -238,14 +224,17 @@ describe('the embedded model server', () => {
         { signal: controller.signal },
       ).catch(() => undefined);
     const running = [long(1), long(2), long(3)];
-    await until(async () => expect(await load()).toMatchObject({ running: 2, waiting: 1 }), 30_000);
+    await untilPasses(
+      async () => expect(await load()).toMatchObject({ running: 2, waiting: 1 }),
+      30_000,
+    );
     const refused = await post({ messages: ask, max_tokens: 5 });
     expect(refused.status).toBe(503);
     expect(await refused.json()).toMatchObject({ error: { type: 'unavailable_error' } });
     controller.abort();
     await Promise.all(running);
     // The one waiting left the queue with its client, the two running stopped.
-    await until(async () => expect(await load()).toMatchObject({ running: 0, waiting: 0 }));
+    await untilPasses(async () => expect(await load()).toMatchObject({ running: 0, waiting: 0 }));
   });
 
   it('stops generating when the client goes away, freeing the model for the next', async () => {
@@ -268,7 +257,7 @@ describe('the embedded model server', () => {
     controller.abort();
     // Were the dropped answers still being written, both sequences would stay busy for
     // thousands of tokens: they are free within moments, and a new answer comes at once.
-    await until(async () => expect(await load()).toMatchObject({ running: 0, waiting: 0 }));
+    await untilPasses(async () => expect(await load()).toMatchObject({ running: 0, waiting: 0 }));
     const next = await post({ messages: ask, max_tokens: 5 });
     expect(next.status).toBe(200);
   });
@@ -334,7 +323,7 @@ describe('the embedded model server before its model is ready', () => {
       threads: 1,
     });
     try {
-      await until(async () => {
+      await untilPasses(async () => {
         const health = await fetch(`${downloading.origin}/health`);
         expect(health.status).toBe(503);
         expect(await health.json()).toMatchObject({

@@ -122,6 +122,27 @@ export async function startServiceUnderTest(
 }
 
 /**
+ * Runs `assertion` until it passes (an expectation on something that settles, e.g. a server's
+ * /health), and throws its last failure after `timeoutMs`: the failure says what was seen.
+ */
+export async function untilPasses(
+  assertion: () => unknown,
+  timeoutMs = 5_000,
+  intervalMs = 50,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}
+
+/**
  * Asks `probe` until `done` holds for its answer (an event consumed, a rule applied), and
  * resolves with that answer; rejects with the last one after `timeoutMs`.
  */

@@ -6,7 +6,12 @@ import {
   runInstanceKey,
 } from '@debate/contracts';
 import { type ModelServer, startModelServer } from '@debate/embedded-model';
-import { type ServiceUnderTest, startServiceUnderTest, tinyModelFile } from '@debate/testing';
+import {
+  type ServiceUnderTest,
+  startServiceUnderTest,
+  tinyModelFile,
+  untilPasses,
+} from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { lastValueFrom, toArray } from 'rxjs';
 import { GenerationServiceModule } from '../src/index.js';
@@ -41,20 +46,6 @@ const completed = (events: readonly RunEvent[]) =>
   events.flatMap((event) => (event.type === 'turnCompleted' ? [event] : []));
 
 let server: ModelServer;
-
-/** Retries `assertion` until it passes, or throws its last failure after `timeoutMs`. */
-async function until(assertion: () => unknown, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 beforeAll(async () => {
   server = await startModelServer({
@@ -130,7 +121,7 @@ describe('a debate on the embedded model server', () => {
       standIns: { usage: usage.module() },
     });
     // Offered once the server says it is ready: first, so the web's default for both speakers.
-    await until(async () => {
+    await untilPasses(async () => {
       const catalog = await generation.client.request(catalogContracts.generationCatalog, {});
       expect(catalog.models.map((model) => model.id)).toEqual(['local', 'local-team', 'offline']);
       expect(catalog.models[0]?.label).toBe(LABEL);
@@ -257,7 +248,7 @@ describe('a run cancelled mid-turn', () => {
         }),
       standIns: { usage: new UsageStandIn().module() },
     });
-    await until(async () => {
+    await untilPasses(async () => {
       const catalog = await generation.client.request(catalogContracts.generationCatalog, {});
       expect(catalog.models[0]?.id).toBe('local');
     }, 30_000);
@@ -273,12 +264,12 @@ describe('a run cancelled mid-turn', () => {
         { instance: runInstanceKey(runId) },
       )
       .subscribe({ next: (event) => events.push(event), error: () => undefined });
-    await until(() => expect(events.some((event) => event.type === 'textDelta')).toBe(true));
+    await untilPasses(() => expect(events.some((event) => event.type === 'textDelta')).toBe(true));
     expect(await running()).toBeGreaterThan(0);
     await generation.stop();
     subscription.unsubscribe();
     // The turn's request was dropped: the server stopped generating it.
-    await until(async () => expect(await running()).toBe(0), 5_000);
+    await untilPasses(async () => expect(await running()).toBe(0), 5_000);
     expect(events.some((event) => event.type === 'runCompleted')).toBe(false);
   }, 60_000);
 });
