@@ -8,7 +8,7 @@
 // formatting check.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { ensureInstalled, hasCommand, run } from './workspace.mjs';
+import { ensureInstalled, hasCommand, run, runNx } from './workspace.mjs';
 
 function ensureSystemTools() {
   const missing = [];
@@ -34,18 +34,18 @@ function ensureSystemTools() {
 ensureInstalled();
 ensureSystemTools();
 run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
-run('npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static']);
+await runNx(['run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static']);
 run('node', ['scripts/config-doc.mjs']);
 run('node', ['scripts/check-compose.mjs']);
 run('node', ['scripts/check-images.mjs']);
-run('npx', ['nx', 'run-many', '-t', 'integration', '--outputStyle=static']);
-run('npx', ['nx', 'run', 'platform:system', '--outputStyle=static']);
-run('npx', ['nx', 'run', 'platform:keycloak', '--outputStyle=static']);
+await runNx(['run-many', '-t', 'integration', '--outputStyle=static']);
+await runNx(['run', 'platform:system', '--outputStyle=static']);
+await runNx(['run', 'platform:keycloak', '--outputStyle=static']);
 run('node', ['scripts/load.mjs', '--smoke']);
 // The team-against-single benchmark at its CI size: three motions and their rematches with the
 // offline speaker, judged, shared and rated by the leaderboard (it fails when any step does).
 run('node', ['scripts/bench-team.mjs', '--motions', '3', '--no-build']);
-run('npx', ['nx', 'run', 'web:e2e', '--outputStyle=static']);
+await runNx(['run', 'web:e2e', '--outputStyle=static']);
 // The core journeys again, against start:cluster with NATS permissions on (docs/testing.md).
-run('npx', ['nx', 'run', 'web:e2e-cluster', '--outputStyle=static']);
+await runNx(['run', 'web:e2e-cluster', '--outputStyle=static']);
 process.stdout.write('\nAll checks passed.\n');

@@ -6,6 +6,7 @@ import { createConnection, createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -25,6 +26,53 @@ export function run(command, args, options = {}) {
     );
     process.exit(result.status ?? 1);
   }
+}
+
+/**
+ * Runs `npx nx <args>` as `run` does, its output streamed through; when it fails, prints the
+ * output of each failed task again at the end. A CI log is often read from its tail, and a
+ * run-many's failing task printed its reasons minutes of output earlier.
+ */
+export async function runNx(args) {
+  const child = spawn('npx', ['nx', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NX_TUI: 'false', NX_NO_CLOUD: 'true' },
+  });
+  /** Each task's output lines, by task ("project:target"), as Nx's static style prints them. */
+  const sections = new Map();
+  let current = [];
+  const failed = [];
+  let inFailedList = false;
+  eachLine(child.stdout, (line) => {
+    process.stdout.write(line + '\n');
+    const plain = stripVTControlCharacters(line);
+    const start = /^> nx run (\S+)/.exec(plain);
+    if (start) {
+      current = [];
+      sections.set(start[1], current);
+    }
+    current.push(line);
+  });
+  // Nx's summary, with the list of failed tasks, comes on stderr.
+  eachLine(child.stderr, (line) => {
+    process.stderr.write(line + '\n');
+    const plain = stripVTControlCharacters(line);
+    if (/^\s*Failed tasks:/.test(plain)) inFailedList = true;
+    const listed = inFailedList && /^\s*- (\S+:\S+)/.exec(plain);
+    if (listed) failed.push(listed[1]);
+  });
+  const status = await new Promise((resolve) =>
+    child.once('close', (code, signal) => resolve(code ?? signal)),
+  );
+  if (status === 0) return;
+  // One task's output is all there was: nothing to gather.
+  for (const task of sections.size > 1 ? failed : []) {
+    process.stdout.write(`\n──── ${task} failed; its output again ────\n`);
+    process.stdout.write((sections.get(task) ?? ['(none captured)']).join('\n') + '\n');
+  }
+  process.stderr.write(`\nnpx nx ${args.join(' ')} failed (${status})\n`);
+  process.exit(typeof status === 'number' ? status : 1);
 }
 
 /** Installs the dependencies (npm ci) when node_modules is missing or older than the lockfile. */

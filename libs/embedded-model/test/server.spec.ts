@@ -200,8 +200,16 @@ describe('the embedded model server', () => {
   it('writes two answers at once on the one model, and refuses one more than the queue holds', async () => {
     const started: number[] = [];
     const finished: number[] = [];
+    // Answers that cannot end before max_tokens (the grammar demands sixty strings), long enough
+    // (about a second alone) that neither is over before the other has begun on a busy machine.
     const streamOne = async (index: number) => {
-      const response = await post({ messages: ask, stream: true, max_tokens: 60, seed: index });
+      const response = await post({
+        messages: ask,
+        stream: true,
+        max_tokens: 1000,
+        seed: index,
+        response_format: LONG,
+      });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       let first = true;
       for (;;) {

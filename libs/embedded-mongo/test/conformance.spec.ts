@@ -264,6 +264,33 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     expect((await counters.find({}).toArray()).map((row) => row._id)).toEqual([2, 3]);
   });
 
+  it('counts a document as modified only when an update changes what is stored', async () => {
+    // "If the update operation results in no change to the document, e.g. $set expression
+    // updates the value to the current value, nModified can be less than n" (update command).
+    const at = new Date('2026-01-01T00:00:00Z');
+    const things = db.collection<Record<string, unknown> & { _id: number }>('unchanged');
+    await things.insertOne({ _id: 1, n: 1, at, tags: ['a', { b: 2 }], nested: { x: 1, y: 2 } });
+    const set = (values: Record<string, unknown>) => things.updateOne({ _id: 1 }, { $set: values });
+
+    const same = await set({
+      n: 1,
+      at: new Date(at),
+      tags: ['a', { b: 2 }],
+      nested: { x: 1, y: 2 },
+    });
+    expect(same).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    // A later date, another number in an array's document: changed.
+    expect((await set({ at: new Date(at.getTime() + 1) })).modifiedCount).toBe(1);
+    expect((await set({ 'tags.1.b': 2.5 })).modifiedCount).toBe(1);
+    expect(await things.findOne({ _id: 1 })).toEqual({
+      _id: 1,
+      n: 1,
+      at: new Date(at.getTime() + 1),
+      tags: ['a', { b: 2.5 }],
+      nested: { x: 1, y: 2 },
+    });
+  });
+
   it('takes a hint naming an index, and refuses one that names none (BadValue)', async () => {
     const words = db.collection('words');
     expect(await words.find({ word: 'pong' }, { hint: 'by_word' }).toArray()).toHaveLength(1);

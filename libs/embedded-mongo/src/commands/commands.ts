@@ -10,7 +10,7 @@ import type { JournalRecord } from '../store/journal.js';
 import { aggregatorOf, type MatchOptions, queryOf } from '../store/matching.js';
 import { project } from '../store/projection.js';
 import { parseValidationOptions } from '../store/validation.js';
-import { cloneDocument, isPlainObject, valueKey } from '../store/values.js';
+import { bsonSize, cloneDocument, isPlainObject, sameValue, valueKey } from '../store/values.js';
 import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../wire/protocol.js';
 
 /** Version figures this server reports: those of the MongoDB release whose commands it follows. */
@@ -132,7 +132,7 @@ function checkId(document: Document): void {
 }
 
 function checkSize(document: Document): void {
-  const size = BSON.calculateObjectSize(document);
+  const size = bsonSize(document);
   if (size > MAX_BSON_OBJECT_SIZE) {
     throw new CommandError(
       'BSONObjectTooLarge',
@@ -299,7 +299,7 @@ const update: Handler = (body, db, context) => {
         for (const target of targets) {
           const next = applyUpdate(target, change, options);
           matched += 1;
-          if (Buffer.from(BSON.serialize(next)).equals(BSON.serialize(target))) continue;
+          if (sameValue(next, target)) continue;
           batch.replace(target, next);
           modified += 1;
         }

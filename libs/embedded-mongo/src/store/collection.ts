@@ -1,10 +1,10 @@
-import { BSON, type Document, ObjectId } from 'bson';
+import { type Document, ObjectId } from 'bson';
 import { CommandError, DuplicateKeyError } from '../errors.js';
 import { type IndexSpec, SecondaryIndex } from './index-tree.js';
 import { aggregatorOf, applyUpdateOperators, type MatchOptions, queryOf } from './matching.js';
 import { compareBySort, type SortSpec, sortedBy } from './sorting.js';
 import { Validation, type ValidationOptions } from './validation.js';
-import { cloneDocument, setPath, valueKey } from './values.js';
+import { bsonSize, cloneDocument, setPath, valueKey } from './values.js';
 
 export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
 
@@ -245,7 +245,7 @@ export class Collection {
     for (const index of this.indexes.values()) index.checkUnique(document, idKey);
     this.documents.set(idKey, document);
     for (const index of this.indexes.values()) index.add(document, idKey);
-    this.dataBytes += BSON.calculateObjectSize(document);
+    this.dataBytes += bsonSize(document);
   }
 
   /** Replaces the stored version of a document with `next` (same `_id`). */
@@ -255,7 +255,7 @@ export class Collection {
     for (const index of this.indexes.values()) index.remove(previous, idKey);
     this.documents.set(idKey, next);
     for (const index of this.indexes.values()) index.add(next, idKey);
-    this.dataBytes += BSON.calculateObjectSize(next) - BSON.calculateObjectSize(previous);
+    this.dataBytes += bsonSize(next) - bsonSize(previous);
   }
 
   /** Puts a document as the journal has it: inserted, or replacing the one with its `_id`. */
@@ -269,7 +269,7 @@ export class Collection {
     const idKey = valueKey(document['_id']);
     if (!this.documents.delete(idKey)) return;
     for (const index of this.indexes.values()) index.remove(document, idKey);
-    this.dataBytes -= BSON.calculateObjectSize(document);
+    this.dataBytes -= bsonSize(document);
   }
 
   removeById(id: unknown): void {

@@ -137,13 +137,80 @@ export function valueKey(value: unknown): string {
   return `x${BSON.EJSON.stringify(value as Document, { relaxed: false })}`;
 }
 
-/** A deep copy that keeps BSON types (ObjectId, Long, Binary…) as they are. */
+/**
+ * A deep copy of a document as the store holds it (values as the wire decoded them): objects,
+ * arrays and dates are copied; BSON's value types (ObjectId, Long, Binary…), which nothing in the
+ * store changes, are shared. An update changes its copy in place, never the stored version.
+ */
 export function cloneDocument<T extends Document>(document: T): T {
-  return BSON.deserialize(BSON.serialize(document), {
-    promoteLongs: true,
-    promoteValues: true,
-    promoteBuffers: false,
-  }) as T;
+  return cloneValue(document) as T;
+}
+
+function cloneValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(cloneValue);
+  if (value instanceof Date) return new Date(value.getTime());
+  if (!isPlainObject(value)) return value;
+  const copy: Document = {};
+  for (const key of Object.keys(value)) {
+    // A field named __proto__ (BSON allows it) stays a field, as the wire decoded it.
+    if (key === '__proto__') {
+      Object.defineProperty(copy, key, {
+        value: cloneValue(value[key]),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else copy[key] = cloneValue(value[key]);
+  }
+  return copy;
+}
+
+const sizes = new WeakMap<Document, number>();
+
+/**
+ * The BSON size of a document as the store holds it. A stored version never changes (an update
+ * makes a new one), so each is measured once, however often its size is asked.
+ */
+export function bsonSize(document: Document): number {
+  let size = sizes.get(document);
+  if (size === undefined) {
+    size = BSON.calculateObjectSize(document);
+    sizes.set(document, size);
+  }
+  return size;
+}
+
+/**
+ * Whether two stored values are the same BSON: the same fields in the same order, the same types
+ * and values. BSON's own value types are compared by their encoding; a -0 and a 0, which encode
+ * alike, are the same.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => sameValue(item, b[index]))
+    );
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime());
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const keys = Object.keys(a);
+    const others = Object.keys(b);
+    return (
+      keys.length === others.length &&
+      keys.every((key, index) => key === others[index] && sameValue(a[key], b[key]))
+    );
+  }
+  if (isPlainObject(a) || isPlainObject(b)) return false;
+  return Buffer.from(BSON.serialize({ v: a })).equals(BSON.serialize({ v: b }));
 }
 
 /** The value at a dotted path; through arrays, the list of the values found in their elements. */
