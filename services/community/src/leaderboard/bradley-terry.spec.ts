@@ -76,11 +76,10 @@ describe('Bradley-Terry', () => {
     const known = [1300, 1150, 1000, 850];
     // Shuffled, so that the order cannot come from the indices.
     const shuffled = [1000, 1300, 850, 1150];
-    const rated = await rate(4, simulate(shuffled, 1_000, 7));
+    const rated = await rate(4, simulate(shuffled, 1_000, 7), { rounds: 200 });
     expect(order(rated.map((row) => row.rating))).toEqual(order(shuffled));
-    expect(
-      order((await rate(4, simulate(shuffled, 1_000, 8, 0))).map((row) => row.rating)),
-    ).toEqual(order(shuffled));
+    // The ratings alone (the intervals' bootstrap is checked above): the fit `rate` starts from.
+    expect(order(fitRatings(4, simulate(shuffled, 1_000, 8, 0)))).toEqual(order(shuffled));
     expect(known.map((r) => shuffled.indexOf(r))).toEqual(order(shuffled));
     for (const row of rated) {
       expect(row.low).toBeLessThanOrEqual(row.rating);
@@ -90,9 +89,7 @@ describe('Bradley-Terry', () => {
     // only up to a shift: centred, each rating is near the one it was simulated with.
     const centre = (values: readonly number[]) =>
       values.map((value) => value - values.reduce((sum, v) => sum + v, 0) / values.length);
-    const fitted = centre(
-      (await rate(4, simulate(shuffled, 2_000, 9, 0))).map((row) => row.rating),
-    );
+    const fitted = centre(fitRatings(4, simulate(shuffled, 2_000, 9, 0)));
     centre(shuffled).forEach((value, i) => {
       expect(Math.abs((fitted[i] ?? 0) - value)).toBeLessThan(40);
     });
@@ -101,8 +98,9 @@ describe('Bradley-Terry', () => {
   it('narrows every interval as debates are added: 100, then 1,000', async () => {
     const known = [1300, 1150, 1000, 850];
     const games = simulate(known, 1_000, 11);
-    const few = await rate(4, games.slice(0, 100));
-    const many = await rate(4, games);
+    // Fewer bootstrap rounds than the product's 500: the widths settle well before that.
+    const few = await rate(4, games.slice(0, 100), { rounds: 200 });
+    const many = await rate(4, games, { rounds: 200 });
     const width = (row: { low: number; high: number }) => row.high - row.low;
     many.forEach((row, i) => {
       expect(width(row)).toBeLessThan(width(few[i] ?? row));
@@ -114,8 +112,11 @@ describe('Bradley-Terry', () => {
 
   it('gives the same intervals for the same debates (a seeded bootstrap)', async () => {
     const games = simulate([1100, 900, 1000], 300, 3);
-    expect(await rate(3, games)).toEqual(await rate(3, games));
-    expect(await rate(3, games, { seed: 1 })).not.toEqual(await rate(3, games, { seed: 2 }));
+    const rounds = 100;
+    expect(await rate(3, games, { rounds })).toEqual(await rate(3, games, { rounds }));
+    expect(await rate(3, games, { rounds, seed: 1 })).not.toEqual(
+      await rate(3, games, { rounds, seed: 2 }),
+    );
   });
 });
 
