@@ -19,16 +19,13 @@ export {
   GithubBroker,
   GoogleBroker,
 } from './brokers.js';
-export {
-  AdminError,
-  EmbeddedIssuer,
-  OAuthError,
-  type TokenResponse,
-  type UserRepresentation,
-} from './issuer.js';
+export type { UserRepresentation } from './admin-api.js';
+export { AdminError, OAuthError } from './errors.js';
+export { EmbeddedIssuer } from './issuer.js';
 export { issuerRoutes } from './issuer.routes.js';
 export type { MailSettings } from './mail.js';
 export { loadRealmSettings, type RealmSettings } from './realm.js';
+export type { TokenResponse } from './tokens.js';
 
 export interface EmbeddedIssuerOptions {
   /** Where the issuer keeps its users and sessions: a database of its own, as Keycloak has. */

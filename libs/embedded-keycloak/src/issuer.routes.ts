@@ -1,8 +1,9 @@
 import formBody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { AdminError, OAuthError } from './errors.js';
 import type { EmbeddedIssuer } from './issuer.js';
-import { AdminError, AUTH_SESSION_COOKIE, type LoginActionAnswer, OAuthError } from './issuer.js';
+import { AUTH_SESSION_COOKIE, type LoginActionAnswer } from './login-actions.js';
 import { ERROR_HEADER, renderPage } from './pages.js';
 import { EmailTakenError } from './store.js';
 
@@ -206,22 +207,30 @@ export async function issuerRoutes(
       const clientId = basic.id ?? form.client_id;
       switch (form.grant_type) {
         case 'password':
-          return await issuer.passwordGrant(
+          return await issuer.tokens.passwordGrant(
             clientId,
             basic.secret ?? form.client_secret,
             form.username,
             form.password,
           );
         case 'refresh_token':
-          return await issuer.refreshGrant(
+          return await issuer.tokens.refreshGrant(
             clientId,
             basic.secret ?? form.client_secret,
             form.refresh_token,
           );
         case 'authorization_code':
-          return await issuer.codeGrant(clientId, form.code, form.code_verifier, form.redirect_uri);
+          return await issuer.tokens.codeGrant(
+            clientId,
+            form.code,
+            form.code_verifier,
+            form.redirect_uri,
+          );
         case 'client_credentials':
-          return await issuer.clientCredentialsGrant(clientId, basic.secret ?? form.client_secret);
+          return await issuer.tokens.clientCredentialsGrant(
+            clientId,
+            basic.secret ?? form.client_secret,
+          );
       }
     } catch (error) {
       return fail(reply, error);
@@ -232,7 +241,7 @@ export async function issuerRoutes(
   fastify.get(`${oidc}/auth`, async (request, reply) => {
     try {
       const query = AuthorizationQuery.parse(request.query ?? {});
-      return reply.redirect(await issuer.authorize(query), 302);
+      return reply.redirect(await issuer.authorization.authorize(query), 302);
     } catch (error) {
       return failPage(reply, issuer, error);
     }
@@ -243,7 +252,7 @@ export async function issuerRoutes(
     try {
       const { alias } = BrokerAliasParam.parse(request.params);
       const query = BrokerQuery.parse(request.query ?? {});
-      return reply.redirect(await issuer.brokerCallback(alias, query), 302);
+      return reply.redirect(await issuer.brokering.brokerCallback(alias, query), 302);
     } catch (error) {
       return failPage(reply, issuer, error);
     }
@@ -253,7 +262,7 @@ export async function issuerRoutes(
     try {
       const form = LogoutForm.parse(request.body ?? {});
       const basic = basicCredentials(request);
-      await issuer.logout(
+      await issuer.tokens.logout(
         basic.id ?? form.client_id,
         basic.secret ?? form.client_secret,
         form.refresh_token,
@@ -268,7 +277,7 @@ export async function issuerRoutes(
     try {
       const token = bearer(request);
       if (!token) throw new OAuthError(401, 'invalid_token', 'Token verification failed');
-      return await issuer.userinfo(token);
+      return await issuer.tokens.userinfo(token);
     } catch (error) {
       return fail(reply, error);
     }
@@ -295,7 +304,7 @@ export async function issuerRoutes(
   // Where a verify-email link leads (Keycloak's action-token endpoint).
   fastify.get(`${realm}/login-actions/action-token`, async (request, reply) => {
     const query = ActionTokenQuery.safeParse(request.query ?? {});
-    const answer = await issuer.actionToken(
+    const answer = await issuer.loginActions.actionToken(
       query.success ? query.data : {},
       cookie(request, AUTH_SESSION_COOKIE),
       request.headers['user-agent'],
@@ -313,13 +322,13 @@ export async function issuerRoutes(
     }
     return browserAnswer(
       reply,
-      await issuer.requiredAction(query.data, cookie(request, AUTH_SESSION_COOKIE)),
+      await issuer.loginActions.requiredAction(query.data, cookie(request, AUTH_SESSION_COOKIE)),
     );
   });
 
   fastify.get(`/admin${realm}/identity-provider/instances`, async (request, reply) => {
     try {
-      return await issuer.identityProviders(bearer(request));
+      return await issuer.admin.identityProviders(bearer(request));
     } catch (error) {
       return fail(reply, error);
     }
@@ -328,7 +337,7 @@ export async function issuerRoutes(
   fastify.get(`/admin${realm}/users/:id`, async (request, reply) => {
     try {
       const { id } = UserParam.parse(request.params);
-      return await issuer.getUser(bearer(request), id);
+      return await issuer.admin.getUser(bearer(request), id);
     } catch (error) {
       return fail(reply, error);
     }
@@ -338,7 +347,7 @@ export async function issuerRoutes(
     try {
       const { id } = UserParam.parse(request.params);
       const query = SendVerifyEmailQuery.parse(request.query ?? {});
-      await issuer.sendVerifyEmail(bearer(request), id, query);
+      await issuer.admin.sendVerifyEmail(bearer(request), id, query);
       return reply.code(204).send();
     } catch (error) {
       return fail(reply, error);
@@ -354,7 +363,7 @@ export async function issuerRoutes(
       });
       const body = NewUser.parse(request.body ?? {});
       const [credential] = body.credentials;
-      const id = await issuer.createUser(
+      const id = await issuer.admin.createUser(
         token,
         body.email,
         credential?.value ?? '',

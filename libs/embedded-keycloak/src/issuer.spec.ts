@@ -358,7 +358,7 @@ describe('the embedded Keycloak-compatible issuer', () => {
     });
     const attempt = (password: string) => {
       clock += 2_000; // further apart than the quick-login check's second
-      return slow.issuer
+      return slow.issuer.tokens
         .passwordGrant('identity-service', SECRET, 'five@example.org', password)
         .then(
           () => 'signed in',

@@ -1,18 +1,22 @@
 import { basename } from 'node:path';
-import {
-  type ChatHistoryItem,
-  type ChatWrapper,
-  getLlama,
-  type GbnfJsonSchema,
-  type Llama,
-  LlamaChat,
-  type LlamaContext,
-  type LlamaContextSequence,
-  type LlamaGrammar,
-  type LlamaModel,
-  LlamaLogLevel,
-  resolveChatWrapper,
+import type {
+  ChatHistoryItem,
+  ChatWrapper,
+  GbnfJsonSchema,
+  Llama,
+  LlamaContext,
+  LlamaContextSequence,
+  LlamaGrammar,
+  LlamaModel,
 } from 'node-llama-cpp';
+import type * as NodeLlamaCpp from 'node-llama-cpp';
+
+/**
+ * node-llama-cpp, loaded with the first engine: its module graph (some 700 files) would otherwise
+ * sit in the memory of every process that imports this package, a platform running without a
+ * local model included.
+ */
+type LlamaCpp = typeof NodeLlamaCpp;
 
 /** How the engine runs: the model file, and what it may take of the machine. */
 export interface EngineOptions {
@@ -101,6 +105,7 @@ export class Engine {
      * resolves it again for every LlamaChat otherwise, 100+ ms of blocking work per request.
      */
     private readonly chatWrapper: ChatWrapper,
+    private readonly llamaCpp: LlamaCpp,
     /** The model's id, as /v1/models lists it and a request names it. */
     readonly id: string,
     /** Its name for people: GGUF's general.name, else the file's. */
@@ -110,6 +115,8 @@ export class Engine {
   }
 
   static async load(options: EngineOptions): Promise<Engine> {
+    const llamaCpp = await import('node-llama-cpp');
+    const { getLlama, LlamaLogLevel, resolveChatWrapper } = llamaCpp;
     // build: 'never': the prebuilt binaries from npm, or fail; llama.cpp is never compiled here.
     const llama = await getLlama({
       gpu: options.gpu ? 'auto' : false,
@@ -128,7 +135,16 @@ export class Engine {
       const metadataName = model.fileInfo.metadata.general?.name;
       const name = typeof metadataName === 'string' && metadataName.trim() ? metadataName : id;
       const chatWrapper = resolveChatWrapper(model);
-      return new Engine(llama, model, context, options, chatWrapper, id, name.trim().slice(0, 80));
+      return new Engine(
+        llama,
+        model,
+        context,
+        options,
+        chatWrapper,
+        llamaCpp,
+        id,
+        name.trim().slice(0, 80),
+      );
     } catch (error) {
       await llama.dispose();
       throw error;
@@ -151,7 +167,7 @@ export class Engine {
   ): Promise<GenerateResult> {
     const grammar = await this.grammarFor(request.format);
     const sequence = await this.acquire(signal);
-    const chat = new LlamaChat({
+    const chat = new this.llamaCpp.LlamaChat({
       contextSequence: sequence,
       chatWrapper: this.chatWrapper,
       autoDisposeSequence: false,

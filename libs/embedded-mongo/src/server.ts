@@ -1,7 +1,8 @@
 import type { Document } from 'bson';
 import { createServer, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
-import { CommandContext, runCommand } from './commands/commands.js';
+import { runCommand } from './commands/commands.js';
+import { CommandContext } from './commands/context.js';
 import { CommandError } from './errors.js';
 import { type CompactionPolicy, Engine } from './store/engine.js';
 import {
