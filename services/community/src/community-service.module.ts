@@ -9,8 +9,13 @@ import { DebateEventsConsumer } from './public-debates/debate-events.consumer.js
 import { PublicDebatesController } from './public-debates/public-debates.controller.js';
 import { PublicDebatesRepository } from './public-debates/public-debates.repository.js';
 import { PublicDebatesService } from './public-debates/public-debates.service.js';
+import { StarsController } from './stars/stars.controller.js';
 import { StarsRepository } from './stars/stars.repository.js';
+import { StarsService } from './stars/stars.service.js';
 import { CLOCK, type Clock, ViewsRepository } from './views/views.repository.js';
+import { VotesController } from './votes/votes.controller.js';
+import { VotesRepository } from './votes/votes.repository.js';
+import { VotesService } from './votes/votes.service.js';
 
 export interface CommunityServiceOptions extends ServiceRuntimeOptions {
   /**
@@ -32,10 +37,18 @@ export class CommunityServiceModule {
         ServiceCoreModule.forService('community', options),
         ServiceDataModule.forService('community', options),
       ],
-      controllers: [PublicDebatesController, LeaderboardController],
+      controllers: [
+        PublicDebatesController,
+        VotesController,
+        StarsController,
+        LeaderboardController,
+      ],
       providers: [
         PublicDebatesService,
         PublicDebatesRepository,
+        VotesService,
+        VotesRepository,
+        StarsService,
         StarsRepository,
         ViewsRepository,
         { provide: CLOCK, useValue: options.clock ?? (() => new Date()) },

@@ -8,7 +8,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CatalogController } from './catalog/catalog.controller.js';
 import type { SpeakerEnv } from './generation.config.js';
 import { RunRegistry } from './runs/run-registry.js';
-import { RUN_OPTIONS, RunsController } from './runs/runs.controller.js';
+import { RunsController } from './runs/runs.controller.js';
+import { RUN_OPTIONS, RunsService } from './runs/runs.service.js';
 import { LOCAL_MODEL_ID, LOCAL_MODEL_TIMEOUT_MS, LocalModelWatcher } from './models/local-model.js';
 import { configuredModels } from './models/model-catalog.js';
 import { Models } from './models/models.js';
@@ -30,6 +31,7 @@ export class GenerationServiceModule {
       imports: [ServiceCoreModule.forService('generation', options)],
       controllers: [CatalogController, RunsController],
       providers: [
+        RunsService,
         {
           provide: RunRegistry,
           useValue: new RunRegistry(undefined, options.drainTimeoutMs ?? 10_000),

@@ -1,11 +1,12 @@
 import { ServiceCoreModule, ServiceDataModule, type ServiceRuntimeOptions } from '@debate/nest';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { KeycloakClient, type KeycloakSettings } from './keycloak/keycloak.client.js';
+import { SessionsController } from './sessions/sessions.controller.js';
 import {
   EMAIL_VERIFICATION,
   type EmailVerification,
-  SessionsController,
-} from './sessions/sessions.controller.js';
+  SessionsService,
+} from './sessions/sessions.service.js';
 import { UsersRepository } from './users/users.repository.js';
 
 export interface IdentityServiceOptions extends ServiceRuntimeOptions {
@@ -28,6 +29,7 @@ export class IdentityServiceModule {
       controllers: [SessionsController],
       providers: [
         { provide: KeycloakClient, useValue: new KeycloakClient(options.keycloak) },
+        SessionsService,
         UsersRepository,
         { provide: EMAIL_VERIFICATION, useValue: options.emailVerification ?? 'off' },
       ],

@@ -1,7 +1,7 @@
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
 import type { KeycloakSettings } from './keycloak/keycloak.client.js';
-import type { EmailVerification } from './sessions/sessions.controller.js';
+import type { EmailVerification } from './sessions/sessions.service.js';
 
 /** Whether a new e-mail account verifies its address before its free debates. */
 export const emailVerificationEnvSchema = z.object({

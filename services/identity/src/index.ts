@@ -5,7 +5,7 @@ export {
   identityEnvSchema,
   keycloakSettings,
 } from './identity.config.js';
-export type { EmailVerification } from './sessions/sessions.controller.js';
+export type { EmailVerification } from './sessions/sessions.service.js';
 export {
   KeycloakClient,
   KeycloakError,

@@ -1,3 +1,4 @@
 export { type UsageServiceOptions, UsageServiceModule } from './usage-service.module.js';
 export { usageEnvSchema, usageRulesEnvSchema } from './usage.config.js';
-export { type Clock, UsageLedger, usageRules } from './allowance/ledger.js';
+export { AllowanceService } from './allowance/allowance.service.js';
+export { type Clock, usageRules } from './allowance/usage-rules.js';

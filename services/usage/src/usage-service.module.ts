@@ -2,6 +2,7 @@ import { ServiceCoreModule, ServiceDataModule, type ServiceRuntimeOptions } from
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AllowanceController } from './allowance/allowance.controller.js';
 import { UserEventsConsumer } from './allowance/user-events.consumer.js';
+import { AllowanceService } from './allowance/allowance.service.js';
 import {
   ABANDONED_RUN_AFTER_MS,
   CLOCK,
@@ -9,9 +10,9 @@ import {
   type TestAccount,
   STARTS_PER_MINUTE,
   TEST_ACCOUNT,
-  UsageLedger,
   usageRules,
-} from './allowance/ledger.js';
+} from './allowance/usage-rules.js';
+import { UsageRepository } from './allowance/usage.repository.js';
 
 export interface UsageServiceOptions extends ServiceRuntimeOptions {
   /**
@@ -43,7 +44,8 @@ export class UsageServiceModule {
       ],
       controllers: [AllowanceController],
       providers: [
-        UsageLedger,
+        AllowanceService,
+        UsageRepository,
         UserEventsConsumer,
         { provide: CLOCK, useValue: options.clock ?? (() => new Date()) },
         {

@@ -1,7 +1,7 @@
 import { usageSettingsSchema } from '@debate/contracts';
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
-import { usageRules } from './allowance/ledger.js';
+import { usageRules } from './allowance/usage-rules.js';
 
 const settings = usageSettingsSchema.shape;
 

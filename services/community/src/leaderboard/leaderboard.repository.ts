@@ -11,9 +11,13 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Connection, Model } from 'mongoose';
 import { z } from 'zod';
 import { mindsChangedOf } from '../minds/minds-changed.js';
+import {
+  boardId,
+  type LeaderboardDocument,
+  leaderboardModel,
+} from '../schemas/leaderboard.schema.js';
 import { type PublicDebateDocument, publicDebateModel } from '../schemas/public-debate.schema.js';
 import type { RatedDebate } from './leaderboard-boards.js';
-import { boardId, type LeaderboardDocument, leaderboardModel } from './leaderboard.schema.js';
 
 /** What a recompute reads of each public debate, and no more. */
 const RATED_FIELDS = [

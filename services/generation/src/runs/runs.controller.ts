@@ -1,188 +1,41 @@
 import {
-  debatesContracts,
-  EXAMPLES_USER_ID,
-  type FinishedRun,
   generationContracts,
-  generationTexts,
-  NO_SUCH_RUN,
-  OFFLINE_MODEL_ID,
   type ParsedRequestOf,
   type ResponseOf,
   type RunEvent,
   runLookupContract,
-  usageContracts,
 } from '@debate/contracts';
-import { HandleRequest, INSTANCE_KEY, PinoLoggerService, ServiceClient } from '@debate/nest';
-import { Controller, Inject } from '@nestjs/common';
-import { RpcException } from '@nestjs/microservices';
-import { randomUUID } from 'node:crypto';
+import { HandleRequest } from '@debate/nest';
+import { Controller } from '@nestjs/common';
 import type { Observable } from 'rxjs';
-import { Models } from '../models/models.js';
-import { type DebateRun, generateDebate, type RunOptions } from './debate-run.js';
-import { RunRegistry } from './run-registry.js';
-
-export const RUN_OPTIONS = Symbol('RUN_OPTIONS');
-
-/** A completed run as saving needs it: its settings and the turns; null before it completed. */
-function finishedOf(run: DebateRun): FinishedRun | null {
-  if (!run.completed || !run.settings) return null;
-  const turns = run.history.flatMap((event) =>
-    event.type === 'turnCompleted'
-      ? [
-          {
-            speaker: event.speaker,
-            round: event.round,
-            text: event.text,
-            summary: event.summary,
-            writtenBy: event.writtenBy,
-            team: event.team,
-          },
-        ]
-      : [],
-  );
-  const { topic, first, second, debateFormat, moderatorEnabled } = run.settings;
-  return {
-    runId: run.runId,
-    topic,
-    first,
-    second,
-    turns,
-    verdict: run.verdict,
-    debateFormat,
-    moderatorEnabled,
-    rematchOf: run.rematchOf,
-  };
-}
+import { RunsService } from './runs.service.js';
 
 type Contracts = typeof generationContracts;
 
-/** A new run's id: it says which instance has the run (runInstanceKey), where watching and saving ask. */
-function newRunId(): string {
-  return `${INSTANCE_KEY}${randomUUID().slice(8)}`;
-}
-
-/**
- * Starts debates and lets their owners watch them. A debate is taken from the user's allowance
- * before its run starts, given back if the run fails as a whole, and settled when it completes.
- */
+/** The generation service's requests on the debates' runs: starting, watching and looking up. */
 @Controller()
 export class RunsController {
-  constructor(
-    private readonly registry: RunRegistry,
-    private readonly services: ServiceClient,
-    private readonly models: Models,
-    @Inject(RUN_OPTIONS) private readonly options: RunOptions,
-    private readonly logger: PinoLoggerService,
-  ) {}
+  constructor(private readonly runs: RunsService) {}
 
   @HandleRequest(generationContracts.start)
-  async start(
-    request: ParsedRequestOf<Contracts['start']>,
-  ): Promise<ResponseOf<Contracts['start']>> {
-    const runId = newRunId();
-    const { userId, email, emailVerified, settings, rematchOf } = request;
-    // A model the catalogue does not have is refused before anything is taken.
-    for (const speaker of ['first', 'second'] as const) {
-      const model = settings[speaker].model;
-      if (!this.models.ref(model)) {
-        return {
-          started: false,
-          reason: 'unknown_model',
-          speaker,
-          message: generationTexts.unknownModel(model),
-        };
-      }
-    }
-    const taken = await this.services.request(usageContracts.consume, {
-      userId,
-      email,
-      emailVerified,
-      runId,
-    });
-    if (!taken.granted) {
-      const message =
-        taken.reason === 'rate_limited'
-          ? generationTexts.rateLimited
-          : generationTexts.noFreeDebates;
-      return { started: false, reason: taken.reason, message };
-    }
-    const run = this.registry.create(runId, userId, settings, rematchOf ?? null);
-    void generateDebate(run, settings, this.models, this.options)
-      .then(async (outcome) => {
-        if (outcome === 'completed') await this.keep(run);
-        const contract = outcome === 'completed' ? usageContracts.settle : usageContracts.refund;
-        await this.services.request(contract, { userId, runId, ...run.tokens() });
-        if (outcome === 'failed')
-          this.logger.warn(`Run ${runId} failed; its debate was given back`);
-      })
-      .catch((error: unknown) =>
-        this.logger.error(
-          `Run ${runId} could not be settled with the usage service: ${String(error)}`,
-        ),
-      )
-      .finally(() => this.registry.ended(run));
-    return { started: true, runId };
+  start(request: ParsedRequestOf<Contracts['start']>): Promise<ResponseOf<Contracts['start']>> {
+    return this.runs.start(request);
   }
 
-  /**
-   * Hands the completed run to the debates service, which keeps it until it is saved: saving
-   * it and showing it again then survive this instance's restart. A failure is logged; the run
-   * is still here meanwhile.
-   */
-  private async keep(run: DebateRun): Promise<void> {
-    const finished = finishedOf(run);
-    if (!finished) return;
-    try {
-      await this.services.request(debatesContracts.keepRun, { userId: run.userId, run: finished });
-    } catch (error) {
-      this.logger.warn(
-        `Run ${run.runId} could not be kept by the debates service: ${String(error)}`,
-      );
-    }
-  }
-
-  /**
-   * An example debate for an empty community: the offline speaker writes it at once, judged by
-   * the offline judge, outside any allowance, as the examples account's completed run.
-   */
   @HandleRequest(generationContracts.writeExample)
-  async writeExample(
+  writeExample(
     request: ParsedRequestOf<Contracts['writeExample']>,
   ): Promise<ResponseOf<Contracts['writeExample']>> {
-    const { settings } = request;
-    if (settings.first.model !== OFFLINE_MODEL_ID || settings.second.model !== OFFLINE_MODEL_ID) {
-      throw new RpcException({
-        status: 'error',
-        message: 'An example is written by the offline speaker only',
-      });
-    }
-    const runId = newRunId();
-    const run = this.registry.create(runId, EXAMPLES_USER_ID, settings, null);
-    try {
-      const outcome = await generateDebate(run, settings, this.models, {
-        pauseMs: 0,
-        example: true,
-      });
-      if (outcome !== 'completed') {
-        throw new RpcException({ status: 'error', message: 'The example could not be written' });
-      }
-    } finally {
-      this.registry.ended(run);
-    }
-    return { runId };
+    return this.runs.writeExample(request);
   }
 
-  /** A completed run of the user's, for saving: its settings and the speakers' turns. */
   @HandleRequest(runLookupContract, { onThisInstance: true })
   get(request: ParsedRequestOf<typeof runLookupContract>): ResponseOf<typeof runLookupContract> {
-    const run = this.registry.find(request.runId, request.userId);
-    return { run: run ? finishedOf(run) : null };
+    return this.runs.get(request);
   }
 
   @HandleRequest(generationContracts.watch, { onThisInstance: true })
   watch(request: ParsedRequestOf<Contracts['watch']>): Observable<RunEvent> {
-    const run = this.registry.find(request.runId, request.userId);
-    if (!run) throw new RpcException({ status: 'error', message: NO_SUCH_RUN });
-    return run.watch();
+    return this.runs.watch(request);
   }
 }

@@ -1,270 +1,79 @@
 import {
   identityContracts,
-  isRefusal,
   type ParsedRequestOf,
   type ResponseOf,
   type Session,
-  SignInProvider,
   type SignInRefusal,
 } from '@debate/contracts';
-import { HandleRequest, PinoLoggerService } from '@debate/nest';
-import { Controller, Inject } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  identityOf,
-  KeycloakClient,
-  KeycloakError,
-  type TokenSet,
-} from '../keycloak/keycloak.client.js';
-import { toUser, UsersRepository } from '../users/users.repository.js';
+import { HandleRequest } from '@debate/nest';
+import { Controller } from '@nestjs/common';
+import { SessionsService } from './sessions.service.js';
 
+type Contracts = typeof identityContracts;
 type Outcome = Session | SignInRefusal;
 
-/** How long the realm's list of enabled providers is reused. */
-const PROVIDERS_TTL_MS = 60_000;
-/** How long a failed reading of it is answered before the realm is asked again. */
-const FAILED_PROVIDERS_TTL_MS = 10_000;
-
-/** Whether the deployment asks new e-mail accounts to verify their address (it has mail). */
-export const EMAIL_VERIFICATION = Symbol('EMAIL_VERIFICATION');
-export type EmailVerification = 'off' | 'required';
-
-/** Keycloak's refusals a person can act on, as the reasons of the sign-in contract. */
-function refusalOf(
-  error: unknown,
-  during: 'sign-in' | 'sign-up' | 'refresh' | 'provider',
-): SignInRefusal {
-  if (!(error instanceof KeycloakError)) throw error;
-  const message = error.description;
-  if (during === 'sign-up') {
-    if (error.status === 409) return { refused: 'email_taken', message };
-    if (error.status === 400 && /password/i.test(`${error.error} ${message}`)) {
-      return { refused: 'password_policy', message };
-    }
-  }
-  if (during === 'refresh' && error.status === 400 && error.error === 'invalid_grant') {
-    return { refused: 'session_expired', message };
-  }
-  if (during === 'provider' && error.status === 400 && error.error === 'invalid_grant') {
-    return { refused: 'provider_failed', message };
-  }
-  if (during === 'sign-in' && error.error === 'invalid_grant') {
-    return /disabled|locked/i.test(message)
-      ? { refused: 'account_locked', message }
-      : { refused: 'invalid_credentials', message };
-  }
-  throw error;
-}
-
-/**
- * Sign-in, sign-up, refresh and sign-out through the realm. Every session handed out has been
- * recorded in `users` first (the sign-in bookkeeping).
- */
+/** The identity service's requests: sessions through the realm, and the users they sign in. */
 @Controller()
 export class SessionsController {
-  private readonly verificationRequired: boolean;
-  private enabledProviders: { expiresAt: number; providers: Promise<SignInProvider[]> } | undefined;
-
-  constructor(
-    @Inject(KeycloakClient) private readonly keycloak: KeycloakClient,
-    private readonly users: UsersRepository,
-    @Inject(EMAIL_VERIFICATION) emailVerification: EmailVerification,
-    private readonly logger: PinoLoggerService,
-  ) {
-    this.verificationRequired = emailVerification === 'required';
-  }
-
-  private async session(tokens: TokenSet): Promise<Session> {
-    if (!tokens.refresh_token) throw new Error('The realm issued no refresh token');
-    const user = await this.users.recordSignIn(identityOf(tokens));
-    return {
-      accessToken: tokens.access_token,
-      expiresIn: tokens.expires_in,
-      refreshToken: tokens.refresh_token,
-      refreshExpiresIn: tokens.refresh_expires_in ?? 0,
-      user: toUser(user, this.verificationRequired),
-    };
-  }
+  constructor(private readonly sessions: SessionsService) {}
 
   @HandleRequest(identityContracts.signIn)
-  async signIn(request: ParsedRequestOf<typeof identityContracts.signIn>): Promise<Outcome> {
-    let tokens: TokenSet;
-    try {
-      tokens = await this.keycloak.passwordGrant(request.email, request.password);
-    } catch (error) {
-      return refusalOf(error, 'sign-in');
-    }
-    return this.session(tokens);
+  signIn(request: ParsedRequestOf<Contracts['signIn']>): Promise<Outcome> {
+    return this.sessions.signIn(request);
   }
 
-  /**
-   * Creates the user in the realm (admin API), has the realm mail the link that verifies the
-   * address when the deployment asks for it, then signs in. A sign-up of a taken address with
-   * that account's password signs it in: it is a retry whose first answer was lost (the realm
-   * created the user after the caller stopped waiting). Any other password is told the address
-   * is taken.
-   */
   @HandleRequest(identityContracts.signUp)
-  async signUp(request: ParsedRequestOf<typeof identityContracts.signUp>): Promise<Outcome> {
-    try {
-      const userId = await this.keycloak.createUser(request.email, request.password);
-      if (this.verificationRequired && request.verifyRedirectUri) {
-        // Not waited for: a slow mail server must not hold the sign-up up, and a mail that does
-        // not go out leaves the account as it is ('Send the mail again' tries again).
-        void this.mailVerificationLink(userId, request.verifyRedirectUri);
-      }
-    } catch (error) {
-      const refusal = refusalOf(error, 'sign-up');
-      if (refusal.refused !== 'email_taken') return refusal;
-      // (A wrong password here counts as a failed sign-in of that account, as it would there.)
-      const retried = await this.signIn(request).catch(() => refusal);
-      return isRefusal(retried) ? refusal : retried;
-    }
-    return this.signIn(request);
+  signUp(request: ParsedRequestOf<Contracts['signUp']>): Promise<Outcome> {
+    return this.sessions.signUp(request);
   }
 
   @HandleRequest(identityContracts.refresh)
-  async refresh(request: ParsedRequestOf<typeof identityContracts.refresh>): Promise<Outcome> {
-    let tokens: TokenSet;
-    try {
-      tokens = await this.keycloak.refresh(request.refreshToken);
-    } catch (error) {
-      return refusalOf(error, 'refresh');
-    }
-    return this.session(tokens);
+  refresh(request: ParsedRequestOf<Contracts['refresh']>): Promise<Outcome> {
+    return this.sessions.refresh(request);
   }
 
   @HandleRequest(identityContracts.signOut)
-  async signOut(
-    request: ParsedRequestOf<typeof identityContracts.signOut>,
-  ): Promise<ResponseOf<typeof identityContracts.signOut>> {
-    try {
-      await this.keycloak.logout(request.refreshToken);
-      return { signedOut: true };
-    } catch (error) {
-      // An unknown or already revoked session is signed out already.
-      if (error instanceof KeycloakError && error.status === 400) return { signedOut: false };
-      throw error;
-    }
+  signOut(
+    request: ParsedRequestOf<Contracts['signOut']>,
+  ): Promise<ResponseOf<Contracts['signOut']>> {
+    return this.sessions.signOut(request);
   }
 
-  /**
-   * The realm's enabled providers among Google and GitHub, read at most once a minute (the
-   * sign-in page asks on every visit; an operator enables one rarely). Visits while it is read
-   * wait for the same reading, and a failed reading is answered for a while too, so that a
-   * realm that refuses (or is down) is not asked on every visit.
-   */
   @HandleRequest(identityContracts.providers)
-  async providers(): Promise<ResponseOf<typeof identityContracts.providers>> {
-    const now = Date.now();
-    if (!this.enabledProviders || this.enabledProviders.expiresAt <= now) {
-      const reading = this.keycloak
-        .enabledProviders()
-        .then((aliases) => SignInProvider.options.filter((provider) => aliases.includes(provider)));
-      const entry = { expiresAt: now + PROVIDERS_TTL_MS, providers: reading };
-      this.enabledProviders = entry;
-      // A failure is kept for a shorter while than an answer.
-      reading.catch(() => {
-        entry.expiresAt = now + FAILED_PROVIDERS_TTL_MS;
-      });
-    }
-    return { providers: await this.enabledProviders.providers };
+  providers(): Promise<ResponseOf<Contracts['providers']>> {
+    return this.sessions.providers();
   }
 
-  /** Starts an authorization-code flow with PKCE through the realm, hinting the provider. */
   @HandleRequest(identityContracts.startProvider)
   startProvider(
-    request: ParsedRequestOf<typeof identityContracts.startProvider>,
-  ): ResponseOf<typeof identityContracts.startProvider> {
-    const state = randomBytes(24).toString('base64url');
-    const codeVerifier = randomBytes(32).toString('base64url');
-    const codeChallenge = createHash('sha256').update(codeVerifier).digest('base64url');
-    const url = this.keycloak.authorizationUrl({
-      provider: request.provider,
-      redirectUri: request.redirectUri,
-      state,
-      codeChallenge,
-    });
-    return { url, state, codeVerifier };
+    request: ParsedRequestOf<Contracts['startProvider']>,
+  ): ResponseOf<Contracts['startProvider']> {
+    return this.sessions.startProvider(request);
   }
 
   @HandleRequest(identityContracts.completeProvider)
-  async completeProvider(
-    request: ParsedRequestOf<typeof identityContracts.completeProvider>,
-  ): Promise<Outcome> {
-    let tokens: TokenSet;
-    try {
-      tokens = await this.keycloak.codeGrant(
-        request.code,
-        request.codeVerifier,
-        request.redirectUri,
-      );
-    } catch (error) {
-      return refusalOf(error, 'provider');
-    }
-    return this.session(tokens);
+  completeProvider(request: ParsedRequestOf<Contracts['completeProvider']>): Promise<Outcome> {
+    return this.sessions.completeProvider(request);
   }
 
   @HandleRequest(identityContracts.getUser)
-  async getUser(
-    request: ParsedRequestOf<typeof identityContracts.getUser>,
-  ): Promise<ResponseOf<typeof identityContracts.getUser>> {
-    const document = await this.users.find(request.id);
-    return { user: document ? toUser(document, this.verificationRequired) : null };
+  getUser(
+    request: ParsedRequestOf<Contracts['getUser']>,
+  ): Promise<ResponseOf<Contracts['getUser']>> {
+    return this.sessions.getUser(request);
   }
 
-  /**
-   * Asks the realm (a token's `email_verified` may predate the link being followed). Without
-   * verification nothing is asked of anyone, and the realm is not asked.
-   */
   @HandleRequest(identityContracts.verificationStatus)
-  async verificationStatus(
-    request: ParsedRequestOf<typeof identityContracts.verificationStatus>,
-  ): Promise<ResponseOf<typeof identityContracts.verificationStatus>> {
-    if (!this.verificationRequired) {
-      const document = await this.users.find(request.userId);
-      return {
-        required: false,
-        emailVerified: document?.emailVerified === true,
-        mustVerifyEmail: false,
-      };
-    }
-    const emailVerified = (await this.keycloak.emailVerified(request.userId)) === true;
-    await this.users.recordEmailVerified(request.userId, emailVerified);
-    return { required: true, emailVerified, mustVerifyEmail: !emailVerified };
+  verificationStatus(
+    request: ParsedRequestOf<Contracts['verificationStatus']>,
+  ): Promise<ResponseOf<Contracts['verificationStatus']>> {
+    return this.sessions.verificationStatus(request);
   }
 
   @HandleRequest(identityContracts.sendVerification)
-  async sendVerification(
-    request: ParsedRequestOf<typeof identityContracts.sendVerification>,
-  ): Promise<ResponseOf<typeof identityContracts.sendVerification>> {
-    if (!this.verificationRequired) return { sent: false, reason: 'not_required' };
-    if (await this.keycloak.emailVerified(request.userId)) {
-      await this.users.recordEmailVerified(request.userId, true);
-      return { sent: false, reason: 'already_verified' };
-    }
-    return (await this.mailVerificationLink(request.userId, request.redirectUri))
-      ? { sent: true }
-      : { sent: false, reason: 'mail_failed' };
-  }
-
-  /**
-   * Has the realm mail the verification link; false (and a log line) when it could not: it
-   * refused, did not answer in time, or could not be reached.
-   */
-  private async mailVerificationLink(userId: string, redirectUri: string): Promise<boolean> {
-    try {
-      await this.keycloak.sendVerifyEmail(userId, redirectUri);
-      return true;
-    } catch (error) {
-      const why =
-        error instanceof KeycloakError
-          ? `${error.status} ${error.description}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      this.logger.error(`The realm did not send the verification mail of ${userId}: ${why}`);
-      return false;
-    }
+  sendVerification(
+    request: ParsedRequestOf<Contracts['sendVerification']>,
+  ): Promise<ResponseOf<Contracts['sendVerification']>> {
+    return this.sessions.sendVerification(request);
   }
 }

@@ -1,4 +1,4 @@
-import { type User, userCreatedEvent } from '@debate/contracts';
+import { userCreatedEvent } from '@debate/contracts';
 import {
   EventLog,
   isDuplicateKeyError,
@@ -10,21 +10,6 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import type { Connection, Model } from 'mongoose';
 import { type UserDocument, userModel } from '../schemas/user.schema.js';
 import type { TokenIdentity } from '../keycloak/keycloak.client.js';
-
-/** The user of the contracts; `verificationRequired`: the deployment asks for a verified address. */
-export function toUser(document: UserDocument, verificationRequired: boolean): User {
-  const emailVerified = document.emailVerified === true;
-  return {
-    id: document._id,
-    email: document.email,
-    displayName: document.displayName ?? null,
-    photoURL: document.photoURL ?? null,
-    isPro: document.isPro === true,
-    createdAt: document.createdAt.toISOString(),
-    emailVerified,
-    mustVerifyEmail: verificationRequired && !emailVerified,
-  };
-}
 
 /**
  * The `users` collection and the sign-in bookkeeping of spec §4: the first sign-in creates the

@@ -1,25 +1,25 @@
 import { type ParsedRequestOf, type ResponseOf, usageContracts } from '@debate/contracts';
 import { HandleRequest } from '@debate/nest';
 import { Controller } from '@nestjs/common';
-import { UsageLedger } from './ledger.js';
+import { AllowanceService } from './allowance.service.js';
 
 type Contracts = typeof usageContracts;
 
 /** The usage service's requests: the allowance, its use and the statistics. */
 @Controller()
 export class AllowanceController {
-  constructor(private readonly ledger: UsageLedger) {}
+  constructor(private readonly allowance: AllowanceService) {}
 
   @HandleRequest(usageContracts.stats)
   stats(request: ParsedRequestOf<Contracts['stats']>): Promise<ResponseOf<Contracts['stats']>> {
-    return this.ledger.stats(request);
+    return this.allowance.stats(request);
   }
 
   @HandleRequest(usageContracts.consume)
   consume(
     request: ParsedRequestOf<Contracts['consume']>,
   ): Promise<ResponseOf<Contracts['consume']>> {
-    return this.ledger.consume(request, request.runId);
+    return this.allowance.consume(request, request.runId);
   }
 
   @HandleRequest(usageContracts.refund)
@@ -27,7 +27,7 @@ export class AllowanceController {
     request: ParsedRequestOf<Contracts['refund']>,
   ): Promise<ResponseOf<Contracts['refund']>> {
     const { userId, runId, tokensIn, tokensOut } = request;
-    return { refunded: await this.ledger.refund(userId, runId, { tokensIn, tokensOut }) };
+    return { refunded: await this.allowance.refund(userId, runId, { tokensIn, tokensOut }) };
   }
 
   @HandleRequest(usageContracts.settle)
@@ -35,13 +35,13 @@ export class AllowanceController {
     request: ParsedRequestOf<Contracts['settle']>,
   ): Promise<ResponseOf<Contracts['settle']>> {
     const { userId, runId, tokensIn, tokensOut } = request;
-    return { settled: await this.ledger.settle(userId, runId, { tokensIn, tokensOut }) };
+    return { settled: await this.allowance.settle(userId, runId, { tokensIn, tokensOut }) };
   }
 
   @HandleRequest(usageContracts.lastRun)
   async lastRun(
     request: ParsedRequestOf<Contracts['lastRun']>,
   ): Promise<ResponseOf<Contracts['lastRun']>> {
-    return { runId: await this.ledger.lastRun(request.userId) };
+    return { runId: await this.allowance.lastRun(request.userId) };
   }
 }

@@ -1,7 +1,7 @@
 import { userCreatedEvent } from '@debate/contracts';
 import { EventLog, PinoLoggerService } from '@debate/nest';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { UsageLedger } from './ledger.js';
+import { AllowanceService } from './allowance.service.js';
 
 /**
  * Sets up every new user the identity service announces with the free allowance, once, through
@@ -10,7 +10,7 @@ import { UsageLedger } from './ledger.js';
 @Injectable()
 export class UserEventsConsumer implements OnApplicationBootstrap {
   constructor(
-    private readonly ledger: UsageLedger,
+    private readonly allowance: AllowanceService,
     private readonly events: EventLog,
     private readonly logger: PinoLoggerService,
   ) {}
@@ -19,7 +19,7 @@ export class UserEventsConsumer implements OnApplicationBootstrap {
     await this.events.subscribe(
       userCreatedEvent,
       'usage',
-      (user) => this.ledger.initialise(user.userId, user.email, new Date(user.createdAt)),
+      (user) => this.allowance.initialise(user.userId, user.email, new Date(user.createdAt)),
       { onProblem: (message) => this.logger.warn(message) },
     );
   }

@@ -5,7 +5,9 @@ import mongoose, { type Connection } from 'mongoose';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UsageLedger, usageRules } from './ledger.js';
+import { AllowanceService } from './allowance.service.js';
+import { usageRules } from './usage-rules.js';
+import { UsageRepository } from './usage.repository.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const TEST_ACCOUNT = 'tester@example.org';
@@ -21,13 +23,13 @@ describe('the free-debate allowance', () => {
   let store: Awaited<ReturnType<typeof start>>;
   let connection: Connection;
   let now: Date;
-  let ledger: UsageLedger;
+  let allowance: AllowanceService;
   let users = 0;
   const newUser = () => `user-${(users += 1)}`;
-  /** A ledger on the test's store and clock; the rules' defaults unless `startsPerMinute`. */
-  const ledgerWith = (startsPerMinute?: number) =>
-    new UsageLedger(
-      connection,
+  /** The allowance on the test's store and clock; the rules' defaults unless `startsPerMinute`. */
+  const allowanceWith = (startsPerMinute?: number) =>
+    new AllowanceService(
+      new UsageRepository(connection),
       () => now,
       { email: TEST_ACCOUNT, userId: null },
       new PinoLoggerService(createLogger('usage', 'silent')),
@@ -39,7 +41,7 @@ describe('the free-debate allowance', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'usage-'));
     store = await start({ port: 0, dbPath: join(dataDir, 'mongo') });
     connection = await mongoose.createConnection(store.uri, { dbName: 'usage' }).asPromise();
-    ledger = ledgerWith();
+    allowance = allowanceWith();
   });
 
   afterAll(async () => {
@@ -51,8 +53,8 @@ describe('the free-debate allowance', () => {
   it('gives a new user 2, counts each debate, and refuses the third', async () => {
     now = new Date('2026-03-02T10:00:00Z');
     const user = newUser();
-    await ledger.initialise(user, 'a@example.org');
-    expect(await ledger.stats(holder(user, 'a@example.org'))).toEqual({
+    await allowance.initialise(user, 'a@example.org');
+    expect(await allowance.stats(holder(user, 'a@example.org'))).toEqual({
       freeDebatesRemaining: 2,
       lastDebateStarted: null,
       totalDebates: 0,
@@ -60,21 +62,21 @@ describe('the free-debate allowance', () => {
       tokensIn: 0,
       tokensOut: 0,
     });
-    expect(await ledger.consume(holder(user, 'a@example.org'), 'r1')).toEqual({
+    expect(await allowance.consume(holder(user, 'a@example.org'), 'r1')).toEqual({
       granted: true,
       freeDebatesRemaining: 1,
     });
     now = new Date('2026-03-02T11:00:00Z');
-    expect(await ledger.consume(holder(user, 'a@example.org'), 'r2')).toEqual({
+    expect(await allowance.consume(holder(user, 'a@example.org'), 'r2')).toEqual({
       granted: true,
       freeDebatesRemaining: 0,
     });
-    expect(await ledger.consume(holder(user, 'a@example.org'), 'r3')).toEqual({
+    expect(await allowance.consume(holder(user, 'a@example.org'), 'r3')).toEqual({
       granted: false,
       reason: 'no_free_debates',
       freeDebatesRemaining: 0,
     });
-    expect(await ledger.stats(holder(user, 'a@example.org'))).toMatchObject({
+    expect(await allowance.stats(holder(user, 'a@example.org'))).toMatchObject({
       freeDebatesRemaining: 0,
       totalDebates: 2,
       lastDebateStarted: '2026-03-02T11:00:00.000Z',
@@ -84,61 +86,61 @@ describe('the free-debate allowance', () => {
   it('gives 1 back after more than six days without a debate, not before', async () => {
     now = new Date('2026-03-02T11:00:00Z');
     const user = newUser();
-    await ledger.consume(holder(user, 'b@example.org'), 'r1');
-    await ledger.consume(holder(user, 'b@example.org'), 'r2');
+    await allowance.consume(holder(user, 'b@example.org'), 'r1');
+    await allowance.consume(holder(user, 'b@example.org'), 'r2');
     // Both runs complete (an open one would be given back after an hour: below).
-    await ledger.settle(user, 'r1', NONE);
-    await ledger.settle(user, 'r2', NONE);
+    await allowance.settle(user, 'r1', NONE);
+    await allowance.settle(user, 'r2', NONE);
     now = new Date(now.getTime() + 6 * DAY);
-    expect((await ledger.stats(holder(user, 'b@example.org'))).freeDebatesRemaining).toBe(0);
-    expect((await ledger.consume(holder(user, 'b@example.org'), 'r3')).granted).toBe(false);
+    expect((await allowance.stats(holder(user, 'b@example.org'))).freeDebatesRemaining).toBe(0);
+    expect((await allowance.consume(holder(user, 'b@example.org'), 'r3')).granted).toBe(false);
     now = new Date(now.getTime() + 1000);
-    expect((await ledger.stats(holder(user, 'b@example.org'))).freeDebatesRemaining).toBe(1);
-    expect(await ledger.consume(holder(user, 'b@example.org'), 'r4')).toEqual({
+    expect((await allowance.stats(holder(user, 'b@example.org'))).freeDebatesRemaining).toBe(1);
+    expect(await allowance.consume(holder(user, 'b@example.org'), 'r4')).toEqual({
       granted: true,
       freeDebatesRemaining: 0,
     });
     // Reading again the same day gives nothing more.
-    expect((await ledger.stats(holder(user, 'b@example.org'))).freeDebatesRemaining).toBe(0);
+    expect((await allowance.stats(holder(user, 'b@example.org'))).freeDebatesRemaining).toBe(0);
   });
 
   it('creates the record of a user it has not heard of with the free 2, then counts', async () => {
     now = new Date('2026-04-01T00:00:00Z');
     const user = newUser();
-    expect(await ledger.consume(holder(user, 'c@example.org'), 'r1')).toEqual({
+    expect(await allowance.consume(holder(user, 'c@example.org'), 'r1')).toEqual({
       granted: true,
       freeDebatesRemaining: 1,
     });
     // A late identity.user.created changes nothing.
-    await ledger.initialise(user, 'c@example.org');
-    expect((await ledger.stats(holder(user, 'c@example.org'))).freeDebatesRemaining).toBe(1);
+    await allowance.initialise(user, 'c@example.org');
+    expect((await allowance.stats(holder(user, 'c@example.org'))).freeDebatesRemaining).toBe(1);
   });
 
   it('resets the test account to 100 once per calendar day (UTC)', async () => {
     const user = newUser();
     now = new Date('2026-05-10T23:58:00Z');
-    expect((await ledger.stats(holder(user, TEST_ACCOUNT))).freeDebatesRemaining).toBe(100);
-    await ledger.consume(holder(user, TEST_ACCOUNT), 'r1');
-    await ledger.consume(holder(user, TEST_ACCOUNT), 'r2');
+    expect((await allowance.stats(holder(user, TEST_ACCOUNT))).freeDebatesRemaining).toBe(100);
+    await allowance.consume(holder(user, TEST_ACCOUNT), 'r1');
+    await allowance.consume(holder(user, TEST_ACCOUNT), 'r2');
     now = new Date('2026-05-10T23:59:59Z');
-    expect((await ledger.stats(holder(user, TEST_ACCOUNT))).freeDebatesRemaining).toBe(98);
+    expect((await allowance.stats(holder(user, TEST_ACCOUNT))).freeDebatesRemaining).toBe(98);
     now = new Date('2026-05-11T00:00:01Z');
-    expect((await ledger.stats(holder(user, TEST_ACCOUNT))).freeDebatesRemaining).toBe(100);
+    expect((await allowance.stats(holder(user, TEST_ACCOUNT))).freeDebatesRemaining).toBe(100);
     expect(
-      (await ledger.stats(holder('someone-else', 'other@example.org'))).freeDebatesRemaining,
+      (await allowance.stats(holder('someone-else', 'other@example.org'))).freeDebatesRemaining,
     ).toBe(2);
   });
 
   it('gives a failed run its debate back once, and never a settled one', async () => {
     now = new Date('2026-06-01T08:00:00Z');
     const user = newUser();
-    await ledger.consume(holder(user, 'd@example.org'), 'failed');
-    await ledger.consume(holder(user, 'd@example.org'), 'finished');
-    expect(await ledger.refund(user, 'failed', NONE)).toBe(true);
-    expect(await ledger.refund(user, 'failed', NONE)).toBe(false);
-    expect(await ledger.settle(user, 'finished', NONE)).toBe(true);
-    expect(await ledger.refund(user, 'finished', NONE)).toBe(false);
-    expect(await ledger.stats(holder(user, 'd@example.org'))).toMatchObject({
+    await allowance.consume(holder(user, 'd@example.org'), 'failed');
+    await allowance.consume(holder(user, 'd@example.org'), 'finished');
+    expect(await allowance.refund(user, 'failed', NONE)).toBe(true);
+    expect(await allowance.refund(user, 'failed', NONE)).toBe(false);
+    expect(await allowance.settle(user, 'finished', NONE)).toBe(true);
+    expect(await allowance.refund(user, 'finished', NONE)).toBe(false);
+    expect(await allowance.stats(holder(user, 'd@example.org'))).toMatchObject({
       freeDebatesRemaining: 1,
       totalDebates: 1,
     });
@@ -147,14 +149,14 @@ describe('the free-debate allowance', () => {
   it("adds a run's tokens to the user's once, whether it settled or was given back", async () => {
     now = new Date('2026-06-02T08:00:00Z');
     const user = newUser();
-    await ledger.consume(holder(user, 'e@example.org'), 'spoke');
-    await ledger.consume(holder(user, 'e@example.org'), 'broke');
-    expect(await ledger.settle(user, 'spoke', { tokensIn: 1200, tokensOut: 300 })).toBe(true);
+    await allowance.consume(holder(user, 'e@example.org'), 'spoke');
+    await allowance.consume(holder(user, 'e@example.org'), 'broke');
+    expect(await allowance.settle(user, 'spoke', { tokensIn: 1200, tokensOut: 300 })).toBe(true);
     // A late second settlement of the same run (a retry) adds nothing.
-    expect(await ledger.settle(user, 'spoke', { tokensIn: 1200, tokensOut: 300 })).toBe(false);
+    expect(await allowance.settle(user, 'spoke', { tokensIn: 1200, tokensOut: 300 })).toBe(false);
     // A run that failed as a whole still used what its failed turns were counted.
-    expect(await ledger.refund(user, 'broke', { tokensIn: 40, tokensOut: 0 })).toBe(true);
-    expect(await ledger.stats(holder(user, 'e@example.org'))).toMatchObject({
+    expect(await allowance.refund(user, 'broke', { tokensIn: 40, tokensOut: 0 })).toBe(true);
+    expect(await allowance.stats(holder(user, 'e@example.org'))).toMatchObject({
       tokensIn: 1240,
       tokensOut: 300,
     });
@@ -163,28 +165,28 @@ describe('the free-debate allowance', () => {
   it('gives back the debate of a run left open over an hour (its instance stopped), once', async () => {
     now = new Date('2026-06-03T08:00:00Z');
     const user = newUser();
-    await ledger.consume(holder(user, 'f@example.org'), 'crashed');
+    await allowance.consume(holder(user, 'f@example.org'), 'crashed');
     now = new Date('2026-06-03T08:30:00Z');
-    await ledger.consume(holder(user, 'f@example.org'), 'running');
+    await allowance.consume(holder(user, 'f@example.org'), 'running');
     // An hour is longer than any run lasts; until then, the run may still end.
     now = new Date('2026-06-03T09:00:00Z');
-    expect(await ledger.stats(holder(user, 'f@example.org'))).toMatchObject({
+    expect(await allowance.stats(holder(user, 'f@example.org'))).toMatchObject({
       freeDebatesRemaining: 0,
       totalDebates: 2,
     });
     now = new Date('2026-06-03T09:00:01Z');
-    expect(await ledger.stats(holder(user, 'f@example.org'))).toMatchObject({
+    expect(await allowance.stats(holder(user, 'f@example.org'))).toMatchObject({
       freeDebatesRemaining: 1,
       totalDebates: 1,
     });
     // Given back once: reading again, or the run's late refund or settlement, changes nothing.
-    expect(await ledger.refund(user, 'crashed', NONE)).toBe(false);
-    expect(await ledger.settle(user, 'crashed', NONE)).toBe(false);
-    expect((await ledger.stats(holder(user, 'f@example.org'))).freeDebatesRemaining).toBe(1);
+    expect(await allowance.refund(user, 'crashed', NONE)).toBe(false);
+    expect(await allowance.settle(user, 'crashed', NONE)).toBe(false);
+    expect((await allowance.stats(holder(user, 'f@example.org'))).freeDebatesRemaining).toBe(1);
     // The other run settles normally and stays counted.
-    expect(await ledger.settle(user, 'running', NONE)).toBe(true);
+    expect(await allowance.settle(user, 'running', NONE)).toBe(true);
     now = new Date('2026-06-04T08:00:00Z');
-    expect(await ledger.stats(holder(user, 'f@example.org'))).toMatchObject({
+    expect(await allowance.stats(holder(user, 'f@example.org'))).toMatchObject({
       freeDebatesRemaining: 1,
       totalDebates: 1,
     });
@@ -193,29 +195,29 @@ describe('the free-debate allowance', () => {
   it('counts a run opened before start times were kept from the last debate started', async () => {
     now = new Date('2026-06-05T08:00:00Z');
     const user = newUser();
-    await ledger.consume(holder(user, 'g@example.org'), 'old');
+    await allowance.consume(holder(user, 'g@example.org'), 'old');
     await connection
       .collection('debateUsage')
       .updateOne({ _id: user as never }, { $unset: { openRunsTakenAt: 1 } });
     now = new Date('2026-06-05T08:59:00Z');
-    expect((await ledger.stats(holder(user, 'g@example.org'))).freeDebatesRemaining).toBe(1);
+    expect((await allowance.stats(holder(user, 'g@example.org'))).freeDebatesRemaining).toBe(1);
     now = new Date('2026-06-05T09:01:00Z');
-    expect((await ledger.stats(holder(user, 'g@example.org'))).freeDebatesRemaining).toBe(2);
+    expect((await allowance.stats(holder(user, 'g@example.org'))).freeDebatesRemaining).toBe(2);
   });
 
   it('takes one debate per run id, however often the run asks', async () => {
     now = new Date('2026-06-02T08:00:00Z');
     const user = newUser();
-    expect(await ledger.consume(holder(user, 'e@example.org'), 'same')).toEqual({
+    expect(await allowance.consume(holder(user, 'e@example.org'), 'same')).toEqual({
       granted: true,
       freeDebatesRemaining: 1,
     });
     // Asked again (a retry whose answer was lost): it has its debate, and no other is taken.
-    expect(await ledger.consume(holder(user, 'e@example.org'), 'same')).toEqual({
+    expect(await allowance.consume(holder(user, 'e@example.org'), 'same')).toEqual({
       granted: true,
       freeDebatesRemaining: 1,
     });
-    expect(await ledger.stats(holder(user, 'e@example.org'))).toMatchObject({
+    expect(await allowance.stats(holder(user, 'e@example.org'))).toMatchObject({
       freeDebatesRemaining: 1,
       totalDebates: 1,
     });
@@ -227,44 +229,46 @@ describe('the free-debate allowance', () => {
     // The test account: 100 a day, so only the limit can refuse.
     for (let i = 0; i < 5; i += 1) {
       now = new Date(start + i * 10_000);
-      expect((await ledger.consume(holder(user, TEST_ACCOUNT), `run-${i}`)).granted).toBe(true);
+      expect((await allowance.consume(holder(user, TEST_ACCOUNT), `run-${i}`)).granted).toBe(true);
     }
     now = new Date(start + 59_000);
-    expect(await ledger.consume(holder(user, TEST_ACCOUNT), 'run-5')).toEqual({
+    expect(await allowance.consume(holder(user, TEST_ACCOUNT), 'run-5')).toEqual({
       granted: false,
       reason: 'rate_limited',
       freeDebatesRemaining: 95,
     });
     // A minute after the first start, its slot is free again; the second's is not yet.
     now = new Date(start + 60_000);
-    expect(await ledger.consume(holder(user, TEST_ACCOUNT), 'run-5')).toEqual({
+    expect(await allowance.consume(holder(user, TEST_ACCOUNT), 'run-5')).toEqual({
       granted: true,
       freeDebatesRemaining: 94,
     });
     now = new Date(start + 65_000);
-    expect((await ledger.consume(holder(user, TEST_ACCOUNT), 'run-6')).granted).toBe(false);
+    expect((await allowance.consume(holder(user, TEST_ACCOUNT), 'run-6')).granted).toBe(false);
     now = new Date(start + 70_000);
-    expect((await ledger.consume(holder(user, TEST_ACCOUNT), 'run-6')).granted).toBe(true);
-    expect(await ledger.stats(holder(user, TEST_ACCOUNT))).toMatchObject({
+    expect((await allowance.consume(holder(user, TEST_ACCOUNT), 'run-6')).granted).toBe(true);
+    expect(await allowance.stats(holder(user, TEST_ACCOUNT))).toMatchObject({
       freeDebatesRemaining: 93,
       totalDebates: 7,
       lastDebateStarted: new Date(start + 70_000).toISOString(),
     });
     // Another user is not held back by this one.
-    expect((await ledger.consume(holder(newUser(), TEST_ACCOUNT), 'run-0')).granted).toBe(true);
+    expect((await allowance.consume(holder(newUser(), TEST_ACCOUNT), 'run-0')).granted).toBe(true);
   });
 
   it('starts exactly 5 of 20 parallel starts of one user', async () => {
     now = new Date('2026-06-04T08:00:00Z');
     const user = newUser();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => ledger.consume(holder(user, TEST_ACCOUNT), `run-${i}`)),
+      Array.from({ length: 20 }, (_, i) =>
+        allowance.consume(holder(user, TEST_ACCOUNT), `run-${i}`),
+      ),
     );
     expect(answers.filter((answer) => answer.granted)).toHaveLength(5);
     expect(
       answers.filter((answer) => !answer.granted && answer.reason === 'rate_limited'),
     ).toHaveLength(15);
-    expect(await ledger.stats(holder(user, TEST_ACCOUNT))).toMatchObject({
+    expect(await allowance.stats(holder(user, TEST_ACCOUNT))).toMatchObject({
       freeDebatesRemaining: 95,
       totalDebates: 5,
     });
@@ -272,7 +276,7 @@ describe('the free-debate allowance', () => {
 
   it('says no free debates are left before it says too many were started', async () => {
     now = new Date('2026-06-05T08:00:00Z');
-    const limited = ledgerWith(2);
+    const limited = allowanceWith(2);
     const user = newUser();
     expect((await limited.consume(holder(user, 'h@example.org'), 'r1')).granted).toBe(true);
     expect((await limited.consume(holder(user, 'h@example.org'), 'r2')).granted).toBe(true);
