@@ -2,8 +2,12 @@
 // built platform as `npm start` runs it, in Debian's Chromium: a new user signs up, has the
 // offline speaker write a debate on /engine, saves and shares it, and the community ranking
 // shows it, at 1280 px and at 390 px. Run it again after a change to what those screens show.
+// `--out <dir>` writes the pictures there instead of docs/images; `--every-page` adds whole-page
+// pictures of the engine, the ranking, the debate page, the history and the account, at both widths
+// and in light and dark mode: taken before and after a change to the styles, they show what moved.
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { chromiumArgs, chromiumPath } from './chromium.mjs';
 import { buildAll, ensureInstalled, root, startPlatformProcess } from './workspace.mjs';
 
@@ -12,7 +16,10 @@ buildAll();
 const { chromium } = await import('playwright-core');
 
 const TOPIC = 'Should cities ban private cars from their centres?';
-const out = join(root, 'docs/images');
+const { values: options } = parseArgs({
+  options: { out: { type: 'string' }, 'every-page': { type: 'boolean', default: false } },
+});
+const out = options.out ? resolve(options.out) : join(root, 'docs/images');
 mkdirSync(out, { recursive: true });
 
 const platform = await startPlatformProcess({
@@ -73,6 +80,41 @@ try {
   await small.goto('/community/ranking');
   await small.getByRole('heading', { name: TOPIC }).waitFor();
   await small.screenshot({ path: join(out, 'ranking-phone.png') });
+
+  if (options['every-page']) {
+    const debatePath = await page.getByRole('link', { name: TOPIC }).getAttribute('href');
+    // The phone signs in with the desktop's cookies as they are when it starts: each page load
+    // spends the refresh cookie and sets the next one.
+    const signedInPhone = async () => {
+      const phoneContext = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        baseURL: platform.url,
+        storageState: await context.storageState(),
+      });
+      return phoneContext.newPage();
+    };
+    for (const width of ['desktop', 'phone']) {
+      const tab = width === 'desktop' ? page : await signedInPhone();
+      const shown = {
+        engine: ['/engine', tab.getByLabel('Debate topic')],
+        ranking: ['/community/ranking', tab.getByRole('heading', { name: TOPIC })],
+        debate: [debatePath, tab.getByRole('heading', { name: TOPIC })],
+        history: ['/community/history', tab.getByRole('heading', { name: TOPIC })],
+        account: ['/account', tab.getByRole('heading', { name: 'Usage Statistics' })],
+      };
+      for (const [name, [path, loaded]] of Object.entries(shown)) {
+        await tab.goto(path);
+        await loaded.first().waitFor();
+        await tab.waitForLoadState('networkidle');
+        for (const colorScheme of ['light', 'dark']) {
+          await tab.emulateMedia({ colorScheme });
+          const file = join(out, `${name}-${width}-${colorScheme}.png`);
+          await tab.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+        }
+      }
+    }
+  }
   process.stdout.write(`screenshots written to ${out}\n`);
 } finally {
   await browser.close();

@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/App';
 import { setupStore } from './app/store';
-import './styles.css';
+import './styles/index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
