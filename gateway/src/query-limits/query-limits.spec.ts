@@ -39,6 +39,28 @@ describe('queryLimitRules', () => {
     );
   });
 
+  it('counts the fields inside fragments, not the spreads', () => {
+    // { debate { related { related … { id } } } } with a named fragment at each `related`.
+    const throughFragments = (levels: number) =>
+      [
+        '{ debate(id: "a") { ...F1 } }',
+        ...Array.from(
+          { length: levels },
+          (_, i) =>
+            `fragment F${i + 1} on Debate { related { ${i + 1 < levels ? `...F${i + 2}` : 'id'} } }`,
+        ),
+      ].join('\n');
+    // Only the depth is looked at: so many nested objects are over the default cost.
+    const limits = { ...DEFAULT_QUERY_LIMITS, maxCost: 1_000_000 };
+    expect(check(throughFragments(6), limits)).toEqual([]);
+    expect(check(throughFragments(7), limits)).toEqual([
+      {
+        message: 'Query depth limit of 8 exceeded, found 9.',
+        extensions: { code: 'QUERY_TOO_COMPLEX', limit: 'maxDepth', max: 8 },
+      },
+    ]);
+  });
+
   it('refuses an operation whose cost is over the limit', () => {
     const limits = { ...DEFAULT_QUERY_LIMITS, maxCost: 100 };
     const query = (n: number) =>

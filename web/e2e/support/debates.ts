@@ -39,3 +39,11 @@ export async function openShared(page: Page, path: string): Promise<void> {
   }
   throw new Error(`${path} never showed the debate`);
 }
+
+/** Generates, saves and shares a debate, then opens its public page; answers the page's path. */
+export async function publishAndOpen(page: Page, topic: string): Promise<string> {
+  await generateAndSave(page, topic);
+  const path = await share(page, 0);
+  await openShared(page, path);
+  return path;
+}

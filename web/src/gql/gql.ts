@@ -30,9 +30,11 @@ type Documents = {
   '\n  mutation ToggleStar($debateId: String!, $starred: Boolean) {\n    toggleStar(debateId: $debateId, starred: $starred)\n  }\n': typeof types.ToggleStarDocument;
   '\n  query Categories {\n    categories\n  }\n': typeof types.CategoriesDocument;
   '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n': typeof types.MergeStarsDocument;
-  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateSpeakerFieldsFragmentDoc;
-  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    team {\n      searched\n      evidence {\n        title\n        url\n      }\n      plan\n      review\n      fixes\n      revised\n      steps\n    }\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateRoundFieldsFragmentDoc;
-  '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n': typeof types.DebateVerdictFieldsFragmentDoc;
+  '\n  fragment WrittenByFields on WrittenBy {\n    kind\n    modelId\n    label\n    serverModel\n    tokensIn\n    tokensOut\n    firstTokenMs\n    totalMs\n    turns\n    failedTurns\n  }\n': typeof types.WrittenByFieldsFragmentDoc;
+  '\n  fragment TeamNotesFields on TeamNotes {\n    searched\n    evidence {\n      title\n      url\n    }\n    plan\n    review\n    fixes\n    revised\n    steps\n  }\n': typeof types.TeamNotesFieldsFragmentDoc;
+  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      ...WrittenByFields\n    }\n  }\n': typeof types.DebateSpeakerFieldsFragmentDoc;
+  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    team {\n      ...TeamNotesFields\n    }\n    writtenBy {\n      ...WrittenByFields\n    }\n  }\n': typeof types.DebateRoundFieldsFragmentDoc;
+  '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      ...WrittenByFields\n    }\n  }\n': typeof types.DebateVerdictFieldsFragmentDoc;
   '\n  fragment VerdictSummaryFields on DebateVerdict {\n    winner\n    tie\n    firstTotal\n    secondTotal\n  }\n': typeof types.VerdictSummaryFieldsFragmentDoc;
   '\n  query MyDebates($search: String, $category: String, $order: String, $after: String) {\n    myDebates(search: $search, category: $category, order: $order, after: $after, limit: 10) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        timestamp\n        sharedAt\n        isPublic\n        upvotes\n        downvotes\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        rematchOf\n        moderatorEnabled\n      }\n      total\n      next\n    }\n  }\n': typeof types.MyDebatesDocument;
   '\n  query MyDebate($id: String!) {\n    myDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n    }\n  }\n': typeof types.MyDebateDocument;
@@ -42,7 +44,7 @@ type Documents = {
   '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      localModel {\n        status\n        name\n        progress\n      }\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n': typeof types.StartDebateDocument;
   '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n': typeof types.StartRematchDocument;
-  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      stage\n      team {\n        searched\n        evidence {\n          title\n          url\n        }\n        plan\n        review\n        fixes\n        revised\n        steps\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n': typeof types.DebateRunDocument;
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n': typeof types.DebateRunDocument;
   '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n': typeof types.LeaderboardRowFieldsFragmentDoc;
   '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n': typeof types.LeaderboardDocument;
   '\n  query SignInProviders {\n    signInProviders\n  }\n': typeof types.SignInProvidersDocument;
@@ -80,11 +82,15 @@ const documents: Documents = {
   '\n  query Categories {\n    categories\n  }\n': types.CategoriesDocument,
   '\n  mutation MergeStars($debateIds: [String!]!) {\n    mergeStars(debateIds: $debateIds)\n  }\n':
     types.MergeStarsDocument,
-  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n':
+  '\n  fragment WrittenByFields on WrittenBy {\n    kind\n    modelId\n    label\n    serverModel\n    tokensIn\n    tokensOut\n    firstTokenMs\n    totalMs\n    turns\n    failedTurns\n  }\n':
+    types.WrittenByFieldsFragmentDoc,
+  '\n  fragment TeamNotesFields on TeamNotes {\n    searched\n    evidence {\n      title\n      url\n    }\n    plan\n    review\n    fixes\n    revised\n    steps\n  }\n':
+    types.TeamNotesFieldsFragmentDoc,
+  '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      ...WrittenByFields\n    }\n  }\n':
     types.DebateSpeakerFieldsFragmentDoc,
-  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    team {\n      searched\n      evidence {\n        title\n        url\n      }\n      plan\n      review\n      fixes\n      revised\n      steps\n    }\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n':
+  '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    team {\n      ...TeamNotesFields\n    }\n    writtenBy {\n      ...WrittenByFields\n    }\n  }\n':
     types.DebateRoundFieldsFragmentDoc,
-  '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n':
+  '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      ...WrittenByFields\n    }\n  }\n':
     types.DebateVerdictFieldsFragmentDoc,
   '\n  fragment VerdictSummaryFields on DebateVerdict {\n    winner\n    tie\n    firstTotal\n    secondTotal\n  }\n':
     types.VerdictSummaryFieldsFragmentDoc,
@@ -104,7 +110,7 @@ const documents: Documents = {
     types.StartDebateDocument,
   '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n':
     types.StartRematchDocument,
-  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      stage\n      team {\n        searched\n        evidence {\n          title\n          url\n        }\n        plan\n        review\n        fixes\n        revised\n        steps\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n':
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n':
     types.DebateRunDocument,
   '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n':
     types.LeaderboardRowFieldsFragmentDoc,
@@ -219,19 +225,31 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n',
+  source: '\n  fragment WrittenByFields on WrittenBy {\n    kind\n    modelId\n    label\n    serverModel\n    tokensIn\n    tokensOut\n    firstTokenMs\n    totalMs\n    turns\n    failedTurns\n  }\n',
+): typeof import('./graphql').WrittenByFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment TeamNotesFields on TeamNotes {\n    searched\n    evidence {\n      title\n      url\n    }\n    plan\n    review\n    fixes\n    revised\n    steps\n  }\n',
+): typeof import('./graphql').TeamNotesFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment DebateSpeakerFields on DebateSpeaker {\n    name\n    stance\n    rhetoricStyle\n    writtenBy {\n      ...WrittenByFields\n    }\n  }\n',
 ): typeof import('./graphql').DebateSpeakerFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    team {\n      searched\n      evidence {\n        title\n        url\n      }\n      plan\n      review\n      fixes\n      revised\n      steps\n    }\n    writtenBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n',
+  source: '\n  fragment DebateRoundFields on DebateRound {\n    speaker\n    round\n    text\n    summary\n    team {\n      ...TeamNotesFields\n    }\n    writtenBy {\n      ...WrittenByFields\n    }\n  }\n',
 ): typeof import('./graphql').DebateRoundFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      kind\n      modelId\n      label\n      serverModel\n      tokensIn\n      tokensOut\n      firstTokenMs\n      totalMs\n      turns\n      failedTurns\n    }\n  }\n',
+  source: '\n  fragment DebateVerdictFields on DebateVerdict {\n    winner\n    tie\n    tieReason\n    firstTotal\n    secondTotal\n    scores {\n      speaker\n      criterion\n      score\n      reason\n    }\n    readings {\n      order\n      winner\n      firstTotal\n      secondTotal\n    }\n    judgedBy {\n      ...WrittenByFields\n    }\n  }\n',
 ): typeof import('./graphql').DebateVerdictFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -291,7 +309,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        kind\n        modelId\n        label\n        serverModel\n        tokensIn\n        tokensOut\n        firstTokenMs\n        totalMs\n        turns\n        failedTurns\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      stage\n      team {\n        searched\n        evidence {\n          title\n          url\n        }\n        plan\n        review\n        fixes\n        revised\n        steps\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n',
+  source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n    }\n  }\n',
 ): typeof import('./graphql').DebateRunDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

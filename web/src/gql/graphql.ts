@@ -509,6 +509,29 @@ export type MergeStarsMutationVariables = Exact<{
 
 export type MergeStarsMutation = { readonly mergeStars: ReadonlyArray<string> };
 
+export type WrittenByFieldsFragment = {
+  readonly kind: string;
+  readonly modelId: string;
+  readonly label: string;
+  readonly serverModel: string | null;
+  readonly tokensIn: number | null;
+  readonly tokensOut: number | null;
+  readonly firstTokenMs: number | null;
+  readonly totalMs: number;
+  readonly turns: number;
+  readonly failedTurns: number;
+};
+
+export type TeamNotesFieldsFragment = {
+  readonly searched: boolean;
+  readonly plan: string;
+  readonly review: string;
+  readonly fixes: ReadonlyArray<string>;
+  readonly revised: boolean;
+  readonly steps: number;
+  readonly evidence: ReadonlyArray<{ readonly title: string; readonly url: string }>;
+};
+
 export type DebateSpeakerFieldsFragment = {
   readonly name: string;
   readonly stance: number;
@@ -1140,6 +1163,23 @@ export const MindsChangedFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'MindsChangedFields' },
 ) as unknown as TypedDocumentString<MindsChangedFieldsFragment, unknown>;
+export const WrittenByFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
+    `,
+  { fragmentName: 'WrittenByFields' },
+) as unknown as TypedDocumentString<WrittenByFieldsFragment, unknown>;
 export const DebateSpeakerFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment DebateSpeakerFields on DebateSpeaker {
@@ -1147,21 +1187,40 @@ export const DebateSpeakerFieldsFragmentDoc = new TypedDocumentString(
   stance
   rhetoricStyle
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
-    `,
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}`,
   { fragmentName: 'DebateSpeakerFields' },
 ) as unknown as TypedDocumentString<DebateSpeakerFieldsFragment, unknown>;
+export const TeamNotesFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment TeamNotesFields on TeamNotes {
+  searched
+  evidence {
+    title
+    url
+  }
+  plan
+  review
+  fixes
+  revised
+  steps
+}
+    `,
+  { fragmentName: 'TeamNotesFields' },
+) as unknown as TypedDocumentString<TeamNotesFieldsFragment, unknown>;
 export const DebateRoundFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment DebateRoundFields on DebateRound {
@@ -1170,31 +1229,36 @@ export const DebateRoundFieldsFragmentDoc = new TypedDocumentString(
   text
   summary
   team {
-    searched
-    evidence {
-      title
-      url
-    }
-    plan
-    review
-    fixes
-    revised
-    steps
+    ...TeamNotesFields
   }
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
-    `,
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
+fragment TeamNotesFields on TeamNotes {
+  searched
+  evidence {
+    title
+    url
+  }
+  plan
+  review
+  fixes
+  revised
+  steps
+}`,
   { fragmentName: 'DebateRoundFields' },
 ) as unknown as TypedDocumentString<DebateRoundFieldsFragment, unknown>;
 export const DebateVerdictFieldsFragmentDoc = new TypedDocumentString(
@@ -1218,19 +1282,21 @@ export const DebateVerdictFieldsFragmentDoc = new TypedDocumentString(
     secondTotal
   }
   judgedBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
-    `,
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}`,
   { fragmentName: 'DebateVerdictFields' },
 ) as unknown as TypedDocumentString<DebateVerdictFieldsFragment, unknown>;
 export const VerdictSummaryFieldsFragmentDoc = new TypedDocumentString(
@@ -1439,21 +1505,24 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
     winner
   }
 }
+fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
 fragment DebateSpeakerFields on DebateSpeaker {
   name
   stance
   rhetoricStyle
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment VerdictSummaryFields on DebateVerdict {
@@ -1530,21 +1599,36 @@ export const CommunityDebateDocument = new TypedDocumentString(`
     winner
   }
 }
+fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
+fragment TeamNotesFields on TeamNotes {
+  searched
+  evidence {
+    title
+    url
+  }
+  plan
+  review
+  fixes
+  revised
+  steps
+}
 fragment DebateSpeakerFields on DebateSpeaker {
   name
   stance
   rhetoricStyle
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment DebateRoundFields on DebateRound {
@@ -1553,28 +1637,10 @@ fragment DebateRoundFields on DebateRound {
   text
   summary
   team {
-    searched
-    evidence {
-      title
-      url
-    }
-    plan
-    review
-    fixes
-    revised
-    steps
+    ...TeamNotesFields
   }
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment DebateVerdictFields on DebateVerdict {
@@ -1596,16 +1662,7 @@ fragment DebateVerdictFields on DebateVerdict {
     secondTotal
   }
   judgedBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment VerdictSummaryFields on DebateVerdict {
@@ -1725,21 +1782,24 @@ export const MyDebatesDocument = new TypedDocumentString(`
     next
   }
 }
-    fragment DebateSpeakerFields on DebateSpeaker {
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
+fragment DebateSpeakerFields on DebateSpeaker {
   name
   stance
   rhetoricStyle
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment VerdictSummaryFields on DebateVerdict {
@@ -1772,21 +1832,36 @@ export const MyDebateDocument = new TypedDocumentString(`
     }
   }
 }
-    fragment DebateSpeakerFields on DebateSpeaker {
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
+fragment TeamNotesFields on TeamNotes {
+  searched
+  evidence {
+    title
+    url
+  }
+  plan
+  review
+  fixes
+  revised
+  steps
+}
+fragment DebateSpeakerFields on DebateSpeaker {
   name
   stance
   rhetoricStyle
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment DebateRoundFields on DebateRound {
@@ -1795,28 +1870,10 @@ fragment DebateRoundFields on DebateRound {
   text
   summary
   team {
-    searched
-    evidence {
-      title
-      url
-    }
-    plan
-    review
-    fixes
-    revised
-    steps
+    ...TeamNotesFields
   }
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment DebateVerdictFields on DebateVerdict {
@@ -1838,16 +1895,7 @@ fragment DebateVerdictFields on DebateVerdict {
     secondTotal
   }
   judgedBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }`) as unknown as TypedDocumentString<MyDebateQuery, MyDebateQueryVariables>;
 export const UnsavedDebateDocument = new TypedDocumentString(`
@@ -1871,21 +1919,36 @@ export const UnsavedDebateDocument = new TypedDocumentString(`
     rematchOf
   }
 }
-    fragment DebateSpeakerFields on DebateSpeaker {
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
+fragment TeamNotesFields on TeamNotes {
+  searched
+  evidence {
+    title
+    url
+  }
+  plan
+  review
+  fixes
+  revised
+  steps
+}
+fragment DebateSpeakerFields on DebateSpeaker {
   name
   stance
   rhetoricStyle
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment DebateRoundFields on DebateRound {
@@ -1894,28 +1957,10 @@ fragment DebateRoundFields on DebateRound {
   text
   summary
   team {
-    searched
-    evidence {
-      title
-      url
-    }
-    plan
-    review
-    fixes
-    revised
-    steps
+    ...TeamNotesFields
   }
   writtenBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }
 fragment DebateVerdictFields on DebateVerdict {
@@ -1937,16 +1982,7 @@ fragment DebateVerdictFields on DebateVerdict {
     secondTotal
   }
   judgedBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }`) as unknown as TypedDocumentString<UnsavedDebateQuery, UnsavedDebateQueryVariables>;
 export const SaveDebateDocument = new TypedDocumentString(`
@@ -2019,16 +2055,7 @@ export const DebateRunDocument = new TypedDocumentString(`
       kind
     }
     writtenBy {
-      kind
-      modelId
-      label
-      serverModel
-      tokensIn
-      tokensOut
-      firstTokenMs
-      totalMs
-      turns
-      failedTurns
+      ...WrittenByFields
     }
     turn
     speaker
@@ -2039,16 +2066,7 @@ export const DebateRunDocument = new TypedDocumentString(`
     failed
     stage
     team {
-      searched
-      evidence {
-        title
-        url
-      }
-      plan
-      review
-      fixes
-      revised
-      steps
+      ...TeamNotesFields
     }
     judge {
       id
@@ -2061,7 +2079,31 @@ export const DebateRunDocument = new TypedDocumentString(`
     message
   }
 }
-    fragment DebateVerdictFields on DebateVerdict {
+    fragment WrittenByFields on WrittenBy {
+  kind
+  modelId
+  label
+  serverModel
+  tokensIn
+  tokensOut
+  firstTokenMs
+  totalMs
+  turns
+  failedTurns
+}
+fragment TeamNotesFields on TeamNotes {
+  searched
+  evidence {
+    title
+    url
+  }
+  plan
+  review
+  fixes
+  revised
+  steps
+}
+fragment DebateVerdictFields on DebateVerdict {
   winner
   tie
   tieReason
@@ -2080,16 +2122,7 @@ export const DebateRunDocument = new TypedDocumentString(`
     secondTotal
   }
   judgedBy {
-    kind
-    modelId
-    label
-    serverModel
-    tokensIn
-    tokensOut
-    firstTokenMs
-    totalMs
-    turns
-    failedTurns
+    ...WrittenByFields
   }
 }`) as unknown as TypedDocumentString<DebateRunSubscription, DebateRunSubscriptionVariables>;
 export const LeaderboardDocument = new TypedDocumentString(`

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { useAppDispatch } from '../../app/hooks';
 import type { StanceBefore } from '../../gql/graphql';
-import { communityApi, type CommunityDebateArgs, useStandBeforeMutation } from './community.api';
+import { type CommunityDebateArgs, useStandBeforeMutation } from './community.api';
 import { messageOf } from './votes';
 
 /** The question a signed-in reader is asked before the rounds are shown. */
@@ -16,11 +15,10 @@ const CHOICES: ReadonlyArray<[StanceBefore, string]> = [
 
 /**
  * Where the reader stands before reading (or Skip), asked once in place of the rounds, on a
- * debate's page and on an expanded card alike. The answer is written into the cached debate, so
- * the rounds follow at once; a refusal (answered elsewhere meanwhile) reads the debate again.
+ * debate's page and on an expanded card alike. The answer goes into the cached debate (the
+ * mutation's onQueryStarted), so the rounds follow; a refusal says why here.
  */
 export function BeforeQuestion({ args }: { args: CommunityDebateArgs }) {
-  const dispatch = useAppDispatch();
   const [standBefore, { isLoading }] = useStandBeforeMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const headingId = `before-question-${args.id}`;
@@ -28,18 +26,9 @@ export function BeforeQuestion({ args }: { args: CommunityDebateArgs }) {
   const onAnswer = async (stance: StanceBefore | null) => {
     setProblem(null);
     try {
-      const result = await standBefore({ debateId: args.id, stance }).unwrap();
-      dispatch(
-        communityApi.util.updateQueryData('communityDebate', args, (page) => ({
-          ...page,
-          standBefore: result.standBefore,
-          askBefore: false,
-          mindsChanged: result.mindsChanged,
-        })),
-      );
+      await standBefore({ ...args, stance }).unwrap();
     } catch (failure) {
       setProblem(messageOf(failure, 'Your answer could not be recorded. Please try again.'));
-      dispatch(communityApi.util.invalidateTags([{ type: 'CommunityDebate', id: args.id }]));
     }
   };
 

@@ -3,20 +3,8 @@ import { screen } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
 import type { WrittenBy } from '../debates/provenance';
 import type { CommunityDebate } from './community.api';
+import { offline, offlineDebate } from './community.fixtures';
 import { DebateCard, EXAMPLE_NOTE, speakersLine, voteShares } from './DebateCard';
-
-const offline: WrittenBy = {
-  kind: 'offline',
-  modelId: 'offline',
-  label: 'Offline speaker',
-  serverModel: null,
-  tokensIn: null,
-  tokensOut: null,
-  firstTokenMs: 100,
-  totalMs: 15_480,
-  turns: 3,
-  failedTurns: 0,
-};
 
 const model: WrittenBy = {
   ...offline,
@@ -26,27 +14,6 @@ const model: WrittenBy = {
   serverModel: 'gpt-4o-2024-08-06',
   tokensIn: 2_436,
   tokensOut: 690,
-};
-
-/** A shared debate the offline speaker wrote, its speakers given the catalogue's 'offline'. */
-const offlineDebate: CommunityDebate = {
-  id: 'd1',
-  topic: 'Should voting be compulsory?',
-  categories: ['Politics'],
-  userDisplayName: 'Ada',
-  sharedAt: '2026-11-20T10:00:00.000Z',
-  upvotes: 1,
-  downvotes: 0,
-  interesting: 0,
-  views: 3,
-  myVote: 'FOR',
-  starred: false,
-  model1: { name: 'offline', stance: 0.6, rhetoricStyle: 'standard', writtenBy: offline },
-  model2: { name: 'offline', stance: -0.6, rhetoricStyle: 'standard', writtenBy: offline },
-  verdict: null,
-  mindsChanged: { readers: 0, shares: null },
-  example: false,
-  rating: { text: 'Rated' },
 };
 
 describe(speakersLine.name, () => {
@@ -87,9 +54,6 @@ describe(DebateCard.name, () => {
     renderWithProviders(
       <DebateCard
         debate={debate}
-        counts={debate}
-        myVote="FOR"
-        mindsChanged={debate.mindsChanged}
         starred={false}
         expanded={false}
         busy={false}

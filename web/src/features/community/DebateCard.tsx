@@ -8,7 +8,6 @@ import { VerdictLine } from '../debates/Scorecard';
 import { communityStanceLabel } from '../debates/stance';
 import { useAppSelector } from '../../app/hooks';
 import { type CommunityDebate, useCommunityDebateQuery, type VoteCounts } from './community.api';
-import type { MindsChanged } from './minds';
 import { BeforeQuestion } from './BeforeQuestion';
 import { MindsChangedLine } from './MindsChangedPanel';
 import { type CardProblem, VOTE_KINDS } from './votes';
@@ -78,10 +77,6 @@ function CardRounds({ debateId }: { debateId: string }) {
 
 export interface DebateCardProps {
   readonly debate: CommunityDebate;
-  readonly counts: VoteCounts;
-  readonly myVote: VoteKind | null;
-  /** As of the last vote on the card, else as ranked. */
-  readonly mindsChanged: MindsChanged;
   readonly starred: boolean;
   readonly expanded: boolean;
   readonly busy: boolean;
@@ -95,9 +90,6 @@ export interface DebateCardProps {
 /** A ranking card (spec §2): bars, topic, categories, star, votes, the rounds on demand. */
 export function DebateCard({
   debate,
-  counts,
-  myVote,
-  mindsChanged,
   starred,
   expanded,
   busy,
@@ -106,7 +98,8 @@ export function DebateCard({
   onVote,
   onToggleStar,
 }: DebateCardProps) {
-  const shares = voteShares(counts);
+  const { myVote } = debate;
+  const shares = voteShares(debate);
   const headingId = `debate-${debate.id}`;
   return (
     <article className="card debate-card" aria-labelledby={headingId}>
@@ -140,7 +133,7 @@ export function DebateCard({
       {debate.example && <p className="hint example-line">{EXAMPLE_NOTE}</p>}
       <p className="hint speakers-line">{speakersLine(debate)}</p>
       <VerdictLine verdict={debate.verdict} />
-      <MindsChangedLine minds={mindsChanged} />
+      <MindsChangedLine minds={debate.mindsChanged} />
       <div className="vote-buttons" role="group" aria-label="Vote">
         {VOTE_KINDS.map(({ kind, label, count }) => (
           <button
@@ -151,7 +144,7 @@ export function DebateCard({
             disabled={busy}
             onClick={() => onVote(myVote === kind ? null : kind)}
           >
-            {label} {counts[count]}
+            {label} {debate[count]}
           </button>
         ))}
       </div>

@@ -1,7 +1,7 @@
 import { authorName } from '@debate/contracts/constants';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { RelativeTime } from '../../components/RelativeTime';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { VoteKind } from '../../gql/graphql';
@@ -9,25 +9,13 @@ import { CategoryChips, SpeakerFacts } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard, VerdictLine } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
-import {
-  communityApi,
-  type PublicDebatePage,
-  useCommunityDebateQuery,
-  useVoteMutation,
-} from './community.api';
+import { useCommunityDebateQuery, useVoteMutation } from './community.api';
 import { EXAMPLE_NOTE, ProblemLine, ratingSuffix, speakersLine } from './DebateCard';
 import { BeforeQuestion } from './BeforeQuestion';
 import { SITE_NAME } from '../../app/titles';
 import { MindsChangedPanel } from './MindsChangedPanel';
 import { useStars } from './stars';
-import {
-  type CardProblem,
-  countsAfterVote,
-  messageOf,
-  STAR_FAILED,
-  VOTE_FAILED,
-  VOTE_KINDS,
-} from './votes';
+import { type CardProblem, messageOf, STAR_FAILED, VOTE_FAILED, VOTE_KINDS } from './votes';
 
 export const LINK_COPIED = 'Link copied.';
 
@@ -43,12 +31,11 @@ export function viewsText(views: number): string {
  */
 export function DebatePage() {
   const { id = '' } = useParams();
-  const dispatch = useAppDispatch();
   const auth = useAppSelector((state) => state.auth);
   const viewer = auth.status === 'signedIn' ? (auth.user?.uid ?? null) : null;
-  const args = { id, viewer };
   // Read once the sign-in state is known (a signed-in reader is asked first), and afresh on
   // each visit: a card's copy may be older than a vote since.
+  const args = { id, viewer };
   const { data, error, isLoading } = useCommunityDebateQuery(args, {
     skip: auth.status === 'loading' && auth.lastUserLoggedIn,
     refetchOnMountOrArgChange: true,
@@ -62,10 +49,6 @@ export function DebatePage() {
   useEffect(() => {
     if (data) document.title = `${data.topic} - ${SITE_NAME}`;
   }, [data]);
-
-  /** Writes what a mutation answered into the page's cached debate. */
-  const patch = (change: (draft: PublicDebatePage) => PublicDebatePage) =>
-    dispatch(communityApi.util.updateQueryData('communityDebate', args, change));
 
   const stars = useStars();
   const starred = stars.ids.includes(id);
@@ -90,33 +73,16 @@ export function DebatePage() {
     }
   };
 
-  /** Shows the vote at once, then the server's counts; puts the page back if it fails. */
+  /** The vote shows at once and goes back if refused (the mutation's optimistic update). */
   const onVote = async (kind: VoteKind | null) => {
     if (!viewer) {
       setAskSignIn(true);
       return;
     }
-    if (!data) return;
-    const before = {
-      upvotes: data.upvotes,
-      downvotes: data.downvotes,
-      interesting: data.interesting,
-      myVote: data.myVote,
-    };
     setVoteProblem(null);
-    patch((page) => ({ ...page, ...countsAfterVote(page, page.myVote, kind), myVote: kind }));
     try {
-      const result = await vote({ debateId: id, kind }).unwrap();
-      patch((page) => ({
-        ...page,
-        upvotes: result.upvotes,
-        downvotes: result.downvotes,
-        interesting: result.interesting,
-        myVote: result.myVote,
-        mindsChanged: result.mindsChanged,
-      }));
+      await vote({ ...args, kind }).unwrap();
     } catch (failure) {
-      patch((page) => ({ ...page, ...before }));
       setVoteProblem({ message: messageOf(failure, VOTE_FAILED), retry: () => void onVote(kind) });
     }
   };

@@ -1,25 +1,22 @@
 import { categoryNames } from '@debate/contracts/constants';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { ListSkeleton } from '../../components/ListSkeleton';
 import { LoadFailure } from '../../components/LoadFailure';
 import { SignInDialog } from '../../components/SignInDialog';
 import type { RankingPeriod, RankingSort, VoteKind } from '../../gql/graphql';
 import { CategorySelect, LoadMore } from '../debates/DebateParts';
 import {
-  communityApi,
   type CommunityDebate,
   type RankingArgs,
   useCategoriesQuery,
   useCommunityDebatesQuery,
   useVoteMutation,
-  type VoteCounts,
 } from './community.api';
 import { DebateCard } from './DebateCard';
-import type { MindsChanged } from './minds';
 import { useStars } from './stars';
-import { type CardProblem, countsAfterVote, messageOf, STAR_FAILED, VOTE_FAILED } from './votes';
+import { type CardProblem, messageOf, STAR_FAILED, VOTE_FAILED } from './votes';
 
 const SORTS: ReadonlyArray<[RankingSort, string]> = [
   ['MOST_POPULAR', 'Most Popular'],
@@ -79,16 +76,9 @@ export function paramsOf(view: RankingView): URLSearchParams {
   return params;
 }
 
-interface Marks {
-  readonly votes: Readonly<
-    Record<string, { counts: VoteCounts; myVote: VoteKind | null; mindsChanged: MindsChanged }>
-  >;
-  readonly stars: Readonly<Record<string, boolean>>;
-}
-
-/** What every card of the list needs from the tab: the viewer's marks and their actions. */
+/** What every card of the list needs from the tab: a visitor's stars, the viewer's actions. */
 interface CardActions {
-  readonly marks: Marks;
+  /** The stars kept in this browser, for a visitor; null when signed in (the card says). */
   readonly localStars: readonly string[] | null;
   readonly pending: string | null;
   readonly problems: Readonly<Record<string, CardProblem>>;
@@ -109,7 +99,7 @@ interface PageProps extends CardActions {
 }
 
 /** One page of cards (10); the last page offers the next. */
-function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: PageProps) {
+function RankingPage({ args, isLast, isFirst, localStars, ...props }: PageProps) {
   const { data, error, isFetching, refetch } = useCommunityDebatesQuery(args, {
     skip: props.waitForViewer,
   });
@@ -153,16 +143,11 @@ function RankingPage({ args, isLast, isFirst, marks, localStars, ...props }: Pag
   return (
     <>
       {data.debates.map((debate) => {
-        const vote = marks.votes[debate.id];
-        const starred =
-          marks.stars[debate.id] ?? (localStars ? localStars.includes(debate.id) : debate.starred);
+        const starred = localStars ? localStars.includes(debate.id) : debate.starred;
         return (
           <DebateCard
             key={debate.id}
             debate={debate}
-            counts={vote?.counts ?? debate}
-            myVote={vote ? vote.myVote : debate.myVote}
-            mindsChanged={vote?.mindsChanged ?? debate.mindsChanged}
             starred={starred}
             expanded={props.expandedId === debate.id}
             busy={props.pending === debate.id}
@@ -216,20 +201,20 @@ function RankingList({
 /**
  * The 'Community Forum' tab: shared debates, filtered and ranked in the database. The view is
  * in the address, so a reload keeps it and a link shares it. Votes and stars show at once and
- * go back if the server refuses them, the reason and a retry on the card.
+ * go back if the server refuses them (the mutations' optimistic updates of the cached pages),
+ * the reason and a retry on the card.
  */
 export function RankingTab() {
   const auth = useAppSelector((state) => state.auth);
   const { data: categories } = useCategoriesQuery(undefined);
   const [params, setParams] = useSearchParams();
   const view = viewOf(params);
-  const [marks, setMarks] = useState<Marks>({ votes: {}, stars: {} });
-  const [pending, setPending] = useState<string | null>(null);
   const [problems, setProblems] = useState<Record<string, CardProblem>>({});
   const [askSignIn, setAskSignIn] = useState(false);
   const stars = useStars();
-  const dispatch = useAppDispatch();
-  const [vote] = useVoteMutation();
+  const [vote, voting] = useVoteMutation();
+  // The card whose vote the server is counting.
+  const pending = voting.isLoading ? (voting.originalArgs?.id ?? null) : null;
   const signedIn = auth.status === 'signedIn';
   const viewer = signedIn ? (auth.user?.uid ?? null) : null;
 
@@ -250,64 +235,27 @@ export function RankingTab() {
       return problem ? { ...others, [debateId]: problem } : others;
     });
 
-  /** What a card shows of the viewer's vote, and of their star, until the ranking is read again. */
-  const markVote = (debateId: string, vote: Marks['votes'][string]) =>
-    setMarks((current) => ({ ...current, votes: { ...current.votes, [debateId]: vote } }));
-  const markStar = (debateId: string, starred: boolean) =>
-    setMarks((current) => ({ ...current, stars: { ...current.stars, [debateId]: starred } }));
-
   const onVote = async (debate: CommunityDebate, kind: VoteKind | null) => {
     if (!signedIn) {
       setAskSignIn(true);
       return;
     }
-    const before = marks.votes[debate.id];
-    const counts = before?.counts ?? debate;
-    const myVote = before ? before.myVote : debate.myVote;
-    const mindsChanged = before?.mindsChanged ?? debate.mindsChanged;
-    setPending(debate.id);
     setProblem(debate.id, null);
-    // At once, as the server will count it; its answer replaces it.
-    markVote(debate.id, {
-      counts: countsAfterVote(counts, myVote, kind),
-      myVote: kind,
-      mindsChanged,
-    });
     try {
-      const result = await vote({ debateId: debate.id, kind }).unwrap();
-      // A card's rounds read before the vote: the question before reading is closed now.
-      dispatch(
-        communityApi.util.updateQueryData('communityDebate', { id: debate.id, viewer }, (page) => ({
-          ...page,
-          myVote: result.myVote,
-          askBefore: false,
-          standBefore: page.standBefore ?? 'SKIPPED',
-          mindsChanged: result.mindsChanged,
-        })),
-      );
-      markVote(debate.id, {
-        counts: result,
-        myVote: result.myVote,
-        mindsChanged: result.mindsChanged,
-      });
+      await vote({ id: debate.id, viewer, kind }).unwrap();
     } catch (error) {
-      markVote(debate.id, { counts, myVote, mindsChanged });
       setProblem(debate.id, {
         message: messageOf(error, VOTE_FAILED),
         retry: () => void onVote(debate, kind),
       });
-    } finally {
-      setPending(null);
     }
   };
 
   const onStar = async (debate: CommunityDebate, starred: boolean) => {
     setProblem(debate.id, null);
-    markStar(debate.id, !starred);
     try {
-      markStar(debate.id, await stars.toggle(debate.id, starred));
+      await stars.toggle(debate.id, starred);
     } catch (error) {
-      markStar(debate.id, starred);
       setProblem(debate.id, {
         message: messageOf(error, STAR_FAILED),
         retry: () => void onStar(debate, starred),
@@ -369,7 +317,6 @@ export function RankingTab() {
         base={base}
         filtered={viewKey !== ''}
         waitForViewer={auth.status === 'loading' && auth.lastUserLoggedIn}
-        marks={marks}
         localStars={signedIn ? null : stars.ids}
         pending={pending}
         problems={problems}

@@ -1,3 +1,4 @@
+import type { Draft } from '@reduxjs/toolkit';
 import { api, operation } from '../../app/api';
 import { graphql } from '../../gql/gql';
 import type {
@@ -13,6 +14,7 @@ import type {
   VoteKind,
   VoteMutation,
 } from '../../gql/graphql';
+import { countsAfterVote } from './votes';
 
 /** A shared debate's page: its rounds, verdict, minds changed, the reader's marks, its pair. */
 export type PublicDebatePage = CommunityDebateQuery['communityDebate'];
@@ -214,7 +216,7 @@ const MergeStarsDocument = graphql(`
   }
 `);
 
-export const communityApi = api.injectEndpoints({
+const communityQueries = api.injectEndpoints({
   endpoints: (build) => ({
     communityDebates: build.query<CommunityDebatesQuery['communityDebates'], RankingArgs>({
       query: (ranking) =>
@@ -239,28 +241,185 @@ export const communityApi = api.injectEndpoints({
       // Fetched on first expansion, then kept: expanding again reads the cache.
       keepUnusedDataFor: 3600,
     }),
-    vote: build.mutation<VoteMutation['vote'], { debateId: string; kind: VoteKind | null }>({
-      query: (variables) => operation(VoteDocument, variables),
-      transformResponse: (data: VoteMutation) => data.vote,
-    }),
-    standBefore: build.mutation<
-      StandBeforeMutation['standBefore'],
-      { debateId: string; stance: StanceBefore | null }
-    >({
-      query: (variables) => operation(StandBeforeDocument, variables),
-      transformResponse: (data: StandBeforeMutation) => data.standBefore,
-    }),
-    // The star as wanted, not flipped: a retry after a lost answer changes nothing.
-    toggleStar: build.mutation<boolean, { debateId: string; starred: boolean }>({
-      query: (variables) => operation(ToggleStarDocument, variables),
-      transformResponse: (data: ToggleStarMutation) => data.toggleStar,
-    }),
     // The category filters' choices (ranking and history): the gateway answers them itself,
     // unlike the catalog.
     categories: build.query<CategoriesQuery['categories'], undefined>({
       query: () => operation(CategoriesDocument),
       transformResponse: (data: CategoriesQuery) => data.categories,
       keepUnusedDataFor: 3600,
+    }),
+  }),
+});
+
+/** What a card and a debate's page both show of the readers' marks. */
+type Marks = Draft<Pick<CommunityDebate, keyof VoteCounts | 'myVote' | 'mindsChanged'>>;
+
+/** A change to a debate, as its ranking cards and its page hold it. */
+interface DebateChange {
+  card?(card: Draft<CommunityDebate>): void;
+  page?(page: Draft<PublicDebatePage>): void;
+}
+
+/** The same change to the marks of a card and of a page. */
+const toMarks = (change: (debate: Marks) => void): DebateChange => ({
+  card: change,
+  page: change,
+});
+
+type CacheUpdate = ReturnType<typeof communityQueries.util.updateQueryData>;
+
+/** What undoes a cache update. */
+type PatchCollection = ReturnType<CacheUpdate>;
+
+/** What a mutation's onQueryStarted is given to read and change the cache. */
+interface CacheAccess {
+  dispatch(update: CacheUpdate): PatchCollection;
+  getState(): Parameters<typeof communityQueries.util.selectCachedArgsForQuery>[0];
+}
+
+/**
+ * The cached data an update's recipe is given, which is an immer draft: its type also allows the
+ * data itself, read-only (the generated types are), for a recipe that returns a replacement.
+ * Changed in place, only what changes is undone, not a vote made on another card meanwhile.
+ */
+const drafted = <T>(data: T | Draft<T>) => data as Draft<T>;
+
+/**
+ * Changes the debate wherever the cache holds it for this viewer: each ranking page that lists
+ * it, and its page. (What another viewer was shown, their own vote and star, stays theirs.)
+ * Answers the patches, whose undo() puts it back.
+ */
+function patchDebate(
+  { dispatch, getState }: CacheAccess,
+  { id, viewer }: CommunityDebateArgs,
+  change: DebateChange,
+): PatchCollection[] {
+  const { selectCachedArgsForQuery, updateQueryData } = communityQueries.util;
+  const state = getState();
+  const cards = selectCachedArgsForQuery(state, 'communityDebates')
+    .filter((ranking) => ranking.viewer === viewer)
+    .map((ranking) =>
+      dispatch(
+        updateQueryData('communityDebates', ranking, (data) => {
+          const card = drafted(data).debates.find((debate) => debate.id === id);
+          if (card) change.card?.(card);
+        }),
+      ),
+    );
+  const pages = selectCachedArgsForQuery(state, 'communityDebate')
+    .filter((page) => page.id === id && page.viewer === viewer)
+    .map((page) =>
+      dispatch(updateQueryData('communityDebate', page, (data) => change.page?.(drafted(data)))),
+    );
+  return [...cards, ...pages];
+}
+
+/**
+ * Shows `change` at once; once the server answers, `answered` with what it said, or, if it
+ * refuses, the debate as it was (RTK Query's optimistic update). The caller still gets the
+ * refusal, to say why.
+ */
+async function optimistically<Result>(
+  cache: CacheAccess & { queryFulfilled: Promise<{ data: Result }> },
+  debate: CommunityDebateArgs,
+  change: DebateChange,
+  answered: (result: Result) => DebateChange,
+): Promise<void> {
+  const patches = patchDebate(cache, debate, change);
+  try {
+    const { data } = await cache.queryFulfilled;
+    patchDebate(cache, debate, answered(data));
+  } catch {
+    for (const patch of patches) patch.undo();
+  }
+}
+
+export const communityApi = communityQueries.injectEndpoints({
+  endpoints: (build) => ({
+    // Counted at once, as the server will count it; its answer (and minds changed) then stands.
+    vote: build.mutation<VoteMutation['vote'], CommunityDebateArgs & { kind: VoteKind | null }>({
+      query: ({ id, kind }) => operation(VoteDocument, { debateId: id, kind }),
+      transformResponse: (data: VoteMutation) => data.vote,
+      onQueryStarted: ({ kind, ...debate }, cache) =>
+        optimistically(
+          cache,
+          debate,
+          toMarks((debate) => {
+            Object.assign(debate, countsAfterVote(debate, debate.myVote, kind));
+            debate.myVote = kind;
+          }),
+          (result) => {
+            const counted = (debate: Marks) => {
+              debate.upvotes = result.upvotes;
+              debate.downvotes = result.downvotes;
+              debate.interesting = result.interesting;
+              debate.myVote = result.myVote;
+              debate.mindsChanged = result.mindsChanged;
+            };
+            return {
+              card: counted,
+              page: (page) => {
+                counted(page);
+                // A reader who votes is not asked where they stood before any more (the
+                // server records SKIPPED for one who never said).
+                page.askBefore = false;
+                page.standBefore ??= 'SKIPPED';
+              },
+            };
+          },
+        ),
+    }),
+    // Not shown before the server answers: the question would go, and with it the place where
+    // a refusal says why. A refusal (answered elsewhere meanwhile) reads the debate again.
+    standBefore: build.mutation<
+      StandBeforeMutation['standBefore'],
+      CommunityDebateArgs & { stance: StanceBefore | null }
+    >({
+      query: ({ id, stance }) => operation(StandBeforeDocument, { debateId: id, stance }),
+      transformResponse: (data: StandBeforeMutation) => data.standBefore,
+      invalidatesTags: (_result, error, { id }) => (error ? [{ type: 'CommunityDebate', id }] : []),
+      onQueryStarted: async ({ id, viewer }, cache) => {
+        try {
+          const { data } = await cache.queryFulfilled;
+          patchDebate(
+            cache,
+            { id, viewer },
+            {
+              card: (card) => {
+                card.mindsChanged = data.mindsChanged;
+              },
+              page: (page) => {
+                page.standBefore = data.standBefore;
+                page.askBefore = false;
+                page.mindsChanged = data.mindsChanged;
+              },
+            },
+          );
+        } catch {
+          // Refused: the question says why, and invalidatesTags reads the debate again.
+        }
+      },
+    }),
+    // The star as wanted, not flipped: a retry after a lost answer changes nothing. Shown at
+    // once on the ranking's cards (a debate's page shows the stars of useStars).
+    toggleStar: build.mutation<boolean, CommunityDebateArgs & { starred: boolean }>({
+      query: ({ id, starred }) => operation(ToggleStarDocument, { debateId: id, starred }),
+      transformResponse: (data: ToggleStarMutation) => data.toggleStar,
+      onQueryStarted: ({ starred, ...debate }, cache) =>
+        optimistically(
+          cache,
+          debate,
+          {
+            card: (card) => {
+              card.starred = starred;
+            },
+          },
+          (now) => ({
+            card: (card) => {
+              card.starred = now;
+            },
+          }),
+        ),
     }),
     mergeStars: build.mutation<MergeStarsMutation['mergeStars'], readonly string[]>({
       query: (debateIds) => operation(MergeStarsDocument, { debateIds }),

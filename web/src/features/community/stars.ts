@@ -32,6 +32,7 @@ function writeLocalStars(ids: readonly string[]): void {
 export function useStars() {
   const auth = useAppSelector((state) => state.auth);
   const signedIn = auth.status === 'signedIn';
+  const viewer = auth.user?.uid ?? null;
   const [ids, setIds] = useState<readonly string[]>(() =>
     typeof window === 'undefined' ? [] : readLocalStars(window.localStorage),
   );
@@ -71,7 +72,11 @@ export function useStars() {
       show(!starred);
       if (!signedIn) return !starred;
       try {
-        const now = await toggleOnServer({ debateId, starred: !starred }).unwrap();
+        const now = await toggleOnServer({
+          id: debateId,
+          viewer,
+          starred: !starred,
+        }).unwrap();
         if (now === starred) show(now);
         return now;
       } catch (error) {
@@ -79,7 +84,7 @@ export function useStars() {
         throw error;
       }
     },
-    [signedIn, toggleOnServer],
+    [signedIn, viewer, toggleOnServer],
   );
 
   return { ids, toggle, signedIn };

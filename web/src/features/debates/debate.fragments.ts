@@ -1,13 +1,42 @@
 import { graphql } from '../../gql/gql';
 
-// The selections the debate queries share. The generator appends a fragment's definition to
+// The selections the debate operations share. The generator appends a fragment's definition to
 // every document that spreads it (src/gql/graphql.ts), so nothing imports this file at run
 // time: it is here for codegen to read, and its types (DebateSpeakerFieldsFragment,
-// DebateRoundFieldsFragment) are what the components take.
-//
-// `writtenBy` is written out in each, not spread from a fragment of its own: the gateway's depth
-// limit (8) counts a spread as two levels, and myDebates { debates { model1 { ...{ writtenBy {
-// ...{ kind } } } } } } would be 9.
+// WrittenByFieldsFragment, …) are what the components take. The gateway's depth limit counts
+// the fields inside a fragment, not the spread, so fragments may spread one another.
+
+// What wrote a turn, a speaker's turns or the verdict (WrittenBy in provenance.ts).
+graphql(`
+  fragment WrittenByFields on WrittenBy {
+    kind
+    modelId
+    label
+    serverModel
+    tokensIn
+    tokensOut
+    firstTokenMs
+    totalMs
+    turns
+    failedTurns
+  }
+`);
+
+// How a speaker team made a speech (team-notes.tsx).
+graphql(`
+  fragment TeamNotesFields on TeamNotes {
+    searched
+    evidence {
+      title
+      url
+    }
+    plan
+    review
+    fixes
+    revised
+    steps
+  }
+`);
 
 graphql(`
   fragment DebateSpeakerFields on DebateSpeaker {
@@ -15,16 +44,7 @@ graphql(`
     stance
     rhetoricStyle
     writtenBy {
-      kind
-      modelId
-      label
-      serverModel
-      tokensIn
-      tokensOut
-      firstTokenMs
-      totalMs
-      turns
-      failedTurns
+      ...WrittenByFields
     }
   }
 `);
@@ -36,36 +56,16 @@ graphql(`
     text
     summary
     team {
-      searched
-      evidence {
-        title
-        url
-      }
-      plan
-      review
-      fixes
-      revised
-      steps
+      ...TeamNotesFields
     }
     writtenBy {
-      kind
-      modelId
-      label
-      serverModel
-      tokensIn
-      tokensOut
-      firstTokenMs
-      totalMs
-      turns
-      failedTurns
+      ...WrittenByFields
     }
   }
 `);
 
-// The judges' scorecard, whole (the engine, a debate's page, the export). Spread at most one
-// level deep and nothing spread inside it: myDebate { verdict { ...{ judgedBy { kind } } } }
-// stays within the depth limit. The cards ask only for the winner and the totals
-// (VerdictSummaryFields).
+// The judges' scorecard, whole (the engine, a debate's page, the export). The cards ask only for
+// the winner and the totals (VerdictSummaryFields).
 graphql(`
   fragment DebateVerdictFields on DebateVerdict {
     winner
@@ -86,16 +86,7 @@ graphql(`
       secondTotal
     }
     judgedBy {
-      kind
-      modelId
-      label
-      serverModel
-      tokensIn
-      tokensOut
-      firstTokenMs
-      totalMs
-      turns
-      failedTurns
+      ...WrittenByFields
     }
   }
 `);

@@ -1,5 +1,5 @@
 import type { modelKinds } from '@debate/contracts/constants';
-import type { DebateRoundFieldsFragment, DebateSpeakerFieldsFragment } from '../../gql/graphql';
+import type { DebateSpeakerFieldsFragment, WrittenByFieldsFragment } from '../../gql/graphql';
 
 /**
  * What the app says of who wrote a debate, a speaker's rounds or one turn: the model's label
@@ -8,7 +8,7 @@ import type { DebateRoundFieldsFragment, DebateSpeakerFieldsFragment } from '../
  */
 
 /** What wrote a turn or a speaker's turns: the gateway's WrittenBy, as every operation asks it. */
-export type WrittenBy = NonNullable<DebateRoundFieldsFragment['writtenBy']>;
+export type WrittenBy = WrittenByFieldsFragment;
 
 /** The kind of the offline speaker, in WrittenBy, SpeakerModel and SpeakerModelRef. */
 export const OFFLINE_KIND: (typeof modelKinds)[number] = 'offline';

@@ -1,13 +1,7 @@
+import type { TeamNotesFieldsFragment } from '../../gql/graphql';
+
 /** How a speaker team made a speech, as the engine, a debate's page and the export show it. */
-export interface TeamNotesFields {
-  readonly searched: boolean;
-  readonly evidence: readonly { readonly title: string; readonly url: string }[];
-  readonly plan: string;
-  readonly review: string;
-  readonly fixes: readonly string[];
-  readonly revised: boolean;
-  readonly steps: number;
-}
+export type TeamNotesFields = TeamNotesFieldsFragment;
 
 export const TEAM_NOTES_HEADING = 'How this speech was made';
 export const SOURCES_HEADING = 'Sources the searcher found (cited as [n]):';

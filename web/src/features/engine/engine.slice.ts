@@ -164,16 +164,7 @@ const DebateRunDocument = graphql(`
         kind
       }
       writtenBy {
-        kind
-        modelId
-        label
-        serverModel
-        tokensIn
-        tokensOut
-        firstTokenMs
-        totalMs
-        turns
-        failedTurns
+        ...WrittenByFields
       }
       turn
       speaker
@@ -184,16 +175,7 @@ const DebateRunDocument = graphql(`
       failed
       stage
       team {
-        searched
-        evidence {
-          title
-          url
-        }
-        plan
-        review
-        fixes
-        revised
-        steps
+        ...TeamNotesFields
       }
       judge {
         id
