@@ -1,6 +1,6 @@
 import {
   communityDebateContracts,
-  type Debate,
+  type SharedDebate,
   debateSharedEvent,
   debateUnsharedEvent,
   type VoteKind,
@@ -9,7 +9,7 @@ import { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } fr
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { randomUUID } from 'node:crypto';
-import { debateOf } from '@debate/testing';
+import { sharedDebateOf } from '@debate/testing';
 import { graphql, type SignedUp, signUpThroughGateway } from './graphql-client.js';
 import { type NatsTestPlatform, startTestPlatformOverNats } from './test-platform.js';
 
@@ -36,7 +36,7 @@ describe('the community hub', () => {
   let ada: SignedUp;
   let bob: SignedUp;
 
-  const share = async (debate: Debate): Promise<void> => {
+  const share = async (debate: SharedDebate): Promise<void> => {
     await events.publish(debateSharedEvent, { debate }, `${debate.id}:${debate.sharedAt}`);
     await eventually(
       () =>
@@ -76,7 +76,7 @@ describe('the community hub', () => {
 
   it('1,000 concurrent votes by 100 users on 5 debates leave counts equal to the final votes', async () => {
     const debates = ['v1', 'v2', 'v3', 'v4', 'v5'];
-    for (const id of debates) await share(debateOf(id));
+    for (const id of debates) await share(sharedDebateOf(id));
     const voters = Array.from({ length: 100 }, () => randomUUID());
     const kinds: Array<VoteKind | null> = ['FOR', 'AGAINST', 'INTERESTING', null];
     // Each voter casts, changes and removes votes on random debates, all at once.
@@ -149,7 +149,7 @@ describe('the community hub', () => {
       { id: 'r-20days', sharedAt: at(20 * DAY), categories: ['Ethics' as const] },
       { id: 'r-90days', sharedAt: at(90 * DAY), categories: ['Funny' as const] },
     ];
-    for (const fixture of fixtures) await share(debateOf(fixture.id, fixture));
+    for (const fixture of fixtures) await share(sharedDebateOf(fixture.id, fixture));
     // r-3days: 8 For and 2 Against; r-20days: 5 and 5 (the most controversial); r-90days: 1 For.
     const votes: Array<[string, VoteKind, number]> = [
       ['r-3days', 'FOR', 7],
@@ -223,7 +223,7 @@ describe('the community hub', () => {
   }, 60_000);
 
   it('through GraphQL: votes, stars and rounds, for the signed-in and the signed-out', async () => {
-    await share(debateOf('g1', { categories: ['Culture'] }));
+    await share(sharedDebateOf('g1', { categories: ['Culture'] }));
     const VOTE =
       'mutation ($id: String!, $kind: VoteKind) { vote(debateId: $id, kind: $kind) { upvotes downvotes interesting myVote } }';
     const STAR = 'mutation ($id: String!) { toggleStar(debateId: $id) }';
@@ -298,7 +298,7 @@ describe('the community hub', () => {
   }, 30_000);
 
   it('refuses the signed-out, unknown debates and bad input, changing nothing', async () => {
-    await share(debateOf('b1'));
+    await share(sharedDebateOf('b1'));
     const VOTE = 'mutation ($id: String!) { vote(debateId: $id, kind: FOR) { upvotes } }';
     for (const [query, variables] of [
       [VOTE, { id: 'b1' }],
@@ -360,7 +360,7 @@ describe('the community hub', () => {
   }, 30_000);
 
   it('asks where a reader stands through GraphQL: signed in, once, and bad input changes nothing', async () => {
-    await share(debateOf('s1', { categories: ['Ethics'] }));
+    await share(sharedDebateOf('s1', { categories: ['Ethics'] }));
     const STAND =
       'mutation ($id: String!, $stance: StanceBefore) { standBefore(debateId: $id, stance: $stance) { debateId standBefore mindsChanged { readers shares { winner } } } }';
     const PAGE =

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { debateOf } from '@debate/testing';
+import { sharedDebateOf } from '@debate/testing';
 import { settingsOf } from './fixtures.js';
 import { graphql } from './graphql-client.js';
 import {
@@ -151,7 +151,7 @@ describe('NATS restarted', () => {
     const share = (id: string, sharedAt = new Date().toISOString()) =>
       events.publish(
         debateSharedEvent,
-        { debate: debateOf(id, { categories: ['Science'], timestamp: sharedAt, sharedAt }) },
+        { debate: sharedDebateOf(id, { categories: ['Science'], timestamp: sharedAt, sharedAt }) },
         `${id}:${sharedAt}`,
       );
     const QUERY = '{ communityDebates(category: "Science", limit: 50) { debates { id } } }';

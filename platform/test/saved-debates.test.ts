@@ -8,6 +8,7 @@ import { createClientProxy, natsTransport, ServiceClient } from '@debate/nest';
 import { DiscardPolicy, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { MongoClient } from 'mongodb';
 import {
   collectSubscription,
   graphql,
@@ -422,6 +423,50 @@ describe('saved debates', () => {
     );
     expect(saved.data?.saveDebate.id).toBe(runId);
     expect((await unsavedOf(una)).data?.unsavedDebate).toBeNull();
+  });
+
+  it("a PRO user's account says so, and their debate is stored PRO, its public copy too", async () => {
+    const pat = await signUp('pat@example.org');
+    const auth = { authorization: `Bearer ${pat.token}` };
+    const store = await MongoClient.connect(running.mongoUrl);
+    const planOf = (database: string, collection: string, id: string) =>
+      store
+        .db(database)
+        .collection<{ _id: string; isPro?: boolean }>(collection)
+        .findOne({ _id: id })
+        .then((found) => found?.isPro);
+    try {
+      // PRO is not on sale: what makes a user PRO is their user document saying so.
+      await store
+        .db('identity')
+        .collection<{ _id: string; isPro: boolean }>('users')
+        .updateOne({ _id: pat.id }, { $set: { isPro: true } });
+      const me = await graphql<{ me: { isPro: boolean } }>(url, '{ me { isPro } }', {
+        headers: auth,
+      });
+      expect(me.data?.me).toEqual({ isPro: true });
+
+      const runId = await generate(pat, 'Should chess be an Olympic sport?');
+      const saved = await graphql<{ saveDebate: { id: string } }>(
+        url,
+        'mutation ($runId: String!) { saveDebate(runId: $runId, categories: ["Culture"]) { id } }',
+        { headers: auth, variables: { runId } },
+      );
+      expect(saved.data?.saveDebate.id).toBe(runId);
+      expect(await planOf('debates', 'debates', runId)).toBe(true);
+      await graphql(url, 'mutation ($id: String!) { shareDebate(id: $id) { id } }', {
+        headers: auth,
+        variables: { id: runId },
+      });
+      expect(
+        await eventually(
+          () => planOf('community', 'public_debates', runId),
+          (isPro) => isPro !== undefined,
+        ),
+      ).toBe(true);
+    } finally {
+      await store.close();
+    }
   });
 
   it('a share the event log refused reaches the community once the log takes events again', async () => {

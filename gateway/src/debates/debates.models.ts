@@ -65,9 +65,6 @@ export abstract class DebateFieldsModel {
   @Field(() => String)
   userDisplayName!: string;
 
-  @Field(() => Boolean)
-  isPro!: boolean;
-
   @Field(() => Int)
   views!: number;
 

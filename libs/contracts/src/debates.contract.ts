@@ -54,7 +54,17 @@ export const DebateRound = z
   })
   .strict();
 
-/** A saved debate (spec §3 'Private debate'). */
+/**
+ * A debate's `isPro`, which a debates or community service of the last version still answers: a
+ * gateway of this version accepts it and drops it. The author's plan is stored with the debate
+ * and announced with it (SharedDebate), not answered.
+ */
+const answeredIsPro = z
+  .boolean()
+  .transform(() => undefined)
+  .optional();
+
+/** A saved debate (spec §3 'Private debate'), as the services answer it. */
 export const Debate = z
   .object({
     id: DebateId,
@@ -68,7 +78,7 @@ export const Debate = z
     upvotes: z.number().int().nonnegative(),
     downvotes: z.number().int().nonnegative(),
     isPublic: z.boolean(),
-    isPro: z.boolean(),
+    isPro: answeredIsPro,
     model1: SpeakerInfo,
     model2: SpeakerInfo,
     rounds: z.array(DebateRound),
@@ -118,6 +128,7 @@ export const debatesContracts = {
       .object({
         userId,
         userDisplayName: z.string().max(200).nullable(),
+        /** The author's plan (their user's isPro), stored with the debate. */
         isPro: z.boolean(),
         runId: DebateId,
         categories: DebateCategories,
@@ -186,10 +197,17 @@ export const debatesContracts = {
   ),
 } as const;
 
+/**
+ * A debate as it is announced when it goes public: with its author's plan when it was saved
+ * (spec §3), which the community stores on its copy.
+ */
+export const SharedDebate = Debate.extend({ isPro: z.boolean() }).strict();
+export type SharedDebate = z.output<typeof SharedDebate>;
+
 /** A debate went public (or public again): the community keeps its copy (id = event id). */
 export const debateSharedEvent = defineEvent(
   subjects.debates.debate.shared,
-  z.object({ debate: Debate }).strict(),
+  z.object({ debate: SharedDebate }).strict(),
 );
 /** A debate is no longer public (unshared or deleted). */
 export const debateUnsharedEvent = defineEvent(

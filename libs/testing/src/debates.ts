@@ -7,6 +7,7 @@ import {
   type Verdict,
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
+  type SharedDebate,
   speakerWrittenBy,
   type WrittenBy,
 } from '@debate/contracts';
@@ -71,7 +72,7 @@ export function offlineVerdict(first = 7, second = 5): Verdict {
 }
 
 /**
- * A shared debate as the debates service announces it (saved ten days ago, shared now, three
+ * A shared debate as the debates service answers it (saved ten days ago, shared now, three
  * rounds of both speakers, written by the offline speaker), with `fields` overriding the defaults.
  */
 export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
@@ -107,7 +108,6 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
     upvotes: 0,
     downvotes: 0,
     isPublic: true,
-    isPro: false,
     model1: {
       name: OFFLINE_MODEL_ID,
       stance: 0.6,
@@ -129,4 +129,13 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
     rematchOf: null,
     ...fields,
   };
+}
+
+/**
+ * The same debate as the debates service announces it: with its author's plan (not PRO unless
+ * `fields` say so).
+ */
+export function sharedDebateOf(id: string, fields: Partial<SharedDebate> = {}): SharedDebate {
+  const { isPro = false, ...debate } = fields;
+  return { ...debateOf(id, debate), isPro };
 }

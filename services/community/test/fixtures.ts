@@ -1,13 +1,13 @@
 import {
   communityDebateContracts,
-  type Debate,
   debateSharedEvent,
   debateUnsharedEvent,
   type RankingSort,
   type RequestOf,
   type ResponseOf,
+  type SharedDebate,
 } from '@debate/contracts';
-import { debateOf as sharedDebate, eventually, type ServiceUnderTest } from '@debate/testing';
+import { eventually, type ServiceUnderTest, sharedDebateOf } from '@debate/testing';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -21,12 +21,12 @@ export const ago = (ms: number): string => new Date(Date.now() - ms).toISOString
  * minute ago, the offline speaker against GPT-3.5 (saved before provenance was kept); `fields`
  * override.
  */
-export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
-  return sharedDebate(id, {
+export function debateOf(id: string, fields: Partial<SharedDebate> = {}): SharedDebate {
+  return sharedDebateOf(id, {
     userDisplayName: 'Ada',
     timestamp: ago(10 * DAY),
     sharedAt: ago(MINUTE),
-    model2: { ...sharedDebate(id).model2, name: 'gpt-3.5-turbo', writtenBy: null },
+    model2: { ...sharedDebateOf(id).model2, name: 'gpt-3.5-turbo', writtenBy: null },
     ...fields,
   });
 }
@@ -39,7 +39,7 @@ export function publicCopy(community: ServiceUnderTest, debateId: string) {
 }
 
 /** Announces `debate` as the debates service does, and waits until the community shows it. */
-export async function share(community: ServiceUnderTest, debate: Debate): Promise<void> {
+export async function share(community: ServiceUnderTest, debate: SharedDebate): Promise<void> {
   await community.events.publish(
     debateSharedEvent,
     { debate },

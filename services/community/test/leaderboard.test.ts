@@ -1,11 +1,11 @@
 import {
   communityDebateContracts,
-  type Debate,
   type LeaderboardBoard,
   leaderboardContracts,
   type LeaderboardSubject,
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
+  type SharedDebate,
   type Verdict,
 } from '@debate/contracts';
 import {
@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommunityServiceModule } from '../src/index.js';
 import { debateOf, publicCopy, share, unshare } from './fixtures.js';
 
-type Speaker = Debate['model1'];
+type Speaker = SharedDebate['model1'];
 
 /** A speaker written by `modelId` (the offline speaker for 'offline'), with its style and stance. */
 function speaker(
@@ -58,8 +58,8 @@ function judged(
   first: string,
   second: string,
   winner: keyof typeof verdicts,
-  fields: Partial<Debate> = {},
-): Debate {
+  fields: Partial<SharedDebate> = {},
+): SharedDebate {
   return debateOf(id, {
     sharedAt: new Date().toISOString(),
     model1: speaker(first, 'formal', 0.6),

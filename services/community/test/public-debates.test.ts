@@ -65,7 +65,6 @@ describe('the public debates', () => {
       downvotes: 0,
       interesting: 0,
       isPublic: true,
-      isPro: false,
       model1: debate.model1,
       model2: debate.model2,
       rounds: debate.rounds,

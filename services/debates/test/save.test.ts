@@ -50,7 +50,6 @@ describe('saving a debate', () => {
       upvotes: 0,
       downvotes: 0,
       isPublic: false,
-      isPro: false,
       model1: {
         name: 'gpt-4',
         stance: 0.6,
@@ -105,22 +104,14 @@ describe('saving a debate', () => {
     ).toEqual({ debate: saved.debate });
   });
 
-  it('keeps the name the user goes by, and whether they are PRO', async () => {
+  it('keeps the name the user goes by', async () => {
     const run = generation.finish('bo', 'Is homework useful?');
     const saved = await save('bo', run.runId, { userDisplayName: '  Bo  ' });
     expect(saved).toMatchObject({ saved: true, debate: { userDisplayName: 'Bo' } });
-    const pro = generation.finish('bo', 'Should zoos exist?');
-    expect(
-      await debates.client.request(debatesContracts.save, {
-        userId: 'bo',
-        userDisplayName: '',
-        isPro: true,
-        runId: pro.runId,
-        categories: ['Ethics'],
-      }),
-    ).toMatchObject({
+    const unnamed = generation.finish('bo', 'Should zoos exist?');
+    expect(await save('bo', unnamed.runId, { userDisplayName: '' })).toMatchObject({
       saved: true,
-      debate: { userDisplayName: 'Anonymous User', isPro: true, categories: ['Ethics'] },
+      debate: { userDisplayName: 'Anonymous User' },
     });
   });
 

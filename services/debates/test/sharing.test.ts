@@ -3,6 +3,7 @@ import {
   debateSharedEvent,
   debatesContracts,
   debateUnsharedEvent,
+  type SharedDebate,
 } from '@debate/contracts';
 import { eventually, type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -13,18 +14,18 @@ import { GenerationStandIn } from './generation-stand-in.js';
 describe('sharing a debate', () => {
   const generation = new GenerationStandIn();
   let debates: ServiceUnderTest;
-  let shared: ReadonlyArray<{ debate: Debate }>;
+  let shared: ReadonlyArray<{ debate: SharedDebate }>;
   let unshared: ReadonlyArray<{ debateId: string; at: string }>;
 
   const sharedOf = (debateId: string) => shared.filter((event) => event.debate.id === debateId);
   const unsharedOf = (debateId: string) => unshared.filter((event) => event.debateId === debateId);
 
-  /** A new debate of `userId`'s, private. */
-  const saveOne = async (userId: string, topic: string): Promise<Debate> => {
+  /** A new debate of `userId`'s, private, saved while they were PRO or not. */
+  const saveOne = async (userId: string, topic: string, isPro = false): Promise<Debate> => {
     const saved = await debates.client.request(debatesContracts.save, {
       userId,
       userDisplayName: 'Ada',
-      isPro: false,
+      isPro,
       runId: generation.finish(userId, topic).runId,
       categories: ['Society'],
     });
@@ -58,7 +59,8 @@ describe('sharing a debate', () => {
       async () => sharedOf(debate.id),
       (events) => events.length > 0,
     );
-    expect(announced).toEqual([{ debate: public1 }]);
+    // Announced with whether its author was PRO when they saved it, for the community's copy.
+    expect(announced).toEqual([{ debate: { ...public1, isPro: false } }]);
 
     // Shared again, at once or later: the same share, announced once.
     const again = await Promise.all(
@@ -71,6 +73,19 @@ describe('sharing a debate', () => {
     expect(await debates.client.request(debatesContracts.get, own(debate.id))).toEqual({
       debate: public1,
     });
+  });
+
+  it('keeps whether its author was PRO when they saved it, and announces that with it', async () => {
+    const debate = await saveOne('bo', 'Should zoos exist?', true);
+    const { debate: shared } = await debates.client.request(
+      debatesContracts.share,
+      own(debate.id, 'bo'),
+    );
+    const [announced] = await eventually(
+      async () => sharedOf(debate.id),
+      (events) => events.length > 0,
+    );
+    expect(announced).toEqual({ debate: { ...shared, isPro: true } });
   });
 
   it('makes a debate private again and announces that, then may share it anew', async () => {

@@ -28,7 +28,6 @@ function cardOf(document: PublicDebateCard): Omit<RankedDebate, 'myVote' | 'star
     views: document.views,
     ...countsOf(document),
     isPublic: true,
-    isPro: document.isPro,
     model1: document.model1,
     model2: document.model2,
     verdict: document.verdict ?? null,

@@ -17,7 +17,6 @@ const CARD_FIELDS = [
   'upvotes',
   'downvotes',
   'interesting',
-  'isPro',
   'model1',
   'model2',
   'verdict',

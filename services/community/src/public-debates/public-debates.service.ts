@@ -1,9 +1,9 @@
 import {
   ANONYMOUS_SHARER,
   type communityDebateContracts,
-  type Debate,
   type ParsedRequestOf,
   type ResponseOf,
+  type SharedDebate,
 } from '@debate/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import {
@@ -39,7 +39,7 @@ export class PublicDebatesService {
    * Publishes (or refreshes) the copy of a shared debate. A new copy starts with the author's
    * own For vote (upvotes 1, recorded in votes), no downvotes, no views.
    */
-  async applyShared(debate: Debate): Promise<void> {
+  async applyShared(debate: SharedDebate): Promise<void> {
     if (!debate.sharedAt) return;
     await this.debates.upsertShared({
       id: debate.id,

@@ -10,9 +10,11 @@ import { type Connection, type Model, Schema } from 'mongoose';
  */
 export interface PublicDebateDocument extends Omit<
   PublicDebate,
-  'id' | 'timestamp' | 'sharedAt' | 'mindsChanged' | 'example'
+  'id' | 'timestamp' | 'sharedAt' | 'mindsChanged' | 'example' | 'isPro'
 > {
   _id: string;
+  /** The author's plan when the debate was saved (spec §3): stored, not answered. */
+  isPro: boolean;
   timestamp: Date;
   sharedAt: Date;
   removedAt: Date | null;

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import type { SavedDebateDocument } from '../schemas/saved-debate.schema.js';
-import { toDebate } from './debates.mapper.js';
+import { toSharedDebate } from './debates.mapper.js';
 import { DebatesRepository } from './debates.repository.js';
 
 /** How often the outbox is swept for events not yet announced. */
@@ -52,7 +52,7 @@ export class DebateOutboxService implements OnApplicationBootstrap, OnApplicatio
     if (!pending) return true;
     try {
       if (pending.kind === 'shared' && document.isPublic && document.sharedAt) {
-        const debate = toDebate(document);
+        const debate = toSharedDebate(document);
         await this.events.publish(
           debateSharedEvent,
           { debate },

@@ -1,7 +1,8 @@
-import type { Debate } from '@debate/contracts';
+import type { Debate, SharedDebate } from '@debate/contracts';
 import type { SavedDebateDocument } from '../schemas/saved-debate.schema.js';
 
-export function toDebate(document: SavedDebateDocument): Debate {
+/** The debate as it is announced when it goes public: its author's plan included. */
+export function toSharedDebate(document: SavedDebateDocument): SharedDebate {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { _id, timestamp, sharedAt, pendingEvent, deletedAt, ...rest } = document;
   return {
@@ -15,4 +16,11 @@ export function toDebate(document: SavedDebateDocument): Debate {
     moderatorEnabled: rest.moderatorEnabled ?? null,
     rematchOf: rest.rematchOf ?? null,
   };
+}
+
+/** The debate as its owner reads it: the author's plan is stored and announced, not answered. */
+export function toDebate(document: SavedDebateDocument): Debate {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { isPro, ...debate } = toSharedDebate(document);
+  return debate;
 }

@@ -1,9 +1,12 @@
-import type { Debate } from '@debate/contracts';
+import type { SharedDebate } from '@debate/contracts';
 import { type Connection, type Model, Schema } from 'mongoose';
 import { type PendingEvent, pendingEventSchema } from './pending-event.schema.js';
 
-/** A saved debate in the store: the contract's fields, times as dates, the run id as _id. */
-export interface SavedDebateDocument extends Omit<Debate, 'id' | 'timestamp' | 'sharedAt'> {
+/**
+ * A saved debate in the store: the fields it is announced with (the author's plan among them),
+ * times as dates, the run id as _id.
+ */
+export interface SavedDebateDocument extends Omit<SharedDebate, 'id' | 'timestamp' | 'sharedAt'> {
   _id: string;
   timestamp: Date;
   sharedAt: Date | null;
