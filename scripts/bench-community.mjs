@@ -16,7 +16,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromiumArgs, chromiumPath } from './chromium.mjs';
-import { measureQuery, startCommunityPlatform } from './bench/community-load.mjs';
+import {
+  measureQuery,
+  reportQueryFailures,
+  startCommunityPlatform,
+} from './bench/community-load.mjs';
+import { fixed, reportFailures, Samples } from './bench/samples.mjs';
 import { buildAll, ensureInstalled, root } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -76,7 +81,7 @@ async function load(variables) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: QUERY, variables }),
   };
-  await measure(request, 1, 1); // warm-up, not counted
+  await measure(request, 1, Math.min(1, duration)); // warm-up, not counted
   const alone = await measure(request, 1, duration);
   const loaded = await measure(request, connections, duration);
   return { alone, loaded };
@@ -104,7 +109,7 @@ rows.push({
   ...(await load({ sort: 'MOST_POPULAR', period: 'ALL_TIME', category: 'Ethics' })),
 });
 
-const f = (value) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+const f = (value) => fixed(value, 1);
 console.log(
   `\nthe ranking query through the gateway, ${debateCount} public debates, ${duration} s per ` +
     `row and mode; server time = the gateway's Server-Timing. One at a time: 1 connection; ` +
@@ -149,6 +154,7 @@ console.log(
 
 // ---------------------------------------------------------------------------------------------
 // Lighthouse, Debian's Chromium
+const lighthouseRuns = [];
 if (!values['no-lighthouse']) {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
@@ -163,29 +169,40 @@ if (!values['no-lighthouse']) {
         ['mobile (Lighthouse default: Moto G Power, simulated slow 4G)', undefined],
         ['desktop (simulated, desktop throttling)', desktopConfig],
       ]) {
-        const result = await lighthouse(
-          `${url}${path}`,
-          {
-            port: chrome.port,
-            onlyCategories: ['performance', 'accessibility'],
-            logLevel: 'error',
-            output: 'json',
-          },
-          config,
-        );
-        const lhr = result?.lhr;
-        const metric = (id) => lhr?.audits[id]?.displayValue ?? '-';
-        const failed = Object.values(lhr?.audits ?? {})
-          .filter((audit) => audit.scoreDisplayMode === 'binary' && audit.score === 0)
-          .map((audit) => audit.id);
-        console.log(
-          `Lighthouse of ${path}, ${label}: performance ` +
-            `${lhr?.categories.performance.score ?? 'n/a'} (goal >= 0.95), accessibility ` +
-            `${lhr?.categories.accessibility.score ?? 'n/a'} (goal 1.0); ` +
-            `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, ` +
-            `TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}` +
-            (failed.length > 0 ? `; failed audits: ${failed.join(', ')}` : ''),
-        );
+        // A run that fails is reported with the queries' failures, not thrown.
+        const report = new Samples();
+        lighthouseRuns.push([`Lighthouse of ${path}, ${label}`, report]);
+        try {
+          const result = await lighthouse(
+            `${url}${path}`,
+            {
+              port: chrome.port,
+              onlyCategories: ['performance', 'accessibility'],
+              logLevel: 'error',
+              output: 'json',
+            },
+            config,
+          );
+          const lhr = result?.lhr;
+          if (!lhr || lhr.runtimeError) {
+            throw new Error(lhr?.runtimeError?.message ?? 'Lighthouse gave no report');
+          }
+          report.add(lhr.categories.performance.score);
+          const metric = (id) => lhr.audits[id]?.displayValue ?? '-';
+          const failed = Object.values(lhr.audits)
+            .filter((audit) => audit.scoreDisplayMode === 'binary' && audit.score === 0)
+            .map((audit) => audit.id);
+          console.log(
+            `Lighthouse of ${path}, ${label}: performance ` +
+              `${lhr.categories.performance.score} (goal >= 0.95), accessibility ` +
+              `${lhr.categories.accessibility.score} (goal 1.0); ` +
+              `FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, ` +
+              `TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}` +
+              (failed.length > 0 ? `; failed audits: ${failed.join(', ')}` : ''),
+          );
+        } catch (error) {
+          report.fail(error);
+        }
       }
     }
   } finally {
@@ -194,3 +211,5 @@ if (!values['no-lighthouse']) {
 }
 
 await stop();
+reportQueryFailures(rows);
+reportFailures(lighthouseRuns);

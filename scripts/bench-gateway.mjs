@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { connect } from '@nats-io/transport-node';
 import { Pool } from 'undici';
+import { fixed, reportFailures, Samples } from './bench/samples.mjs';
 import { buildAll, ensureInstalled, root, startEmbeddedIssuerProcess } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -66,6 +67,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
 const children = [];
 // Every process of the measurement, for its CPU time per request (Linux: /proc/<pid>/stat).
 const processes = [{ label: 'benchmark', pid: process.pid }];
+/** Starts a process; answers the first group of `ready` once its output matches (without: at once). */
 function startProcess(label, args, env, ready) {
   const profile = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
   const child = spawn(process.execPath, [...profile, ...args], {
@@ -76,6 +78,7 @@ function startProcess(label, args, env, ready) {
   });
   children.push(child);
   processes.push({ label, pid: child.pid });
+  if (!ready) return undefined;
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${label} did not start:\n${output}`)), 60_000);
@@ -114,18 +117,16 @@ processes.push({ label: 'issuer', pid: issuer.child.pid });
 const common = { NATS_URL: nats.url, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
 const realm = { KEYCLOAK_URL: issuer.url, KEYCLOAK_CLIENT_SECRET: issuer.secret };
 const { serviceNames: services } = await import('@debate/contracts');
-await Promise.all(
-  services.map(
-    (service, i) =>
-      startProcess(
-        service,
-        [`services/${service}/dist/main.js`],
-        { ...common, ...(service === 'identity' ? realm : {}), OPS_PORT: '0', LOG_LEVEL: 'warn' },
-        // Ready once its handlers answer (checked below, through the gateway).
-        /()$/,
-      ).catch(() => undefined) ?? i,
-  ),
-);
+// Ready once its handlers answer (checked below, through the gateway): at LOG_LEVEL warn a
+// service prints nothing to wait for (waiting for a line took the start-up's whole minute).
+for (const service of services) {
+  startProcess(service, [`services/${service}/dist/main.js`], {
+    ...common,
+    ...(service === 'identity' ? realm : {}),
+    OPS_PORT: '0',
+    LOG_LEVEL: 'warn',
+  });
+}
 const url = await startProcess(
   'gateway',
   ['gateway/dist/main.js'],
@@ -285,14 +286,13 @@ async function counted(into, measurement) {
 
 // ---------------------------------------------------------------------------------------------
 // Load: open loop at a fixed rate, and closed loop at saturation
-function summarise(latencies, elapsedMs, failures) {
-  const sorted = latencies.toSorted((a, b) => a - b);
-  const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+/** A measurement's figures from its latencies (Samples, ms) over `elapsedMs`. */
+function summarise(latencies, elapsedMs) {
   return {
-    p50: at(0.5),
-    p99: at(0.99),
-    rps: (sorted.length * 1000) / elapsedMs,
-    failures,
+    p50: latencies.percentile(50),
+    p99: latencies.percentile(99),
+    rps: (latencies.count * 1000) / elapsedMs,
+    failures: latencies.errors,
     latencies,
     elapsedMs,
   };
@@ -301,16 +301,23 @@ function summarise(latencies, elapsedMs, failures) {
 /** Several measurements of one path as one: their requests pooled. */
 function pooled(measurements) {
   return summarise(
-    measurements.flatMap((measurement) => measurement.latencies),
+    Samples.pooled(measurements.map((measurement) => measurement.latencies)),
     measurements.reduce((sum, measurement) => sum + measurement.elapsedMs, 0),
-    measurements.reduce((sum, measurement) => sum + measurement.failures, 0),
   );
+}
+
+/** `call()` as a promise: a synchronous throw is its rejection, counted like any other. */
+function promised(call) {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** `call` `rate` times a second for `seconds`, each on time whatever the others do. */
 async function atRate(call) {
-  const latencies = [];
-  let failures = 0;
+  const latencies = new Samples();
   const pending = [];
   const start = performance.now();
   const total = Math.round(rate * seconds);
@@ -320,20 +327,19 @@ async function atRate(call) {
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     const sent = performance.now();
     pending.push(
-      call().then(
-        () => latencies.push(performance.now() - sent),
-        () => (failures += 1),
+      promised(call).then(
+        () => latencies.add(performance.now() - sent),
+        (error) => latencies.fail(error),
       ),
     );
   }
   await Promise.all(pending);
-  return summarise(latencies, performance.now() - start, failures);
+  return summarise(latencies, performance.now() - start);
 }
 
 /** `concurrency` callers back to back for `seconds`. */
 async function saturated(call) {
-  const latencies = [];
-  let failures = 0;
+  const latencies = new Samples();
   const start = performance.now();
   const end = start + seconds * 1000;
   await Promise.all(
@@ -342,25 +348,28 @@ async function saturated(call) {
         const sent = performance.now();
         try {
           await call();
-          latencies.push(performance.now() - sent);
-        } catch {
-          failures += 1;
+          latencies.add(performance.now() - sent);
+        } catch (error) {
+          latencies.fail(error);
         }
       }
     }),
   );
-  return summarise(latencies, performance.now() - start, failures);
+  return summarise(latencies, performance.now() - start);
 }
 
 // Between two measurements: the processes finish the garbage collection the previous one left
 // them (a Mark-Compact started under saturation lands in the next measurement's first second
-// otherwise, and a steady 500 req/s does not follow a saturation burst in production).
-const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000));
+// otherwise, and a steady 500 req/s does not follow a saturation burst in production). Never
+// longer than a measurement itself, so that a smoke run stays short.
+const settle = () => new Promise((resolve) => setTimeout(resolve, Math.min(2_000, seconds * 1000)));
 
 async function measure(query) {
   const viaGateway = () => post(query.body);
-  // The floor answers with the bytes the gateway answers this query with.
-  await floorNats.request(`bench.floor.set.${query.key}`, await viaGateway());
+  // The floor answers with the bytes the gateway answers this query with (with none when the
+  // gateway fails: its path then reports the error).
+  const answer = await viaGateway().catch(() => '');
+  await floorNats.request(`bench.floor.set.${query.key}`, answer);
   const viaFloor = () => floorPost(query.key, query.fanout);
   // Warm every path (JIT, connections, the store's caches) before measuring.
   await saturated(viaGateway);
@@ -430,7 +439,7 @@ if (measured(rankingQuery.name)) {
   rows.push(await measure(rankingQuery));
 }
 
-const ms = (value) => value.toFixed(2);
+const ms = (value) => fixed(value);
 console.log(
   `\n${rate} req/s open loop: ${rounds} rounds of ${seconds} s per path, taking turns; ` +
     `saturation = ${concurrency} callers back to back for ${seconds} s. Latency in ms, ` +
@@ -449,7 +458,7 @@ for (const row of rows) {
       `| ${row.query} | ${load} | ${ms(gateway.p50)} / ${ms(gateway.p99)} | ` +
         `${ms(direct.p50)} / ${ms(direct.p99)} | ${ms(gateway.p50 - direct.p50)} / ` +
         `${ms(gateway.p99 - direct.p99)} | ${Math.round(gateway.rps)} / ${Math.round(direct.rps)} ` +
-        `(${(direct.rps / gateway.rps).toFixed(1)}x) | ${gateway.failures + direct.failures} |`,
+        `(${fixed(direct.rps / gateway.rps, 1)}x) | ${gateway.failures + direct.failures} |`,
     );
   }
 }
@@ -480,9 +489,9 @@ if (withProc) {
   );
   for (const row of rows) {
     for (const [path, spent, requests] of [
-      ['via gateway + NATS', row.cpu.gateway, row.gatewayRate.latencies.length],
-      ['in-process', row.cpu.direct, row.directRate.latencies.length],
-      ['floor', row.cpu.floor, row.floorRate.latencies.length],
+      ['via gateway + NATS', row.cpu.gateway, row.gatewayRate.latencies.count],
+      ['in-process', row.cpu.direct, row.directRate.latencies.count],
+      ['floor', row.cpu.floor, row.floorRate.latencies.count],
     ]) {
       const each = [...spent]
         .map(([label, seconds]) => [label, (seconds * 1e6) / Math.max(requests, 1)])
@@ -524,3 +533,12 @@ const storeExited = stopped(storeProcess);
 storeProcess.kill('SIGTERM');
 await storeExited;
 await nats.stop();
+reportFailures(
+  rows.flatMap((row) => [
+    [`${row.query}, via gateway + NATS at ${rate} req/s`, row.gatewayRate.latencies],
+    [`${row.query}, in-process at ${rate} req/s`, row.directRate.latencies],
+    [`${row.query}, floor at ${rate} req/s`, row.floorRate.latencies],
+    [`${row.query}, via gateway + NATS at saturation`, row.gatewaySat.latencies],
+    [`${row.query}, in-process at saturation`, row.directSat.latencies],
+  ]),
+);

@@ -14,6 +14,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { gatewayGraphql } from './bench/graphql.mjs';
+import { reportFailures, Samples } from './bench/samples.mjs';
 import { buildAll, ensureInstalled, startPlatformProcess } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -97,9 +98,8 @@ const rssNow = () =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
 let peakRss = rssNow();
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssNow())), 100);
-const latencies = [];
-let errors = 0;
-let deltas = 0;
+// Each text delta's latency; each failed run an error.
+const latencies = new Samples();
 const started = Date.now();
 await Promise.all(
   tokens.map(async (token) => {
@@ -113,7 +113,7 @@ await Promise.all(
         )
       ).startDebate;
     } catch (error) {
-      errors += 1;
+      latencies.fail(error);
       process.stderr.write(`start: ${error.message}\n`);
       return;
     }
@@ -134,10 +134,7 @@ await Promise.all(
             next: (result) => {
               if (result.errors) return reject(new Error(result.errors[0].message));
               const event = result.data.debateRun;
-              if (event.type === 'textDelta') {
-                deltas += 1;
-                latencies.push(Date.now() - event.at);
-              }
+              if (event.type === 'textDelta') latencies.add(Date.now() - event.at);
               if (event.type === 'runCompleted' || event.type === 'runFailed') resolve(event.type);
             },
             error: (error) =>
@@ -147,11 +144,11 @@ await Promise.all(
         );
       });
       if (outcome !== 'runCompleted') {
-        errors += 1;
+        latencies.fail(`run ${runId}: ${outcome}`);
         process.stderr.write(`run ${runId}: ${outcome}\n`);
       }
     } catch (error) {
-      errors += 1;
+      latencies.fail(error);
       process.stderr.write(`run ${runId}: ${error.message}\n`);
     } finally {
       await client.dispose();
@@ -166,17 +163,14 @@ const clientCpu = process.cpuUsage(cpuBefore.client);
 const serverCpuSeconds = (serverCpu() - cpuBefore.server) / 100;
 const scraped = await metrics();
 
-latencies.sort((a, b) => a - b);
-const at = (q) =>
-  latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
 const rows = [
   ['runs', runs],
-  ['errors', errors],
-  ['text deltas delivered', deltas],
+  ['errors', latencies.errors],
+  ['text deltas delivered', latencies.count],
   ['wall time (s)', seconds.toFixed(1)],
-  ['token -> subscriber p50 (ms)', at(0.5)],
-  ['token -> subscriber p95 (ms)', at(0.95)],
-  ['token -> subscriber p99 (ms)', at(0.99)],
+  ['token -> subscriber p50 (ms)', latencies.percentile(50)],
+  ['token -> subscriber p95 (ms)', latencies.percentile(95)],
+  ['token -> subscriber p99 (ms)', latencies.percentile(99)],
   [
     'event-loop lag p99 (ms)',
     (metric(scraped, 'nodejs_eventloop_lag_p99_seconds') * 1000).toFixed(1),
@@ -191,4 +185,6 @@ const rows = [
 ];
 for (const [name, value] of rows) process.stdout.write(`${name.padEnd(30)} ${value}\n`);
 stop();
-process.exit(errors === 0 ? 0 : 1);
+// Every run must complete: any error fails the benchmark, not only a run with no delta at all.
+const passed = reportFailures([['token -> subscriber', latencies]]);
+process.exit(passed && latencies.errors === 0 ? 0 : 1);

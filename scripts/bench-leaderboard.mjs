@@ -12,7 +12,12 @@
 // before it; on 200 of them five readers say where they stood and vote (the audience's column).
 // Server time is what the gateway reports in Server-Timing for each answer.
 import { parseArgs } from 'node:util';
-import { measureQuery, startCommunityPlatform } from './bench/community-load.mjs';
+import {
+  measureQuery,
+  reportQueryFailures,
+  startCommunityPlatform,
+} from './bench/community-load.mjs';
+import { fixed } from './bench/samples.mjs';
 import { buildAll, ensureInstalled } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -248,7 +253,7 @@ for (const subject of ['MODEL', 'STYLE']) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: QUERY, variables: { subject, pairsOnly } }),
     };
-    await measure(request, 1, 1); // warm-up, not counted
+    await measure(request, 1, Math.min(1, duration)); // warm-up, not counted
     const alone = await measure(request, 1, duration);
     const loaded = await measure(request, connections, duration);
     rows.push({ query: `${subject}${pairsOnly ? ', pairs only' : ''}`, alone, loaded });
@@ -289,7 +294,7 @@ for (const subject of ['MODEL', 'STYLE']) {
 await community.close();
 await events.close();
 
-const f = (value) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+const f = (value) => fixed(value, 1);
 console.log(
   `\nthe leaderboard query through the gateway, ${debateCount} judged debates, ${duration} s per ` +
     `row and mode; server time = the gateway's Server-Timing. One at a time: 1 connection; ` +
@@ -314,3 +319,4 @@ console.log(
 );
 
 await stop();
+reportQueryFailures(rows);

@@ -30,6 +30,7 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { fixed as figure, reportFailures, Samples } from './bench/samples.mjs';
 import { tinyModelPath } from './tiny-model.mjs';
 import { run } from './workspace.mjs';
 
@@ -99,7 +100,7 @@ const median = (xs) => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
-const fixed = (x, digits = 1) => x.toFixed(digits);
+const fixed = (x, digits = 1) => figure(x, digits);
 /** "median (min–max)" of a list. */
 const spread = (xs, digits = 1) =>
   xs.length === 1
@@ -299,13 +300,30 @@ if (loadBefore > 0.5) {
 }
 print();
 
-// Warm-up: grammar compiled, caches filled, the first request's costs paid; not counted.
-await floorRun('warm-up');
-await serverRun('warm-up');
+// Each path's runs (tokens per second) and errors: a run that fails is counted, not thrown.
+const paths = new Map();
+const pathOf = (name) => paths.get(name) ?? paths.set(name, new Samples()).get(name);
+/** `run(label)`'s result, recorded on the path `name`; undefined when it failed. */
+async function attempt(name, run, label) {
+  try {
+    const result = await run(label);
+    pathOf(name).add(result.tps);
+    return result;
+  } catch (error) {
+    pathOf(name).fail(error);
+    return undefined;
+  }
+}
+
+// Warm-up: grammar compiled, caches filled, the first request's costs paid; not counted (a
+// failure shows again in the runs, which report it).
+await floorRun('warm-up').catch(() => undefined);
+await serverRun('warm-up').catch(() => undefined);
 
 const floor = [];
 const chatMs = [];
 const served = [];
+const ratios = [];
 let sameText = 0;
 for (let index = 0; index < runs; index += 1) {
   const label = `run ${index + 1}`;
@@ -313,22 +331,26 @@ for (let index = 0; index < runs; index += 1) {
   let floorResult;
   let serverResult;
   if (index % 2 === 0) {
-    floorResult = await floorRun(label);
-    serverResult = await serverRun(label);
+    floorResult = await attempt('floor', floorRun, label);
+    serverResult = await attempt('server', serverRun, label);
   } else {
-    serverResult = await serverRun(label);
-    floorResult = await floorRun(label);
+    serverResult = await attempt('server', serverRun, label);
+    floorResult = await attempt('floor', floorRun, label);
   }
-  floor.push(floorResult);
-  served.push(serverResult);
-  if (floorResult.text === serverResult.text) sameText += 1;
+  if (floorResult) floor.push(floorResult);
+  if (serverResult) served.push(serverResult);
   chatMs.push(newChatMs());
+  if (!floorResult || !serverResult) {
+    print(`  ${label}: failed (${floorResult ? 'server' : 'floor'}), not comparable`);
+    continue;
+  }
+  ratios.push(serverResult.tps / floorResult.tps);
+  if (floorResult.text === serverResult.text) sameText += 1;
   print(
     `  ${label}: floor ${fixed(floorResult.tps)} tok/s (first text ${fixed(floorResult.ttftMs)} ms), server ${fixed(serverResult.tps)} tok/s (TTFT ${fixed(serverResult.ttftMs)} ms), ratio ${fixed(serverResult.tps / floorResult.tps, 3)}` +
       (floorResult.full && serverResult.full ? '' : ' — ENDED EARLY, not comparable'),
   );
 }
-const ratios = served.map((result, index) => result.tps / floor[index].tps);
 const floorTps = median(floor.map((result) => result.tps));
 const serverTps = median(served.map((result) => result.tps));
 print();
@@ -361,9 +383,15 @@ for (const concurrency of CONCURRENCY) {
   for (let index = 0; index < runs; index += 1) {
     const results = await Promise.all(
       Array.from({ length: concurrency }, (_, request) =>
-        serverRun(`${concurrency} at once, run ${index + 1}, request ${request + 1}`),
+        attempt(
+          `${concurrency} at once`,
+          serverRun,
+          `${concurrency} at once, run ${index + 1}, request ${request + 1}`,
+        ),
       ),
     );
+    // A batch with a failed request is no measure of the batch.
+    if (results.includes(undefined)) continue;
     // Every request is sent in the same tick: the last one's end is the batch's wall time.
     const wallMs = Math.max(...results.map((result) => result.endMs));
     const all = results.reduce((sum, result) => sum + result.tokens, 0);
@@ -412,3 +440,4 @@ floorChat.dispose({ disposeSequence: false });
 await context.dispose();
 await model.dispose();
 await llama.dispose();
+reportFailures([...paths]);

@@ -14,6 +14,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fixed, reportFailures, Samples } from './bench/samples.mjs';
 import { buildAll, ensureInstalled, root } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -84,14 +85,15 @@ async function rawClient(uri) {
 /** Ten values of a filtered field, as the community's ten categories are. */
 const categories = Array.from({ length: 10 }, (_, i) => `category-${i}`);
 
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function time(fn) {
+/** Times `fn` into `samples` (ms), or counts its error there. */
+async function time(samples, fn) {
   const started = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  try {
+    await fn();
+    samples.add(Number(process.hrtime.bigint() - started) / 1e6);
+  } catch (error) {
+    samples.fail(error);
+  }
 }
 
 async function measure(name, uri, rssOf) {
@@ -121,7 +123,9 @@ async function measure(name, uri, rssOf) {
       await debates.insertMany(rows, { ordered: false, writeConcern: { w: 1, j: true } });
     }
   };
-  const insertMs = await time(() => Promise.all(Array.from({ length: 4 }, writer)));
+  const inserted = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: 4 }, writer));
+  const insertMs = Number(process.hrtime.bigint() - inserted) / 1e6;
 
   // Warm-up, not measured, for a few seconds: the JIT compiles the hot paths of both ends, and
   // the collector finishes with the garbage of the load phase, so that the reads are timed in
@@ -135,10 +139,12 @@ async function measure(name, uri, rssOf) {
       .limit(20)
       .toArray();
   }
-  const findTimes = [];
+  const findTimes = new Samples();
   for (let i = 0; i < samples; i += 1) {
     const slug = `debate-${Math.floor(Math.random() * documents)}`;
-    findTimes.push(await time(() => debates.findOne({ slug })));
+    await time(findTimes, async () => {
+      if (!(await debates.findOne({ slug }))) throw new Error(`find ${slug} found nothing`);
+    });
   }
   const raw = await rawClient(uri);
   const slugs = Array.from(
@@ -155,20 +161,24 @@ async function measure(name, uri, rssOf) {
     }),
   );
   const replies = new Array(samples);
-  const rawTimes = new Array(samples);
+  const roundTrips = new Array(samples);
   for (let i = 0; i < samples; i += 1) {
     const started = process.hrtime.bigint();
     replies[i] = await raw.roundTrip(messages[i]);
-    rawTimes[i] = Number(process.hrtime.bigint() - started) / 1e6;
+    roundTrips[i] = Number(process.hrtime.bigint() - started) / 1e6;
   }
+  const rawTimes = new Samples();
   replies.forEach((reply, i) => {
-    const found = raw.decode(reply).cursor?.firstBatch?.[0]?.slug;
-    if (found !== slugs[i]) throw new Error(`raw find ${slugs[i]} returned ${found}`);
+    const answer = raw.decode(reply);
+    const found = answer.cursor?.firstBatch?.[0]?.slug;
+    if (found === slugs[i]) rawTimes.add(roundTrips[i]);
+    else rawTimes.fail(`raw find ${slugs[i]} returned ${found}: ${answer.errmsg ?? ''}`);
   });
   raw.close();
 
-  // The same finds from a client with no tracing collector (Python), when python3 is there.
-  let probe = ['n/a', 'n/a'];
+  // The same finds from a client with no tracing collector (Python), when python3 is there:
+  // its p50 and p99, or its error.
+  const probe = new Samples();
   if (spawnSync('python3', ['--version']).status === 0) {
     const file = join(tmpdir(), `bench-store-messages-${process.pid}.bin`);
     writeFileSync(file, Buffer.concat([...messages, ...messages]));
@@ -179,35 +189,41 @@ async function measure(name, uri, rssOf) {
       { encoding: 'utf8' },
     );
     rmSync(file, { force: true });
-    if (result.status !== 0) throw new Error(`wire probe failed: ${result.stderr}`);
-    const [p50, p99] = result.stdout.trim().split(' ').map(Number);
-    probe = [p50.toFixed(2), p99.toFixed(2)];
+    if (result.status !== 0) probe.fail(`wire probe failed: ${result.stderr}`);
+    else for (const figure of result.stdout.trim().split(' ')) probe.add(Number(figure));
   }
-  rawTimes.sort((a, b) => a - b);
-  const pageTimes = [];
+  const pageTimes = new Samples();
   for (let i = 0; i < samples; i += 1) {
     const category = categories[i % categories.length];
-    pageTimes.push(
-      await time(() => debates.find({ category }).sort({ score: -1 }).limit(20).toArray()),
-    );
+    await time(pageTimes, async () => {
+      const page = await debates.find({ category }).sort({ score: -1 }).limit(20).toArray();
+      if (page.length === 0) throw new Error(`the page of ${category} was empty`);
+    });
   }
-  findTimes.sort((a, b) => a - b);
-  pageTimes.sort((a, b) => a - b);
   const rss = rssOf ? (rssOf() / 1024 / 1024).toFixed(0) : 'n/a';
   await db.dropDatabase();
   await client.close();
-  return {
+  const figures = {
     server: name,
     'durable writes/s': Math.round(documents / (insertMs / 1000)),
-    'find p50 ms': percentile(findTimes, 50).toFixed(2),
-    'find p99 ms': percentile(findTimes, 99).toFixed(2),
-    'wire find p50 ms': percentile(rawTimes, 50).toFixed(2),
-    'wire find p99 ms': percentile(rawTimes, 99).toFixed(2),
-    'probe find p50 ms': probe[0],
-    'probe find p99 ms': probe[1],
-    'page p50 ms': percentile(pageTimes, 50).toFixed(2),
-    'page p99 ms': percentile(pageTimes, 99).toFixed(2),
+    'find p50 ms': fixed(findTimes.percentile(50)),
+    'find p99 ms': fixed(findTimes.percentile(99)),
+    'wire find p50 ms': fixed(rawTimes.percentile(50)),
+    'wire find p99 ms': fixed(rawTimes.percentile(99)),
+    'probe find p50 ms': probe.count ? fixed(probe.values[0]) : 'n/a',
+    'probe find p99 ms': probe.count ? fixed(probe.values[1]) : 'n/a',
+    'page p50 ms': fixed(pageTimes.percentile(50)),
+    'page p99 ms': fixed(pageTimes.percentile(99)),
     'RSS MiB': rss,
+  };
+  return {
+    figures,
+    paths: [
+      [`${name}: find`, findTimes],
+      [`${name}: wire find`, rawTimes],
+      ...(probe.count || probe.errors ? [[`${name}: probe find`, probe]] : []),
+      [`${name}: page`, pageTimes],
+    ],
   };
 }
 
@@ -258,5 +274,6 @@ if (process.env.MONGO_URL) rows.push(await measure('MongoDB (MONGO_URL)', proces
 process.stdout.write(
   `\n${documents} documents, ${samples} samples per query, Node ${process.version}\n`,
 );
-console.table(rows);
+console.table(rows.map((row) => row.figures));
 process.stdout.write('Goals: find p99 ≤ 2 ms, page p99 ≤ 10 ms, ≥ 5,000 durable writes/s.\n');
+reportFailures(rows.flatMap((row) => row.paths));

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { seededRandom } from '@debate/community-service';
 import { gatewayGraphql } from './bench/graphql.mjs';
+import { reportFailures, Samples } from './bench/samples.mjs';
 import { buildAll, ensureInstalled, startPlatformProcess } from './workspace.mjs';
 
 const { values } = parseArgs({
@@ -135,7 +136,7 @@ process.stdout.write(
   `${motions.length} motions, each debated twice (the team For, then the sides swapped): ${teamId} (team) against ${singleId} (single)\n`,
 );
 const started = Date.now();
-const results = await Promise.all(
+const settled = await Promise.allSettled(
   motions.map(async ([type, topic], index) => {
     const { signUp } = await graphql(
       'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { accessToken } }',
@@ -185,7 +186,14 @@ const results = await Promise.all(
     return [outcome(original.verdict, 'First Speaker'), outcome(rematch.verdict, 'Second Speaker')];
   }),
 );
-const games = results.flat();
+const games = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
+// Each motion type's margins, and the errors of its motions that did not finish.
+const byType = new Map();
+const typeOf = (type) => byType.get(type) ?? byType.set(type, new Samples()).get(type);
+settled.forEach((outcome, index) => {
+  if (outcome.status === 'rejected') typeOf(motions[index][0]).fail(outcome.reason);
+});
+for (const game of games) typeOf(game.type).add(game.margin);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
 /** The mean and its 95% bootstrap interval (2,000 resamples). */
@@ -260,3 +268,6 @@ if (teamTurns !== 3 * games.length) {
   );
   process.exitCode = 1;
 }
+// Every motion must finish: one that failed fails the benchmark even beside others of its type.
+const passed = reportFailures([...byType].map(([type, margins]) => [`${type} motions`, margins]));
+if (!passed || games.length < 2 * motions.length) process.exitCode = 1;

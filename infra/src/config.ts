@@ -102,7 +102,7 @@ export interface StackSettings {
 }
 
 /** The identity providers Keycloak can broker sign-in to. */
-export const oauthProviders = ['google', 'github'] as const;
+const oauthProviders = ['google', 'github'] as const;
 export type OAuthProvider = (typeof oauthProviders)[number];
 
 /** An OAuth app registered at Google or GitHub for the realm. */

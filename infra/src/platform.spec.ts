@@ -602,7 +602,7 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
   });
 
   it('gives the services, over MongoDB Atlas, URLs with their passwords encoded', async () => {
-    const { Mongo } = await import('./components/backing-services.js');
+    const { Mongo } = await import('./components/mongodb.js');
     const atlas = new Mongo('atlas', {
       namespace: 'debate-test',
       rootPassword: pulumi.secret(SECRETS.mongoRoot),

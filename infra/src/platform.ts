@@ -2,21 +2,20 @@ import type { NatsDeployable } from '@debate/contracts';
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import { type ServiceName, serviceNames, type StackSettings } from './config.js';
+import { Deployable, OPS_PORT } from './components/deployable.js';
 import {
   KEYCLOAK_HTTP_PORT,
   KEYCLOAK_MANAGEMENT_PORT,
   KeycloakServer,
-  Mongo,
-  MONGODB_PORT,
-} from './components/backing-services.js';
-import { Deployable, OPS_PORT } from './components/deployable.js';
+} from './components/keycloak-server.js';
 import { DebateRealm } from './components/keycloak-realm.js';
+import { Mongo, MONGODB_PORT } from './components/mongodb.js';
 import { Nats, NATS_CLIENT_PORT, NATS_CLUSTER_PORT, NATS_POD_LABELS } from './components/nats.js';
 import { type Flow, NetworkPolicies, portOfUrl } from './components/network-policies.js';
 import { ClusterPrerequisites, INGRESS_CLASS } from './components/prerequisites.js';
 
 /** How long a stopping generation pod waits for its running debates (DRAIN_TIMEOUT_MS). */
-export const GENERATION_DRAIN_MS = 120_000;
+const GENERATION_DRAIN_MS = 120_000;
 
 /** The gateway's HTTP port, behind the Ingress. */
 const GATEWAY_PORT = 3000;

@@ -3,6 +3,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { root } from '../workspace.mjs';
+import { reportFailures, Samples } from './samples.mjs';
 
 /**
  * Starts bench/community-server.mjs and answers its gateway's and NATS's URLs once it says it is
@@ -39,39 +40,48 @@ export async function startCommunityPlatform() {
   return { url, natsUrl, stop };
 }
 
-/** The `p`th percentile of ascending `sorted` (nearest rank). */
-export function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 /**
- * One run of autocannon on `request` against the gateway at `url`: the server's own times
- * (Server-Timing), req/s, and the failures (a status other than 200, or GraphQL errors).
+ * One run of autocannon on `request` against the gateway at `url`: the server's own times of the
+ * successful answers (Server-Timing) as `server` (Samples: its errors are the failures, a status
+ * other than 200, GraphQL errors or a request error), and req/s.
  */
 export async function measureQuery(url, request, connectionCount, seconds) {
-  const serverMs = [];
-  let failures = 0;
+  const server = new Samples();
   const counted = {
     ...request,
     onResponse: (status, responseBody, _context, headers) => {
+      if (status !== 200 || responseBody.includes('"errors"')) {
+        server.fail(`${status}: ${responseBody.slice(0, 200)}`);
+        return;
+      }
       const timing = /dur=([\d.]+)/.exec(headers['server-timing'] ?? '');
-      if (timing) serverMs.push(Number(timing[1]));
-      if (status !== 200 || responseBody.includes('"errors"')) failures += 1;
+      if (timing) server.add(Number(timing[1]));
     },
   };
-  const result = await autocannon({
+  const running = autocannon({
     url,
     connections: connectionCount,
     duration: seconds,
     requests: [counted],
   });
-  serverMs.sort((a, b) => a - b);
+  running.on('reqError', (error) => server.fail(error));
+  const result = await running;
   return {
     rps: result.requests.average,
-    p50: percentile(serverMs, 50),
-    p95: percentile(serverMs, 95),
-    p99: percentile(serverMs, 99),
-    failures: failures + result.non2xx + result.errors,
+    p50: server.percentile(50),
+    p95: server.percentile(95),
+    p99: server.percentile(99),
+    failures: server.errors,
+    server,
   };
+}
+
+/** Reports the rows' failed measurements (bench/samples.mjs): each row's alone and loaded. */
+export function reportQueryFailures(rows) {
+  return reportFailures(
+    rows.flatMap(({ query, alone, loaded }) => [
+      [`${query}, one at a time`, alone.server],
+      [`${query}, loaded`, loaded.server],
+    ]),
+  );
 }

@@ -2,10 +2,10 @@ import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 
 /** Pod labels a policy selects by (matchLabels). */
-export type Labels = Readonly<Record<string, string>>;
+type Labels = Readonly<Record<string, string>>;
 
 /** A port a flow is allowed on. */
-export interface FlowPort {
+interface FlowPort {
   readonly port: number;
   readonly protocol?: 'TCP' | 'UDP';
 }
@@ -15,7 +15,7 @@ export interface FlowPort {
  * namespace, or anywhere (any address outside the cluster, and any pod of any namespace: a model
  * server or a collector may be either).
  */
-export type FlowEnd =
+type FlowEnd =
   { readonly workload: string } | { readonly namespace: string } | { readonly anywhere: true };
 
 /** Traffic allowed from one end to the other, on these ports (every port when omitted). */
