@@ -6,10 +6,10 @@
 //   node scripts/k6.mjs run deploy/k6/sign-in.ts -e BASE_URL=…   the same, then runs k6 with these arguments
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { ensureGoTool, goToolPath } from './go-tool.mjs';
+import { ensureGoTool } from './go-tool.mjs';
 
-export const K6_MODULE = 'go.k6.io/k6';
-export const K6_VERSION = 'v1.8.1';
+const K6_MODULE = 'go.k6.io/k6';
+const K6_VERSION = 'v1.8.1';
 
 const k6 = {
   name: 'k6',
@@ -22,8 +22,6 @@ const k6 = {
     return line.includes(K6_VERSION) ? line : '';
   },
 };
-
-export const k6Path = () => goToolPath(k6);
 
 /** The path of k6 at the pinned version, built first when needed (exits when it cannot be). */
 export const ensureK6 = () => ensureGoTool(k6);

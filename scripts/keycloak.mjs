@@ -105,7 +105,7 @@ export function isKeycloakCached() {
 }
 
 /** The unpacked, built distribution in the cache; fetched and built when missing. */
-export function ensureKeycloak() {
+function ensureKeycloak() {
   const javaHome = findJavaHome();
   const base = distBase;
   const home = distHome;

@@ -7,10 +7,10 @@
 //   node scripts/mailpit.mjs start     the same, then runs it on free ports until stopped
 import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { ensureGoTool, goToolPath } from './go-tool.mjs';
+import { ensureGoTool } from './go-tool.mjs';
 import { freePort, isListening } from './workspace.mjs';
 
-export const MAILPIT_VERSION = 'v1.27.11';
+const MAILPIT_VERSION = 'v1.27.11';
 
 const mailpit = {
   name: 'mailpit',
@@ -24,10 +24,8 @@ const mailpit = {
   },
 };
 
-export const mailpitPath = () => goToolPath(mailpit);
-
 /** The path of Mailpit at the pinned version, built first when needed (exits when it cannot be). */
-export const ensureMailpit = () => ensureGoTool(mailpit);
+const ensureMailpit = () => ensureGoTool(mailpit);
 
 /**
  * Mailpit on loopback ports (free ones unless given), keeping its messages in memory. Resolves

@@ -35,7 +35,7 @@ const REFUSAL_STATUS: Readonly<Record<string, number>> = {
  * the operation succeeded and every error says why in the same way: 429 for RATE_LIMITED, 400
  * for QUERY_TOO_COMPLEX.
  */
-export function withRefusalStatus(format: ErrorFormatter): ErrorFormatter {
+function withRefusalStatus(format: ErrorFormatter): ErrorFormatter {
   return (execution, context) => {
     const formatted = format(execution, context);
     const codes = new Set(

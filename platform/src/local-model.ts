@@ -16,7 +16,7 @@ export interface LocalModel {
 }
 
 /** What npm start says when the local model cannot be had, once. */
-export function localModelFailure(reason: string, file: string | undefined): string {
+function localModelFailure(reason: string, file: string | undefined): string {
   return file
     ? `The local model could not be loaded from LOCAL_MODEL_FILE=${file} (${reason}): debates use the offline speaker. ` +
         'Give LOCAL_MODEL_FILE a GGUF model; to skip it: LOCAL_MODEL=off.'

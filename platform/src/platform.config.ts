@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 /** The workspace's `.data`: where single-process mode keeps its documents by default. */
-export const defaultDataDir = fileURLToPath(new URL('../../.data', import.meta.url));
+const defaultDataDir = fileURLToPath(new URL('../../.data', import.meta.url));
 
 /** Single-process mode reads the gateway's variables, and where its documents live. */
 export const platformEnvSchema = gatewayEnvSchema
@@ -109,7 +109,7 @@ function isHttpUrl(value: string): boolean {
  * LOCAL_MODEL_URL with its LOCAL_MODEL_SHA256 (the two together or neither: a file fetched
  * unchecked could be anything), or LOCAL_MODEL_FILE (not with a URL: which one was meant?).
  */
-export function checkLocalModelEnv(
+function checkLocalModelEnv(
   env: {
     readonly LOCAL_MODEL_URL?: string | undefined;
     readonly LOCAL_MODEL_SHA256?: string | undefined;

@@ -53,7 +53,7 @@ registerEnumType(StanceBeforeValue, {
 });
 
 /** A reader's answer before reading: a stance, or SKIPPED. */
-export const BeforeAnswerValue = BeforeAnswer.enum;
+const BeforeAnswerValue = BeforeAnswer.enum;
 registerEnumType(BeforeAnswerValue, {
   name: 'BeforeAnswer',
   description: "A reader's answer to 'where do you stand?' before reading: a stance or SKIPPED.",
@@ -120,7 +120,7 @@ export function mindsChangedModel(minds: MindsChanged): MindsChangedModel {
 }
 
 /** The contract's ratings, which are their own names. */
-export const DebateRatingValue = DebateRating.enum;
+const DebateRatingValue = DebateRating.enum;
 registerEnumType(DebateRatingValue, {
   name: 'DebateRatingStatus',
   description:

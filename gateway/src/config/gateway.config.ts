@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query-limits/query-limits.js';
 import { type RateLimits, defaultRateLimits, rateLimitsSchema } from '@debate/contracts';
 
-export const DEFAULT_GATEWAY_LIMITS = {
+const DEFAULT_GATEWAY_LIMITS = {
   bodyLimitBytes: 64 * 1024,
   subscriptionsPerConnection: 5,
   subscriptionsPerAccount: 10,

@@ -10,10 +10,10 @@ import { badInput } from './graphql-errors.js';
  * product's says it): the service's name is in `extensions.service`, the subject and the
  * transport's words only in the log.
  */
-export const SERVICE_UNAVAILABLE_MESSAGE = 'The service is unavailable';
+const SERVICE_UNAVAILABLE_MESSAGE = 'The service is unavailable';
 
 /** What a client reads when a service answered with an error of its own (logged in full). */
-export const SERVICE_ERROR_MESSAGE = 'The service could not answer the request';
+const SERVICE_ERROR_MESSAGE = 'The service could not answer the request';
 
 const logger = new Logger('GraphQL');
 

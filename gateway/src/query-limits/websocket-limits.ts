@@ -21,19 +21,19 @@ export interface WebSocketLimits {
 }
 
 /** graphql-ws's close for a socket that sent no connection_init in time. */
-export const CONNECTION_INIT_TIMEOUT = { code: 4408, reason: 'Connection initialisation timeout' };
+const CONNECTION_INIT_TIMEOUT = { code: 4408, reason: 'Connection initialisation timeout' };
 
 /** graphql-ws's close for a second connection_init on one socket. */
-export const TOO_MANY_INITIALISATIONS = { code: 4429, reason: 'Too many initialisation requests' };
+const TOO_MANY_INITIALISATIONS = { code: 4429, reason: 'Too many initialisation requests' };
 
 /** graphql-ws's close for a message it cannot read as the protocol's (here: a query not text). */
-export const INVALID_MESSAGE = { code: 4400, reason: 'Invalid message received' };
+const INVALID_MESSAGE = { code: 4400, reason: 'Invalid message received' };
 
 /** WebSocket's "Try Again Later": the account opened too many connections (the reason says why). */
-export const TRY_AGAIN_LATER = 1013;
+const TRY_AGAIN_LATER = 1013;
 
 /** The refusal of a connection over the open-at-once limit of an address or an account. */
-export function tooManyConnections(limit: number, per: 'address' | 'account'): GraphQLError {
+function tooManyConnections(limit: number, per: 'address' | 'account'): GraphQLError {
   return new GraphQLError(
     `Too many connections open at once: at most ${limit} per ${per}. Close one and try again.`,
     { extensions: { code: 'TOO_MANY_CONNECTIONS', limit, per } },
@@ -41,7 +41,7 @@ export function tooManyConnections(limit: number, per: 'address' | 'account'): G
 }
 
 /** The access token a graphql-ws client sends in connection_init ({ authorization: 'Bearer …' }). */
-export function authorizationOf(payload: unknown): string | undefined {
+function authorizationOf(payload: unknown): string | undefined {
   const value =
     payload && typeof payload === 'object'
       ? (payload as Record<string, unknown>)['authorization']

@@ -32,7 +32,7 @@ export const RateLimit = (action: RateLimitedAction, options: { account?: Accoun
   SetMetadata(RATE_LIMIT, { action, ...options } satisfies RateLimitMetadata);
 
 /** "3 minutes", "40 seconds", "2 hours": how long to wait, as a person reads it. */
-export function waitInWords(seconds: number): string {
+function waitInWords(seconds: number): string {
   const [amount, unit] =
     seconds < 60
       ? [seconds, 'second']

@@ -63,7 +63,7 @@ function credentialsMessage(issue: z.core.$ZodIssue): string {
   return field === 'email' ? 'Enter a valid e-mail address' : `Invalid ${field}`;
 }
 
-export function toMe(user: User): MeModel {
+function toMe(user: User): MeModel {
   return { ...user };
 }
 

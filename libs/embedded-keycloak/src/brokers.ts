@@ -7,7 +7,7 @@ export type BrokerAlias = 'google' | 'github';
 export const brokerNames: Record<BrokerAlias, string> = { google: 'Google', github: 'GitHub' };
 
 /** An OAuth app registered with a provider, and where the provider is. */
-export interface BrokerSettings {
+interface BrokerSettings {
   readonly clientId: string;
   readonly clientSecret: string;
   /** Google: the OpenID issuer (discovery); GitHub: the web base URL (…/login/oauth/…). */
@@ -33,7 +33,7 @@ export class BrokerError extends Error {
   }
 }
 
-export interface BrokerStart {
+interface BrokerStart {
   readonly state: string;
   readonly nonce: string;
   readonly codeChallenge: string;

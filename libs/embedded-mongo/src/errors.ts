@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 
 /** MongoDB's error codes this server answers with (names as MongoDB spells them). */
-export const ErrorCode = {
+const ErrorCode = {
   BadValue: 2,
   FailedToParse: 9,
   IllegalOperation: 20,

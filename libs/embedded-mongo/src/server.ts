@@ -1,4 +1,3 @@
-import type { Document } from 'bson';
 import { createServer, type Server, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { runCommand } from './commands/commands.js';
@@ -171,5 +170,3 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     },
   };
 }
-
-export type { Document };

@@ -21,10 +21,10 @@ interface GraphqlResponse {
 }
 
 /** What a request that never reached the gateway says (the network, not the server). */
-export const UNREACHABLE = 'The server could not be reached. Check your connection and try again.';
+const UNREACHABLE = 'The server could not be reached. Check your connection and try again.';
 
 /** What an answer that is not the gateway's says. */
-export function unavailable(status: number): string {
+function unavailable(status: number): string {
   return `The server is not answering right now (HTTP ${status}). Please try again in a moment.`;
 }
 

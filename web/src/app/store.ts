@@ -33,5 +33,5 @@ export function setupStore(preloadedState?: Partial<RootState>) {
   return store;
 }
 
-export type AppStore = ReturnType<typeof setupStore>;
+type AppStore = ReturnType<typeof setupStore>;
 export type AppDispatch = AppStore['dispatch'];

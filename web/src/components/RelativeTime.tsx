@@ -24,7 +24,7 @@ export function relativeTime(iso: string, now: number, locale?: string): string 
 }
 
 /** The exact time, as the hover shows it: 'Nov 24, 2026, 4:58 PM'. */
-export function exactTime(iso: string, locale?: string): string {
+function exactTime(iso: string, locale?: string): string {
   return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 }
 

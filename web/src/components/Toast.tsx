@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 /** How long a toast stays (spec §9: 3000 ms for save and share). */
-export const TOAST_MS = 3000;
+const TOAST_MS = 3000;
 
 /** Green when the text speaks of success or of something saved, else red (spec §8). */
 export function toastTone(message: string): 'success' | 'failure' {

@@ -6,7 +6,7 @@ import { compareBySort, type SortSpec, sortedBy } from './sorting.js';
 import { Validation, type ValidationOptions } from './validation.js';
 import { bsonSize, cloneDocument, setPath, valueKey } from './values.js';
 
-export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
+const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
 
 /** How many documents a sorted walk may read before a narrower plan takes over. */
 const SORT_WALK_BUDGET = 1_000;
@@ -153,11 +153,6 @@ export function applyUpdate(
   // MongoDB keeps `_id` as the first field, whatever the update did.
   const { _id: id, ...rest } = next;
   return { _id: id === undefined ? original : id, ...rest };
-}
-
-export interface ChangeSink {
-  put(document: Document): void;
-  delete(id: unknown): void;
 }
 
 /**

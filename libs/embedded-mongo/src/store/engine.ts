@@ -12,7 +12,7 @@ export interface CompactionPolicy {
   readonly minBytes: number;
 }
 
-export const defaultCompaction: CompactionPolicy = { ratio: 3, minBytes: 8 * 1024 * 1024 };
+const defaultCompaction: CompactionPolicy = { ratio: 3, minBytes: 8 * 1024 * 1024 };
 
 /**
  * The databases in memory, made durable by the journal: every change is applied in memory

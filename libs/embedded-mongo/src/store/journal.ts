@@ -42,7 +42,7 @@ function frame(record: JournalRecord): Buffer {
  * Reads every intact record of the journal. A torn or corrupt tail (a crash mid-append) is cut
  * off, so the store always opens with every write that was acknowledged.
  */
-export function readJournal(path: string): JournalRecord[] {
+function readJournal(path: string): JournalRecord[] {
   if (!existsSync(path)) return [];
   const data = readFileSync(path);
   const records: JournalRecord[] = [];

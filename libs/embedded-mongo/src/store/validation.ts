@@ -16,8 +16,8 @@ function operatorsIn(value: unknown): string[] {
   ]);
 }
 
-export type ValidationLevel = 'off' | 'strict' | 'moderate';
-export type ValidationAction = 'error' | 'warn';
+type ValidationLevel = 'off' | 'strict' | 'moderate';
+type ValidationAction = 'error' | 'warn';
 
 /** A collection's validation options, as `create` and `collMod` set them and listCollections shows. */
 export interface ValidationOptions {

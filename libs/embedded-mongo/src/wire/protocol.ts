@@ -1,10 +1,10 @@
 import { BSON, type Document } from 'bson';
 
 /** Opcodes of the MongoDB wire protocol this server speaks. */
-export const OP_REPLY = 1;
-export const OP_QUERY = 2004;
+const OP_REPLY = 1;
+const OP_QUERY = 2004;
 export const OP_COMPRESSED = 2012;
-export const OP_MSG = 2013;
+const OP_MSG = 2013;
 
 export const HEADER_SIZE = 16;
 export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
@@ -22,7 +22,7 @@ export interface MessageHeader {
 }
 
 /** An OP_MSG: its body (kind 0) with every kind-1 document sequence folded in by identifier. */
-export interface OpMsg {
+interface OpMsg {
   readonly kind: 'msg';
   readonly header: MessageHeader;
   readonly flags: number;
@@ -30,7 +30,7 @@ export interface OpMsg {
 }
 
 /** A legacy OP_QUERY, as drivers still send the first handshake of a connection. */
-export interface OpQuery {
+interface OpQuery {
   readonly kind: 'query';
   readonly header: MessageHeader;
   readonly collection: string;
@@ -39,7 +39,7 @@ export interface OpQuery {
 
 export type Request = OpMsg | OpQuery;
 
-export class ProtocolError extends Error {
+class ProtocolError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ProtocolError';

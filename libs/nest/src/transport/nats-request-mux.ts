@@ -98,7 +98,7 @@ const muxes = new WeakMap<NatsConnection, NatsRequestMux>();
  * connection's options on it (NatsConnectionImpl.options), where its own JetStream client reads
  * the prefix too; nats-request-mux.spec.ts checks it on a real connection.
  */
-export function inboxPrefixOf(connection: NatsConnection): string | undefined {
+function inboxPrefixOf(connection: NatsConnection): string | undefined {
   return connection instanceof NatsConnectionImpl ? connection.options.inboxPrefix : undefined;
 }
 

@@ -19,27 +19,27 @@ export interface Rated {
 }
 
 /** The Elo-like scale: 1000 + 400·log10 of the strength (a strength of 1 is 1000). */
-export const BASE_RATING = 1000;
-export const RATING_SCALE = 400;
+const BASE_RATING = 1000;
+const RATING_SCALE = 400;
 
 /**
  * The prior: each subject is also given this many ties against a virtual subject of strength 1
  * (rating 1000). So a subject that never lost (or never won) has a finite rating, and groups of
  * subjects that never met are on one scale; its pull fades as a subject's debates add up.
  */
-export const PRIOR_TIES = 1;
+const PRIOR_TIES = 1;
 
 /** How many bootstrap rounds each interval comes from. */
 export const BOOTSTRAP_ROUNDS = 500;
 
 /** The seed of the bootstrap's generator: the same debates always give the same intervals. */
-export const BOOTSTRAP_SEED = 0x5eed_2024;
+const BOOTSTRAP_SEED = 0x5eed_2024;
 
 const MAX_ITERATIONS = 100;
 const TOLERANCE = 1e-10;
 
 /** The rating of a Bradley-Terry log-strength θ (strength e^θ). */
-export const ratingOf = (theta: number): number => BASE_RATING + (RATING_SCALE * theta) / Math.LN10;
+const ratingOf = (theta: number): number => BASE_RATING + (RATING_SCALE * theta) / Math.LN10;
 
 /**
  * Mulberry32: a small seeded generator of numbers in [0, 1) (Tommy Ettinger's, public domain),

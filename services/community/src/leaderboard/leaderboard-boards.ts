@@ -111,7 +111,7 @@ export function ratingsOf(
  * The judged debates that are part of a completed side-swapped pair: a debate and its rematch
  * (rematchOf its id), both public and judged. Each pair as [original, rematch].
  */
-export function completedPairs(debates: readonly RatedDebate[]): Array<[RatedDebate, RatedDebate]> {
+function completedPairs(debates: readonly RatedDebate[]): Array<[RatedDebate, RatedDebate]> {
   const byId = new Map(debates.map((debate) => [debate.id, debate]));
   return debates.flatMap((rematch) => {
     const original = rematch.rematchOf ? byId.get(rematch.rematchOf) : undefined;

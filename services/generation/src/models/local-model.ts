@@ -110,7 +110,7 @@ export function localModelEntry(origin: string, health: ModelHealth): Configured
  * does not answer after a few asks (LOCAL_MODEL_SERVER names nothing), or answers no model
  * health, is no model to wait for: failed, so the page stops saying it is on its way.
  */
-export function localModelView(health: ModelHealth | null, givenUp = false): LocalModel {
+function localModelView(health: ModelHealth | null, givenUp = false): LocalModel {
   if (!health) return { status: givenUp ? 'failed' : 'loading', name: '', progress: null };
   return {
     status: health.status,

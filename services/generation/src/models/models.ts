@@ -28,7 +28,7 @@ import { modelMetrics } from './model-metrics.js';
 import { TurnSlots } from './turn-slots.js';
 
 /** After this many failed turns in a row a model is reported degraded, until one succeeds. */
-export const DEGRADED_AFTER_FAILURES = 3;
+const DEGRADED_AFTER_FAILURES = 3;
 
 /** What a model's turn came to: the turn (undefined: the model failed it) and its provenance. */
 export type TurnOutcome =

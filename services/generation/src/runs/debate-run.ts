@@ -32,7 +32,7 @@ function moderator(first: SpeakerSettings): SpeakerSettings {
 }
 
 /** The turns of a debate in order: both speakers for rounds 1 to 3, framed by a moderator. */
-export function planTurns(moderatorEnabled: boolean): PlannedTurn[] {
+function planTurns(moderatorEnabled: boolean): PlannedTurn[] {
   const turns: PlannedTurn[] = [];
   if (moderatorEnabled) turns.push({ speaker: 'Moderator', round: 0, roundTitle: 'Opening' });
   roundTitles.forEach((roundTitle, index) => {

@@ -23,7 +23,7 @@ const argumentSchema = {
 } as const;
 
 /** Raw control characters (a model's literal newlines inside a JSON string) break JSON.parse. */
-export function cleanControlCharacters(raw: string): string {
+function cleanControlCharacters(raw: string): string {
   // eslint-disable-next-line no-control-regex
   return raw.replace(/[\u0000-\u001F\u007F]+/g, ' ');
 }

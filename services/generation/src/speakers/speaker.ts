@@ -37,7 +37,7 @@ export interface TurnRequest {
 
 /** What a team's writer is given besides the turn: the analyzer's plan, and for a revision
  * its draft and the reviewer's fixes. */
-export interface WriterGuidance {
+interface WriterGuidance {
   readonly plan: string;
   readonly revision?: { readonly draft: string; readonly fixes: readonly string[] };
 }

@@ -56,7 +56,7 @@ function listed(labels: readonly string[]): string {
 }
 
 /** What this deployment runs, from the catalogue: which models speak as teams, which alone. */
-export function deploymentText(
+function deploymentText(
   models: readonly { readonly label: string; readonly speakerMode: string }[],
   searcher: boolean,
 ): string[] {

@@ -8,10 +8,10 @@ import { formatTokens } from '../debates/provenance';
 import { useUsageQuery } from './usage.api';
 
 /** The plan names of the Account Type row. */
-export const FREE_PLAN = 'Free Plan';
-export const PRO_PLAN = 'PRO';
+const FREE_PLAN = 'Free Plan';
+const PRO_PLAN = 'PRO';
 
-export const TOKENS_USED = 'Tokens used by your debates';
+const TOKENS_USED = 'Tokens used by your debates';
 
 /** '12,480 in / 3,210 out': what the models read (prompts) and wrote for the user's debates. */
 export function tokensUsed(usage: { tokensIn: number; tokensOut: number }): string {

@@ -41,14 +41,14 @@ export interface AuthState {
   readonly accessExpiresAt: number | null;
 }
 
-export const DEFAULT_AUTH_ERROR = 'An unknown error occurred';
+const DEFAULT_AUTH_ERROR = 'An unknown error occurred';
 
 export const providerNames: Record<SignInProvider, string> = {
   google: 'Google',
   github: 'GitHub',
 };
 
-export function readLastUserLoggedIn(storage: Pick<Storage, 'getItem'> | undefined): boolean {
+function readLastUserLoggedIn(storage: Pick<Storage, 'getItem'> | undefined): boolean {
   try {
     return storage?.getItem(LAST_USER_LOGGED_IN_KEY) === 'true';
   } catch {
@@ -67,7 +67,7 @@ export function initialAuthState(storage?: Pick<Storage, 'getItem'>): AuthState 
 }
 
 /** A refusal from the gateway: its message is for the user to read. */
-export class AuthError extends Error {
+class AuthError extends Error {
   constructor(
     message: string,
     readonly code?: string,

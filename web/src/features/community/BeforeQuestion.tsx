@@ -4,8 +4,8 @@ import { type CommunityDebateArgs, useStandBeforeMutation } from './community.ap
 import { messageOf } from './votes';
 
 /** The question a signed-in reader is asked before the rounds are shown. */
-export const BEFORE_QUESTION = 'Before you read: where do you stand on this motion?';
-export const BEFORE_HINT =
+const BEFORE_QUESTION = 'Before you read: where do you stand on this motion?';
+const BEFORE_HINT =
   'Asked once. Your For or Against vote after reading says where you stand then; the two together show whose minds the debate changed.';
 const CHOICES: ReadonlyArray<[StanceBefore, string]> = [
   ['FOR', 'For'],

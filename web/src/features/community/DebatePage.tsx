@@ -17,10 +17,10 @@ import { MindsChangedPanel } from './MindsChangedPanel';
 import { useStars } from './stars';
 import { type CardProblem, messageOf, STAR_FAILED, VOTE_FAILED, VOTE_KINDS } from './votes';
 
-export const LINK_COPIED = 'Link copied.';
+const LINK_COPIED = 'Link copied.';
 
 /** '1 view', '2 views'. */
-export function viewsText(views: number): string {
+function viewsText(views: number): string {
   return views === 1 ? '1 view' : `${views} views`;
 }
 

@@ -148,8 +148,8 @@ const CommunityDebateDocument = graphql(`
   }
 `);
 
-// Minds changed, as a card and a debate's page show it.
-export const MindsChangedFieldsFragment = graphql(`
+// Minds changed, as a card and a debate's page show it: the operations above and below spread it.
+graphql(`
   fragment MindsChangedFields on MindsChanged {
     readers
     shares {

@@ -4,9 +4,9 @@ import { useAppSelector } from '../../app/hooks';
 import { useMergeStarsMutation, useToggleStarMutation } from './community.api';
 
 /** The local-storage key of the starred debates (spec §3 'Browser local storage'). */
-export const STARRED_DEBATES_KEY = 'starredDebates';
+const STARRED_DEBATES_KEY = 'starredDebates';
 
-export function readLocalStars(storage: Pick<Storage, 'getItem'> | undefined): string[] {
+function readLocalStars(storage: Pick<Storage, 'getItem'> | undefined): string[] {
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(STARRED_DEBATES_KEY) ?? '[]');
     return Array.isArray(parsed)

@@ -115,7 +115,7 @@ const ShareDebateDocument = graphql(`
   }
 `);
 
-export const historyApi = api.injectEndpoints({
+const historyApi = api.injectEndpoints({
   endpoints: (build) => ({
     myDebates: build.query<MyDebatesQuery['myDebates'], HistoryArgs>({
       query: ({ search, ...args }) =>

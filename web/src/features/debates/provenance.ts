@@ -14,7 +14,7 @@ export type WrittenBy = WrittenByFieldsFragment;
 export const OFFLINE_KIND: (typeof modelKinds)[number] = 'offline';
 
 /** A duration in seconds, one decimal: '5.2 s'. */
-export function formatSeconds(ms: number): string {
+function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 

@@ -13,11 +13,11 @@ export type Verdict = DebateVerdictFieldsFragment;
 /** What a card asks for: the winner and the totals. */
 export type VerdictSummary = VerdictSummaryFieldsFragment;
 
-export const FIRST_SPEAKER = 'First Speaker';
-export const SECOND_SPEAKER = 'Second Speaker';
+const FIRST_SPEAKER = 'First Speaker';
+const SECOND_SPEAKER = 'Second Speaker';
 
 /** The judges' criteria, in the scorecard's order, with their labels and weights. */
-export const CRITERIA = judgeCriteria.map((id) => ({
+const CRITERIA = judgeCriteria.map((id) => ({
   id,
   label: criterionLabels[id],
   weight: criterionWeights[id],
@@ -29,7 +29,7 @@ export function formatPoints(points: number): string {
 }
 
 /** Why a tie, in words. */
-export function tieText(tieReason: string | null): string {
+function tieText(tieReason: string | null): string {
   switch (tieReason) {
     case 'readings_disagree':
       return 'A tie: the two readings, one with the speakers swapped, disagreed';

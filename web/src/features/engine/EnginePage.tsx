@@ -26,20 +26,20 @@ import { catalogPollingInterval, chosenModel, localModelText, whoWrites } from '
 import { initialStances } from './stance';
 
 /** Draws a topic other than `current` when there is one. */
-export function drawTopic(topics: readonly string[], current: string, random: number): string {
+function drawTopic(topics: readonly string[], current: string, random: number): string {
   const others = topics.filter((topic) => topic !== current);
   const pool = others.length > 0 ? others : topics;
   return pool[Math.floor(random * pool.length)] ?? current;
 }
 
 /** While the judge reads, after the Summary round: 'The judges are reading the debate… (Offline judge)'. */
-export function judgingText(judge: string): string {
+function judgingText(judge: string): string {
   return `The judges are reading the debate… (${judge})`;
 }
 
 /** The topic's length is shown from this many characters on, near the limit. */
-export const TOPIC_COUNTER_FROM = MAX_TOPIC_LENGTH - 100;
-export function topicCounterText(length: number): string {
+const TOPIC_COUNTER_FROM = MAX_TOPIC_LENGTH - 100;
+function topicCounterText(length: number): string {
   return `${length} of ${MAX_TOPIC_LENGTH} characters`;
 }
 
@@ -67,26 +67,26 @@ export function speakingText(current: CurrentTurn) {
 }
 
 /** 'Begin discussion' over a finished debate not saved yet. */
-export const REPLACE_HEADING = 'Begin a new debate?';
-export function replaceText(topic: string): string {
+const REPLACE_HEADING = 'Begin a new debate?';
+function replaceText(topic: string): string {
   return `Your debate “${topic}” is not saved. A new one replaces it: save it first if you want to keep it.`;
 }
 
 /** Before Begin: what the allowance has left. */
-export function freeDebatesLeftText(count: number): string {
+function freeDebatesLeftText(count: number): string {
   return count === 1 ? '1 free debate left.' : `${count} free debates left.`;
 }
 
 /** Over a rematch's run: what it is. */
-export const REMATCH_NOTE =
+const REMATCH_NOTE =
   'The side-swapped rematch of your debate: the same motion, format and sides, each model now on the other side. Saved and shared with its first debate, each one’s page shows the other.';
 
 /** A speaker's turn could not be written: the debate is not judged. */
-export const NOT_JUDGED =
+const NOT_JUDGED =
   'Not judged: a speaker’s turn could not be written, and the judges score complete debates only.';
 
 /** The run ended without a scorecard: the judge could not score it. */
-export const JUDGE_FAILED = 'The judge could not score this debate.';
+const JUDGE_FAILED = 'The judge could not score this debate.';
 
 // No model chosen yet: each speaker is given the catalogue's first (chosenModel).
 const speaker = (stance: number): SpeakerSettingsInput => ({

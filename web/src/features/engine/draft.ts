@@ -9,7 +9,7 @@ export type EngineDraft = Omit<DebateSettingsInput, 'first' | 'second'> & {
   readonly second: SpeakerSettingsInput;
 };
 
-export const ENGINE_DRAFT_KEY = 'engineDraft';
+const ENGINE_DRAFT_KEY = 'engineDraft';
 
 const isText = (value: unknown, max: number): value is string =>
   typeof value === 'string' && value.length <= max;

@@ -81,7 +81,7 @@ export interface EngineState {
   readonly seq: number;
 }
 
-export const RUN_FAILED = 'An error occurred during the debate. Please try again.';
+const RUN_FAILED = 'An error occurred during the debate. Please try again.';
 
 const initialState: EngineState = {
   runId: null,

@@ -21,8 +21,8 @@ import {
   useShareDebateMutation,
 } from '../debates/debates.api';
 
-export const SHARE_SUCCESS = 'Debate shared successfully! It will appear in Community Rankings.';
-export const SHARE_FAILURE = 'Failed to share debate. Please try again.';
+const SHARE_SUCCESS = 'Debate shared successfully! It will appear in Community Rankings.';
+const SHARE_FAILURE = 'Failed to share debate. Please try again.';
 
 /** `value`, once it has stopped changing for `ms`. */
 function useDebounced<T>(value: T, ms: number): T {

@@ -28,7 +28,7 @@ export const LOAD_FAILURE = 'The leaderboard could not be loaded. Please try aga
 
 const whole = (value: number) => Math.round(value).toString();
 /** A 95% interval, as the table shows it. */
-export const interval = (low: number, high: number) => `${whole(low)} – ${whole(high)}`;
+const interval = (low: number, high: number) => `${whole(low)} – ${whole(high)}`;
 
 interface BoardTableProps {
   readonly caption: string;

@@ -3,16 +3,17 @@ import { graphql } from '../../gql/gql';
 import type { LeaderboardQuery, LeaderboardSubject } from '../../gql/graphql';
 
 /** A board as the leaderboard tab shows it. */
-export type Leaderboard = LeaderboardQuery['leaderboard'];
+type Leaderboard = LeaderboardQuery['leaderboard'];
 /** One row of a board: a model or a style. */
 export type LeaderboardRow = Leaderboard['rows'][number];
 
-export interface LeaderboardArgs {
+interface LeaderboardArgs {
   readonly subject: LeaderboardSubject;
   readonly pairsOnly: boolean;
 }
 
-export const LeaderboardRowFieldsFragment = graphql(`
+// A board's row, as the query below spreads it.
+graphql(`
   fragment LeaderboardRowFields on LeaderboardRow {
     id
     label
@@ -55,7 +56,7 @@ const LeaderboardDocument = graphql(`
   }
 `);
 
-export const leaderboardApi = api.injectEndpoints({
+const leaderboardApi = api.injectEndpoints({
   endpoints: (build) => ({
     // The boards are recomputed in the background: a minute's cache is as fresh as they are.
     leaderboard: build.query<Leaderboard, LeaderboardArgs>({

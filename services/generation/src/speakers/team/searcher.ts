@@ -29,7 +29,7 @@ const SearxngResult = z.object({
 });
 
 /** What the searcher looks for: the motion, and in a rebuttal the opponent's last point. */
-export function searchQuery(request: TurnRequest): string {
+function searchQuery(request: TurnRequest): string {
   const motion = request.topic.trim().replace(/[?.!]+$/, '');
   const opponent = [...request.earlier]
     .reverse()

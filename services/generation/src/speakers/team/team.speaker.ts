@@ -34,7 +34,7 @@ export interface TeamMembers extends Speaker {
 type Done = Extract<SpeakerChunk, { type: 'done' }>;
 
 /** The most standing claims and clash points the plan names. */
-export const MAX_LISTED = 8;
+const MAX_LISTED = 8;
 
 /** What a failed call was still counted (a SpeakerError carries it). */
 function spentOn(error: unknown): {

@@ -5,7 +5,7 @@ import { TeamNotesView } from '../../debates/team-notes';
 import type { Turn } from '../engine.slice';
 
 /** What wrote a completed turn, or that its model failed it; null while nothing is known. */
-export function turnLine(turn: Turn): string | null {
+function turnLine(turn: Turn): string | null {
   if (turn.writtenBy) {
     return turn.failed ? failedTurnText(turn.writtenBy) : turnProvenance(turn.writtenBy);
   }

@@ -4,8 +4,8 @@ import { useAppDispatch } from '../../../app/hooks';
 import { useSaveDebateMutation } from '../../debates/debates.api';
 import { runSaved } from '../engine.slice';
 
-export const SAVE_SUCCESS = 'Debate saved to your history!';
-export const SAVE_FAILURE = 'Failed to save debate. Please try again.';
+const SAVE_SUCCESS = 'Debate saved to your history!';
+const SAVE_FAILURE = 'Failed to save debate. Please try again.';
 const MAX_CATEGORIES = 3;
 
 /**

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { GraphqlFailure } from '../../../app/api';
 import { useSendVerificationEmailMutation } from '../../auth/verification.api';
 
-export const VERIFY_EMAIL_HEADING = 'Verify your e-mail address';
-export const VERIFICATION_SENT = 'Sent. Check your inbox, then follow the link in the mail.';
+const VERIFY_EMAIL_HEADING = 'Verify your e-mail address';
+const VERIFICATION_SENT = 'Sent. Check your inbox, then follow the link in the mail.';
 
 /**
  * Why a new e-mail account cannot start a debate yet (the site asks for a verified address
