@@ -2,12 +2,12 @@
 // (five services and the gateway over the in-process transport) at http://127.0.0.1:3000, on this
 // machine only unless HOST says otherwise (platform/src/platform.config.ts).
 import { spawn } from 'node:child_process';
-import { buildAll, ensureInstalled, root } from './workspace.mjs';
+import { buildAll, ensureInstalled, platformArgs, root } from './workspace.mjs';
 
 ensureInstalled();
 buildAll();
 
-const child = spawn(process.execPath, ['platform/dist/main.js'], {
+const child = spawn(process.execPath, platformArgs, {
   cwd: root,
   stdio: 'inherit',
 });

@@ -13,6 +13,15 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where downloads and builds are cached, outside the repository: $XDG_CACHE_HOME/debate. */
 export const cacheRoot = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'debate');
 
+/**
+ * The arguments of the one-process platform's Node (npm start, and the benchmarks and screenshots
+ * that run it as npm start does): V8's young generation capped at Node 20's 16 MB a semi-space.
+ * Node 24 sizes it from the heap limit, which it derives from the machine's memory: on a 24 GiB
+ * machine it grows to 64 MB semi-spaces under a burst and keeps some 100 MB more resident
+ * (docs/benchmarks.md#generation-benchmark). A container's memory limit sizes it down by itself.
+ */
+export const platformArgs = ['--max-semi-space-size=16', 'platform/dist/main.js'];
+
 /** Runs a command to completion in the workspace root, or exits with its status. */
 export function run(command, args, options = {}) {
   const result = spawnSync(command, args, {
@@ -29,8 +38,8 @@ export function run(command, args, options = {}) {
 }
 
 /**
- * Runs `npx nx <args>` as `run` does, its output streamed through; when it fails, prints the
- * output of each failed task again at the end. A CI log is often read from its tail, and a
+ * Runs `npx nx <args>` as `run` does, its output streamed through; when a run-many fails, prints
+ * the output of each failed task again at the end. A CI log is often read from its tail, and a
  * run-many's failing task printed its reasons minutes of output earlier.
  */
 export async function runNx(args) {
@@ -66,8 +75,8 @@ export async function runNx(args) {
     child.once('close', (code, signal) => resolve(code ?? signal)),
   );
   if (status === 0) return;
-  // One task's output is all there was: nothing to gather.
-  for (const task of sections.size > 1 ? failed : []) {
+  // A single target's output is the tail already: only a run-many's is gathered.
+  for (const task of args[0] === 'run-many' ? failed : []) {
     process.stdout.write(`\n──── ${task} failed; its output again ────\n`);
     process.stdout.write((sections.get(task) ?? ['(none captured)']).join('\n') + '\n');
   }
@@ -118,7 +127,7 @@ export function hasCommand(name) {
 }
 
 /** Calls `onLine` with each whole line `stream` writes. */
-export function eachLine(stream, onLine) {
+function eachLine(stream, onLine) {
   let pending = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {
@@ -160,7 +169,7 @@ export function startChild(label, command, args, env = {}) {
  */
 export async function startPlatformProcess(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'debate-platform-'));
-  const child = spawn(process.execPath, ['platform/dist/main.js'], {
+  const child = spawn(process.execPath, platformArgs, {
     cwd: root,
     env: {
       ...process.env,
