@@ -3,7 +3,8 @@ import { screen } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
 import type { WrittenBy } from '../debates/provenance';
 import type { CommunityDebate } from './community.api';
-import { offline, offlineDebate } from './community.fixtures';
+import { offlineSpeaker as offline } from '../../test/written-by';
+import { offlineDebate } from './community.fixtures';
 import { DebateCard, EXAMPLE_NOTE, speakersLine, voteShares } from './DebateCard';
 
 const model: WrittenBy = {

@@ -1,21 +1,7 @@
-import type { WrittenBy } from '../debates/provenance';
+import { offlineSpeaker as offline } from '../../test/written-by';
 import type { CommunityDebate } from './community.api';
 
 // What the community's tests read: a shared debate as the ranking lists it.
-
-/** What wrote a debate of the offline speaker. */
-export const offline: WrittenBy = {
-  kind: 'offline',
-  modelId: 'offline',
-  label: 'Offline speaker',
-  serverModel: null,
-  tokensIn: null,
-  tokensOut: null,
-  firstTokenMs: 100,
-  totalMs: 15_480,
-  turns: 3,
-  failedTurns: 0,
-};
 
 /** A shared debate the offline speaker wrote, its speakers given the catalogue's 'offline'. */
 export const offlineDebate: CommunityDebate = {

@@ -5,19 +5,8 @@ import { SpeakerFacts } from './DebateParts';
 import { DebateRounds } from './DebateRounds';
 import type { WrittenBy } from './provenance';
 import { reviewText, stepsText } from './team-notes';
+import { offlineSpeaker as offline } from '../../test/written-by';
 
-const offline: WrittenBy = {
-  kind: 'offline',
-  modelId: 'offline',
-  label: 'Offline speaker',
-  serverModel: null,
-  tokensIn: null,
-  tokensOut: null,
-  firstTokenMs: 100,
-  totalMs: 15_480,
-  turns: 3,
-  failedTurns: 0,
-};
 const gpt4o: WrittenBy = {
   ...offline,
   kind: 'model',

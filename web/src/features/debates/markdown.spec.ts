@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { debateToMarkdown, type ExportedDebate, markdownFileName } from './markdown';
 import type { WrittenBy } from './provenance';
+import { offlineSpeaker, offlineTurn } from '../../test/written-by';
 
 /** A debate saved before provenance was kept: its speakers' catalogue ids are all it has. */
 const debate: ExportedDebate = {
@@ -29,20 +30,6 @@ const debate: ExportedDebate = {
   ],
   verdict: null,
 };
-
-const offlineTurn: WrittenBy = {
-  kind: 'offline',
-  modelId: 'offline',
-  label: 'Offline speaker',
-  serverModel: null,
-  tokensIn: null,
-  tokensOut: null,
-  firstTokenMs: 100,
-  totalMs: 5_160,
-  turns: 1,
-  failedTurns: 0,
-};
-const offlineSpeaker: WrittenBy = { ...offlineTurn, totalMs: 15_480, turns: 3 };
 
 /**
  * The same debate as the offline speaker wrote it, its speakers still carrying the 'gpt-4' they

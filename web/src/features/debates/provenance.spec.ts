@@ -8,6 +8,7 @@ import {
   turnProvenance,
   type WrittenBy,
 } from './provenance';
+import { offlineTurn as offline } from '../../test/written-by';
 
 const model: WrittenBy = {
   kind: 'model',
@@ -18,19 +19,6 @@ const model: WrittenBy = {
   tokensOut: 230,
   firstTokenMs: 812,
   totalMs: 5_210,
-  turns: 1,
-  failedTurns: 0,
-};
-
-const offline: WrittenBy = {
-  kind: 'offline',
-  modelId: 'offline',
-  label: 'Offline speaker',
-  serverModel: null,
-  tokensIn: null,
-  tokensOut: null,
-  firstTokenMs: 100,
-  totalMs: 5_160,
   turns: 1,
   failedTurns: 0,
 };

@@ -6,6 +6,7 @@ import { initialAuthState } from '../auth/auth.slice';
 import type { WrittenBy } from '../debates/provenance';
 import { EnginePage, speakingText } from './EnginePage';
 import { eventReceived, type RunEvent } from './engine.slice';
+import { offlineTurn } from '../../test/written-by';
 
 const catalog: CatalogQuery['catalog'] = {
   categories: ['Politics'],
@@ -101,18 +102,6 @@ const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
 
 const offlineRef = { id: 'offline', label: 'Offline speaker', kind: 'offline' };
 const gpt4oRef = { id: 'gpt-4o', label: 'GPT-4o', kind: 'model' };
-const offlineTurn: WrittenBy = {
-  kind: 'offline',
-  modelId: 'offline',
-  label: 'Offline speaker',
-  serverModel: null,
-  tokensIn: null,
-  tokensOut: null,
-  firstTokenMs: 100,
-  totalMs: 5_160,
-  turns: 1,
-  failedTurns: 0,
-};
 const gpt4oTurn: WrittenBy = {
   ...offlineTurn,
   kind: 'model',
