@@ -46,7 +46,8 @@ export async function runNx(args) {
   const child = spawn('npx', ['nx', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NX_TUI: 'false', NX_NO_CLOUD: 'true' },
+    // Without log grouping: on GitHub Actions Nx would wrap each task's header in ::group::.
+    env: { ...process.env, NX_TUI: 'false', NX_NO_CLOUD: 'true', NX_SKIP_LOG_GROUPING: 'true' },
   });
   /** Each task's output lines, by task ("project:target"), as Nx's static style prints them. */
   const sections = new Map();
@@ -135,6 +136,9 @@ function eachLine(stream, onLine) {
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) onLine(line);
+  });
+  stream.on('end', () => {
+    if (pending !== '') onLine(pending);
   });
 }
 

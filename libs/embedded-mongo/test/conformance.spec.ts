@@ -269,7 +269,14 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     // updates the value to the current value, nModified can be less than n" (update command).
     const at = new Date('2026-01-01T00:00:00Z');
     const things = db.collection<Record<string, unknown> & { _id: number }>('unchanged');
-    await things.insertOne({ _id: 1, n: 1, at, tags: ['a', { b: 2 }], nested: { x: 1, y: 2 } });
+    await things.insertOne({
+      _id: 1,
+      n: 1,
+      at,
+      tags: ['a', { b: 2 }],
+      nested: { x: 1, y: 2 },
+      padded: [],
+    });
     const set = (values: Record<string, unknown>) => things.updateOne({ _id: 1 }, { $set: values });
 
     const same = await set({
@@ -282,12 +289,20 @@ describe('MongoDB behaviour, or a clear refusal', () => {
     // A later date, another number in an array's document: changed.
     expect((await set({ at: new Date(at.getTime() + 1) })).modifiedCount).toBe(1);
     expect((await set({ 'tags.1.b': 2.5 })).modifiedCount).toBe(1);
+    // -0 is a double, 0 an int32: another value to MongoDB, though JavaScript finds them equal.
+    expect((await set({ n: -0 })).modifiedCount).toBe(1);
+    expect((await set({ n: 1 })).modifiedCount).toBe(1);
+    // Setting past an array's end pads it with nulls; setting one of them to null changes nothing.
+    expect((await set({ 'padded.3': 9 })).modifiedCount).toBe(1);
+    expect((await things.findOne({ _id: 1 }))?.['padded']).toEqual([null, null, null, 9]);
+    expect((await set({ 'padded.1': null })).modifiedCount).toBe(0);
     expect(await things.findOne({ _id: 1 })).toEqual({
       _id: 1,
       n: 1,
       at: new Date(at.getTime() + 1),
       tags: ['a', { b: 2.5 }],
       nested: { x: 1, y: 2 },
+      padded: [null, null, null, 9],
     });
   });
 

@@ -147,8 +147,10 @@ export function cloneDocument<T extends Document>(document: T): T {
 }
 
 function cloneValue(value: unknown): unknown {
+  // BSON has no undefined: it is written (and so read back) as null, a hole in an array too.
+  if (value === undefined) return null;
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(cloneValue);
+  if (Array.isArray(value)) return Array.from(value, cloneValue);
   if (value instanceof Date) return new Date(value.getTime());
   if (!isPlainObject(value)) return value;
   const copy: Document = {};
@@ -183,20 +185,21 @@ export function bsonSize(document: Document): number {
 
 /**
  * Whether two stored values are the same BSON: the same fields in the same order, the same types
- * and values. BSON's own value types are compared by their encoding; a -0 and a 0, which encode
- * alike, are the same.
+ * and values. BSON's own value types are compared by their encoding; undefined (a hole in an
+ * array) is null, as BSON writes it; -0 is not 0 (a double, not an int32).
  */
-export function sameValue(a: unknown, b: unknown): boolean {
+export function sameValue(left: unknown, right: unknown): boolean {
+  const a = left === undefined ? null : left;
+  const b = right === undefined ? null : right;
+  if (typeof a === 'number' && typeof b === 'number') return Object.is(a, b);
   if (a === b) return true;
-  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((item, index) => sameValue(item, b[index]))
-    );
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) {
+      if (!sameValue(a[index], b[index])) return false;
+    }
+    return true;
   }
   if (a instanceof Date || b instanceof Date) {
     return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime());

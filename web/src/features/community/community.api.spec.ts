@@ -34,14 +34,17 @@ const page: PublicDebatePage = {
 };
 
 const realFetch = globalThis.fetch;
-/** Answers the request the gateway holds, with this body. */
-let answer: (body: object) => void;
+/** The requests the gateway holds, oldest first. */
+let held: Array<(body: object) => void> = [];
+/** Answers the oldest request the gateway holds, with this body. */
+const answer = (body: object) => held.shift()?.(body);
 
 beforeEach(() => {
+  held = [];
   globalThis.fetch = jest.fn<typeof fetch>(
     () =>
       new Promise<Response>((resolve) => {
-        answer = (body) => resolve({ ok: true, status: 200, json: async () => body } as Response);
+        held.push((body) => resolve({ ok: true, status: 200, json: async () => body } as Response));
       }),
   );
 });
@@ -119,6 +122,61 @@ describe('a vote', () => {
     expect(shown().d1).toMatchObject(marks);
     // The reader voted: not asked where they stood before any more.
     expect(shown().page).toMatchObject({ ...marks, askBefore: false, standBefore: 'SKIPPED' });
+  });
+});
+
+describe('two votes on one debate in flight', () => {
+  const counts = (upvotes: number, downvotes: number, interesting: number) => ({
+    upvotes,
+    downvotes,
+    interesting,
+  });
+
+  it('show the later one: an earlier answer arriving later, or an earlier refusal, changes nothing', async () => {
+    const { store, shown } = await cached();
+    const vote = (kind: 'AGAINST' | 'INTERESTING') =>
+      store.dispatch(communityApi.endpoints.vote.initiate({ ...reader('d1'), kind }));
+    const first = vote('AGAINST');
+    const second = vote('INTERESTING');
+    // The card starts at one For (the fixture's myVote): Against, then Interesting.
+    expect(shown().d1).toMatchObject({ ...counts(0, 0, 1), myVote: 'INTERESTING' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(held).toHaveLength(2);
+
+    // The first is refused after the second was shown: undoing it would show For again.
+    answer({ errors: [{ message: 'Your vote could not be counted. Please try again.' }] });
+    await expect(first.unwrap()).rejects.toBeTruthy();
+    expect(shown().d1).toMatchObject({ ...counts(0, 0, 1), myVote: 'INTERESTING' });
+
+    const counted = { debateId: 'd1', ...counts(3, 1, 2), myVote: 'INTERESTING' as const };
+    answer({ data: { vote: { ...counted, mindsChanged: { readers: 0, shares: null } } } });
+    await second.unwrap();
+    expect(shown().d1).toMatchObject({ ...counts(3, 1, 2), myVote: 'INTERESTING' });
+  });
+
+  it('keep the later answer when an earlier one arrives after it', async () => {
+    const { store, shown } = await cached();
+    const vote = (kind: 'AGAINST' | 'INTERESTING') =>
+      store.dispatch(communityApi.endpoints.vote.initiate({ ...reader('d1'), kind }));
+    const first = vote('AGAINST');
+    const second = vote('INTERESTING');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const [answerFirst, answerSecond] = held;
+    const reply = (kind: 'AGAINST' | 'INTERESTING', upvotes: number) => ({
+      data: {
+        vote: {
+          debateId: 'd1',
+          ...counts(upvotes, 0, 0),
+          myVote: kind,
+          mindsChanged: { readers: 0, shares: null },
+        },
+      },
+    });
+    answerSecond?.(reply('INTERESTING', 7));
+    await second.unwrap();
+    answerFirst?.(reply('AGAINST', 5));
+    await first.unwrap();
+    expect(shown().d1).toMatchObject({ upvotes: 7, myVote: 'INTERESTING' });
   });
 });
 

@@ -314,23 +314,37 @@ function patchDebate(
   return [...cards, ...pages];
 }
 
+/** The last change sent, by kind ('vote', 'star'), viewer and debate: only its outcome is shown. */
+const lastSent = new Map<string, number>();
+let sent = 0;
+
 /**
  * Shows `change` at once; once the server answers, `answered` with what it said, or, if it
- * refuses, the debate as it was (RTK Query's optimistic update). The caller still gets the
- * refusal, to say why.
+ * refuses, the debate as it was (RTK Query's optimistic update). Of two changes of one kind to one debate in flight, only the later
+ * one's outcome is shown: an earlier answer arriving last, or an earlier refusal undoing what
+ * the later change showed, would show what the server no longer holds. The caller still gets
+ * the refusal, to say why.
  */
 async function optimistically<Result>(
+  kind: 'vote' | 'star',
   cache: CacheAccess & { queryFulfilled: Promise<{ data: Result }> },
   debate: CommunityDebateArgs,
   change: DebateChange,
   answered: (result: Result) => DebateChange,
 ): Promise<void> {
+  const key = `${kind}|${debate.viewer ?? ''}|${debate.id}`;
+  const ticket = (sent += 1);
+  lastSent.set(key, ticket);
   const patches = patchDebate(cache, debate, change);
+  const isLast = () => lastSent.get(key) === ticket;
   try {
     const { data } = await cache.queryFulfilled;
-    patchDebate(cache, debate, answered(data));
+    if (isLast()) patchDebate(cache, debate, answered(data));
   } catch {
+    if (!isLast()) return;
     for (const patch of patches) patch.undo();
+  } finally {
+    if (isLast()) lastSent.delete(key);
   }
 }
 
@@ -342,6 +356,7 @@ export const communityApi = communityQueries.injectEndpoints({
       transformResponse: (data: VoteMutation) => data.vote,
       onQueryStarted: ({ kind, ...debate }, cache) =>
         optimistically(
+          'vote',
           cache,
           debate,
           toMarks((debate) => {
@@ -407,6 +422,7 @@ export const communityApi = communityQueries.injectEndpoints({
       transformResponse: (data: ToggleStarMutation) => data.toggleStar,
       onQueryStarted: ({ starred, ...debate }, cache) =>
         optimistically(
+          'star',
           cache,
           debate,
           {
