@@ -47,7 +47,7 @@ const {
 } = await import('@debate/contracts');
 const { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } =
   await import('@debate/nest');
-const { debateOf, offlineTurn, offlineVerdict } = await import('@debate/testing');
+const { offlineTurn, offlineVerdict, sharedDebateOf } = await import('@debate/testing');
 
 // ---------------------------------------------------------------------------------------------
 // The platform
@@ -125,7 +125,7 @@ for (let index = 0; index < debateCount; index += 1) {
         ? offlineVerdict(8, 5)
         : offlineVerdict(4, 7);
   debates.push(
-    debateOf(id, {
+    sharedDebateOf(id, {
       userId: `author-${index % 500}`,
       userDisplayName: `Author ${index % 500}`,
       timestamp: sharedAt,
