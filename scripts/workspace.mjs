@@ -128,7 +128,7 @@ export function hasCommand(name) {
 }
 
 /** Calls `onLine` with each whole line `stream` writes. */
-function eachLine(stream, onLine) {
+export function eachLine(stream, onLine) {
   let pending = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {
