@@ -1,7 +1,9 @@
-// npm run screenshots: the README's pictures of the product (docs/images/*.png), taken from the
-// built platform as `npm start` runs it, in Debian's Chromium: a new user signs up, has the
-// offline speaker write a debate on /engine, saves and shares it, and the community ranking
-// shows it, at 1280 px and at 390 px. Run it again after a change to what those screens show.
+// npm run screenshots: the README's and docs' pictures of the product (docs/images/*.png), taken
+// from the built platform as `npm start` runs it (the five example debates seeded), in Debian's
+// Chromium: a new user signs up, has the offline speaker write a debate on /engine (pictured while
+// it is being written), saves and shares it; then the forum and the leaderboard. Each screen at
+// 1280 and 390 px wide, light and dark: `<screen>-<width>-<scheme>.png`. Run it again after a
+// change to what those screens show.
 // `--out <dir>` writes the pictures there instead of docs/images; `--every-page` adds whole-page
 // pictures of the engine, the ranking, the debate page, the history and the account, at both widths
 // and in light and dark mode: taken before and after a change to the styles, they show what moved.
@@ -16,6 +18,10 @@ buildAll();
 const { chromium } = await import('playwright-core');
 
 const TOPIC = 'Should cities ban private cars from their centres?';
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
 const { values: options } = parseArgs({
   options: { out: { type: 'string' }, 'every-page': { type: 'boolean', default: false } },
 });
@@ -23,16 +29,31 @@ const out = options.out ? resolve(options.out) : join(root, 'docs/images');
 mkdirSync(out, { recursive: true });
 
 const platform = await startPlatformProcess({
-  OFFLINE_TOKENS_PER_SECOND: '2000',
+  // Slow enough that the debate is still being written while the engine is pictured.
+  OFFLINE_TOKENS_PER_SECOND: '20',
   OFFLINE_FIRST_TOKEN_MS: '0',
   TURN_PAUSE_MS: '0',
+  SEED_EXAMPLES: 'true',
 });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+
+/** `name` at each width, light and dark, as the page shows it now (scrolled to its top). */
+async function pictureEverySize(page, name) {
+  for (const viewport of WIDTHS) {
+    await page.setViewportSize(viewport);
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await page.evaluate(() => globalThis.scrollTo(0, 0));
+      const file = join(out, `${name}-${viewport.width}-${colorScheme}.png`);
+      await page.screenshot({ path: file, animations: 'disabled' });
+    }
+  }
+  await page.setViewportSize(WIDTHS[0]);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 try {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-    baseURL: platform.url,
-  });
+  const context = await browser.newContext({ viewport: WIDTHS[0], baseURL: platform.url });
   const page = await context.newPage();
   await page.goto('/login');
   await page.getByRole('button', { name: 'Create one' }).click();
@@ -44,10 +65,11 @@ try {
   await page.goto('/engine');
   await page.getByLabel('Debate topic').fill(TOPIC);
   await page.getByRole('button', { name: 'Begin discussion' }).click();
+  // Mid-debate: the first round written, the second being written.
+  await page.getByRole('region', { name: 'Round 2: Rebuttal' }).waitFor({ timeout: 60_000 });
+  await pictureEverySize(page, 'engine');
   const panel = page.getByRole('region', { name: 'Save Your Debate' });
-  await panel.waitFor({ timeout: 30_000 });
-  await page.evaluate(() => globalThis.scrollTo(0, 0));
-  await page.screenshot({ path: join(out, 'engine.png') });
+  await panel.waitFor({ timeout: 120_000 });
   for (const category of ['Environment', 'Politics']) {
     await panel.getByRole('button', { name: category, exact: true }).click();
   }
@@ -59,6 +81,7 @@ try {
     .getByRole('article')
     .filter({ has: page.getByRole('heading', { name: TOPIC }) });
   await saved.getByRole('button', { name: 'Share with Community' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Share', exact: true }).click();
   await saved.getByRole('button', { name: 'Shared with Community' }).waitFor();
 
   // The shared copy reaches the ranking through the event log: a moment later.
@@ -69,17 +92,13 @@ try {
     if (attempt > 40) throw new Error('the shared debate never reached the ranking');
     await page.waitForTimeout(250);
   }
-  await page.screenshot({ path: join(out, 'ranking.png') });
+  await page.waitForLoadState('networkidle');
+  await pictureEverySize(page, 'forum');
 
-  const phone = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    baseURL: platform.url,
-  });
-  const small = await phone.newPage();
-  await small.goto('/community/ranking');
-  await small.getByRole('heading', { name: TOPIC }).waitFor();
-  await small.screenshot({ path: join(out, 'ranking-phone.png') });
+  await page.goto('/community/leaderboard');
+  await page.getByRole('table').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await pictureEverySize(page, 'leaderboard');
 
   if (options['every-page']) {
     const debatePath = await page.getByRole('link', { name: TOPIC }).getAttribute('href');

@@ -15,6 +15,7 @@ import { GenerationResolver } from './generation/generation.resolver.js';
 import { LeaderboardResolver } from './leaderboard/leaderboard.resolver.js';
 import type { ResolvedGatewayOptions } from './gateway.options.js';
 import { graphqlModule } from './graphql.module.js';
+import { SessionCookies } from './session/session.cookies.js';
 import { SessionResolver } from './session/session.resolver.js';
 import { UsageResolver } from './usage/usage.resolver.js';
 
@@ -58,6 +59,10 @@ export class GatewayModule {
           ),
         },
         { provide: APP_FILTER, useClass: ServiceErrorsFilter },
+        {
+          provide: SessionCookies,
+          useValue: new SessionCookies(options.alwaysSecureCookies ?? false),
+        },
         ...gatewayResolvers,
         ...(options.authIssuer
           ? [

@@ -27,6 +27,11 @@ export interface GatewayOptions {
    * rate limits count the client address this yields.
    */
   readonly trustProxy?: boolean | string;
+  /**
+   * The session cookies are Secure whatever the request's scheme (production, NODE_ENV); by
+   * default only when the request came over HTTPS, so that sign-in works over plain HTTP.
+   */
+  readonly alwaysSecureCookies?: boolean;
   /** Rate, operation, body and subscription limits; by default as with no variable set. */
   readonly limits?: GatewayLimits;
 }

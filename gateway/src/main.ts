@@ -32,6 +32,7 @@ const app = await createGateway({
   ...(env.AUTH_ISSUER_URL ? { authIssuer: env.AUTH_ISSUER_URL } : {}),
   ...(env.AUTH_JWKS_URL ? { authJwksUrl: env.AUTH_JWKS_URL } : {}),
   ...(env.TRUST_PROXY === undefined ? {} : { trustProxy: env.TRUST_PROXY }),
+  alwaysSecureCookies: env.NODE_ENV === 'production',
 });
 app.enableShutdownHooks();
 await app.listen({ port: env.PORT, host: env.HOST });

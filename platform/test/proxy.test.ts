@@ -4,6 +4,8 @@ import { graphql } from './graphql-client.js';
 import { startTestPlatform, type TestPlatform } from './test-platform.js';
 
 const START = 'mutation { signInWithProvider(provider: GOOGLE) }';
+const SIGN_UP =
+  'mutation ($email: String!, $password: String!) { signUp(email: $email, password: $password) { expiresIn } }';
 // What the Ingress adds when a browser comes over https to debate.example.org.
 const FORWARDED = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'debate.example.org' };
 
@@ -42,5 +44,22 @@ describe('the gateway behind a reverse proxy', () => {
   it('without it, believes no forwarded header (anyone could send them)', async () => {
     const { host } = new URL(direct.platform.url);
     expect(await redirectUriOf(direct.platform.url)).toBe(`http://${host}/login?provider=google`);
+  });
+
+  it('sets the session cookie Secure when the browser came over https, not over plain http', async () => {
+    const sessionCookie = async (url: string, email: string) => {
+      const result = await graphql<{ signUp: { expiresIn: number } }>(url, SIGN_UP, {
+        variables: { email, password: 'a fine password' },
+        headers: FORWARDED,
+      });
+      expect(result.errors).toBeUndefined();
+      return result.setCookie.find((value) => value.startsWith('debate_session=')) ?? '';
+    };
+
+    expect(await sessionCookie(behindProxy.platform.url, 'tls@example.org')).toMatch(/; Secure/);
+    // The same header from a peer TRUST_PROXY does not name is anyone's: plain http it is.
+    const plain = await sessionCookie(direct.platform.url, 'plain@example.org');
+    expect(plain).toMatch(/HttpOnly/);
+    expect(plain).not.toMatch(/Secure/);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { signUp } from './support/accounts.js';
 import { desktop, useBrowser } from './support/browser.js';
+import { confirmShare } from './support/debates.js';
 
 const FIRST = 'Should voting be compulsory in national elections?';
 const SECOND = 'Is open-source software a public good?';
@@ -113,6 +114,7 @@ describe('the community journey', () => {
 
     // Sharing.
     await first.getByRole('button', { name: 'Share with Community' }).click();
+    await confirmShare(page);
     await page
       .getByRole('status')
       .getByText('Debate shared successfully! It will appear in Community Rankings.')
@@ -121,6 +123,7 @@ describe('the community journey', () => {
       true,
     );
     await card(page, SECOND).getByRole('button', { name: 'Share with Community' }).click();
+    await confirmShare(page);
     await card(page, SECOND).getByRole('button', { name: 'Shared with Community' }).waitFor();
 
     // In the ranking, with the author's own For vote.

@@ -72,7 +72,11 @@ describe('generating a debate on /engine', () => {
     const early = (await streaming.textContent()) ?? '';
 
     await page.getByRole('button', { name: 'Begin discussion' }).waitFor({ timeout: 30_000 });
-    expect(await page.getByRole('button', { name: 'Show More' }).count()).toBe(6);
+    // Every turn shows its summary but the last, still open: nothing came after it.
+    expect(await page.getByRole('button', { name: 'Show More' }).count()).toBe(5);
+    expect(
+      await page.getByRole('article').last().getByRole('button', { name: 'Show Less' }).count(),
+    ).toBe(1);
     // Who wrote it, truthfully: the offline speaker (npm start's only model), each turn too.
     expect(await page.locator('.offline-note').textContent()).toBe(
       'Both speakers are written by the offline speaker: no AI model is called for this debate.',
@@ -109,7 +113,7 @@ describe('generating a debate on /engine', () => {
     await begin(page, true);
     await page.getByRole('button', { name: 'Begin discussion' }).waitFor({ timeout: 30_000 });
     const lastRow = await usageRow(page, 'Free Debates Remaining');
-    expect(lastRow).toBe('0 (Refreshes after 6 days of inactivity)');
+    expect(lastRow).toMatch(/^0 \(Refreshes after 6 days of inactivity\)Your next free debate: \S/);
 
     await begin(page, true);
     await page.getByRole('alert').getByText(NO_FREE).waitFor();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { useBrowser } from './support/browser.js';
+import { shareDialog } from './support/debates.js';
 
 /**
  * Presses Tab until `target` has the focus, as someone without a mouse would; fails when it is
@@ -67,6 +68,9 @@ describe('the keyboard alone', () => {
     await page.waitForURL('**/community/history');
     const saved = page.locator('.debate-card').first();
     await tabTo(page, saved.getByRole('button', { name: 'Share with Community' }));
+    await page.keyboard.press('Enter');
+    // Asked first: the dialog's Share has the focus.
+    await shareDialog(page).waitFor();
     await page.keyboard.press('Enter');
     const href = await saved.getByRole('link', { name: 'Public page' }).getAttribute('href');
     const id = decodeURIComponent(href?.split('/').pop() ?? '');

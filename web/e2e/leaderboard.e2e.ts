@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Locator, Page } from 'playwright-core';
 import { signUp } from './support/accounts.js';
 import { desktop, useBrowser } from './support/browser.js';
+import { confirmShare } from './support/debates.js';
 
 const APART = 'Rated apart: debates written by the offline speaker';
 
@@ -45,6 +46,7 @@ async function writeAndShare(
     .getByRole('article')
     .filter({ has: page.getByRole('heading', { name: topic }) });
   await saved.getByRole('button', { name: 'Share with Community' }).click();
+  await confirmShare(page);
   await saved.getByRole('button', { name: 'Shared with Community' }).waitFor();
 }
 

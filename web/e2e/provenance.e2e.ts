@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { signUp } from './support/accounts.js';
 import { useBrowser } from './support/browser.js';
+import { confirmShare } from './support/debates.js';
 
 const TOPIC = 'Should museums return artefacts to their countries of origin?';
 const BOTH_OFFLINE =
@@ -117,6 +118,7 @@ describe('who wrote a debate, on npm start’s defaults', () => {
 
     // Shared: the community card.
     await saved.getByRole('button', { name: 'Share with Community' }).click();
+    await confirmShare(page);
     await saved.getByRole('button', { name: 'Shared with Community' }).waitFor();
     let card: Locator | null = null;
     for (let attempt = 0; attempt < 20 && !card; attempt += 1) {

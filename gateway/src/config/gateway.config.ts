@@ -59,6 +59,10 @@ export const gatewayEnvSchema = z.object({
   ).describe(
     "Whose X-Forwarded-* headers the gateway believes: a comma-separated list of addresses, CIDR ranges or proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`: the private ranges), or `true` for any peer; unset, none (the gateway is reached directly).",
   ),
+  // The images set it; the session cookies then never go without Secure (session.cookies.ts).
+  NODE_ENV: optionalEnv(z.string().optional()).describe(
+    'With `production` (the images set it), the session cookies are always `Secure`; otherwise they are `Secure` when the request came over HTTPS, directly or through a proxy TRUST_PROXY names (X-Forwarded-Proto), so that sign-in survives a reload over plain HTTP in development.',
+  ),
   RATE_LIMITS: optionalEnv(rateLimitsSchema.optional()).describe(
     'Rate limits by client address, by account and for everyone, over the defaults of docs/limits.md: JSON such as `{"signUp":{"address":"3/1h"}}`, or `off` (a load test\'s own cluster, never a public deployment).',
   ),

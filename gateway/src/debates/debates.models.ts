@@ -99,6 +99,13 @@ export abstract class DebateFieldsModel {
     description: 'Whether it ran with a moderator; null for a debate saved before this was kept.',
   })
   moderatorEnabled!: boolean | null;
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description:
+      'Its author stopped it before the end: no verdict, and its last round may be cut off.',
+  })
+  stopped!: boolean;
 }
 
 @ObjectType('Debate', { description: 'A saved debate (private until shared).' })
@@ -161,4 +168,10 @@ export class UnsavedDebateModel {
     description: 'The debate it is the side-swapped rematch of; null: not a rematch.',
   })
   rematchOf!: string | null;
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description: 'Its author stopped it before the end (stopDebate): it has no verdict.',
+  })
+  stopped!: boolean;
 }

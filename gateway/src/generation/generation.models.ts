@@ -208,7 +208,7 @@ export class TeamNotesModel {
 
 @ObjectType('DebateRunEvent', {
   description:
-    'One event of a run, in order (seq). type: runStarted, turnStarted, turnStage, textDelta, turnCompleted, judgingStarted, verdictReady, runCompleted or runFailed; the fields that type carries are set, the others null.',
+    'One event of a run, in order (seq). type: runStarted, turnStarted, turnStage, textDelta, turnCompleted, judgingStarted, verdictReady, runCompleted, runFailed or runStopped; the fields that type carries are set, the others null.',
 })
 export class DebateRunEventModel {
   @Field(() => String)
@@ -271,6 +271,13 @@ export class DebateRunEventModel {
   @Field(() => Boolean, { nullable: true })
   failed!: boolean | null;
 
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'turnCompleted: the run was stopped while this turn was being written; its text is what was written until then.',
+  })
+  cutOff!: boolean | null;
+
   @Field(() => WrittenByModel, { nullable: true, description: 'turnCompleted: what wrote it.' })
   writtenBy!: WrittenByModel | null;
 
@@ -301,4 +308,25 @@ export class DebateRunEventModel {
 
   @Field(() => String, { nullable: true })
   message!: string | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "runStopped: whether the run used a free debate (once a speaker's turn was complete); otherwise it was given back.",
+  })
+  freeDebateUsed!: boolean | null;
+}
+
+@ObjectType('StopDebateResult', { description: 'What stopDebate did.' })
+export class StopDebateResultModel {
+  @Field(() => Boolean, {
+    description: 'Whether this stopped the run; false when it had ended already (nothing changed).',
+  })
+  stopped!: boolean;
+
+  @Field(() => Boolean, {
+    description:
+      "Whether the run used a free debate: yes once a speaker's turn was complete, else it was given back.",
+  })
+  freeDebateUsed!: boolean;
 }

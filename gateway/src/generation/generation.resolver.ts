@@ -32,7 +32,11 @@ import {
   SubscriptionLimits,
 } from '../query-limits/subscription-limits.js';
 import { RateLimit } from '../rate-limit/rate-limit.guard.js';
-import { DebateRunEventModel, DebateSettingsInput } from './generation.models.js';
+import {
+  DebateRunEventModel,
+  DebateSettingsInput,
+  StopDebateResultModel,
+} from './generation.models.js';
 
 function toModel(event: RunEvent): DebateRunEventModel {
   const empty: DebateRunEventModel = {
@@ -53,12 +57,14 @@ function toModel(event: RunEvent): DebateRunEventModel {
     text: null,
     summary: null,
     failed: null,
+    cutOff: null,
     writtenBy: null,
     stage: null,
     team: null,
     judge: null,
     verdict: null,
     message: null,
+    freeDebateUsed: null,
   };
   return { ...empty, ...event };
 }
@@ -203,6 +209,34 @@ export class GenerationResolver implements OnModuleDestroy {
       });
     }
     return started.runId;
+  }
+
+  // The run's owner only: the generation instance that has it finds only the user's own runs.
+  @Authenticated()
+  @Mutation(() => StopDebateResultModel, {
+    description:
+      "Stops the user's debate run being written: the turn under way is kept as far as it went " +
+      "(cut off), nothing more is written or judged, and the run ends with runStopped. It uses the free debate once a speaker's " +
+      'turn was complete (then it can be saved, marked stopped); before that the free debate is given back. ' +
+      'A run that had ended already is left as it was (stopped: false).',
+  })
+  async stopDebate(
+    @Args('runId') id: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<StopDebateResultModel> {
+    const runId = parseInput(DebateId, id, 'Invalid run id');
+    const instance = runInstanceKey(runId);
+    if (!instance) throw noSuchRun();
+    try {
+      return await this.services.request(
+        generationContracts.stop,
+        { runId, userId: user.id },
+        { instance },
+      );
+    } catch (error) {
+      if (error instanceof ServiceError && error.message === NO_SUCH_RUN) throw noSuchRun();
+      throw error;
+    }
   }
 
   @Authenticated()

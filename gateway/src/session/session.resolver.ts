@@ -21,13 +21,11 @@ import type { AuthenticatedUser } from '../auth/token-verifier.js';
 import { parseInput } from '../errors/graphql-errors.js';
 import { AuthSessionModel, MeModel, SignInProviderValue } from './session.models.js';
 import {
-  clearProviderCookie,
-  clearSessionCookie,
+  type CookieExchange,
   cookieOf,
   PROVIDER_COOKIE,
   SESSION_COOKIE,
-  setProviderCookie,
-  setSessionCookie,
+  SessionCookies,
 } from './session.cookies.js';
 
 /** The HTTP exchange behind a GraphQL operation (graphql.module.ts puts it in the context). */
@@ -37,9 +35,9 @@ interface HttpContext {
   reply?: FastifyReply;
 }
 
-function replyOf(context: HttpContext): FastifyReply {
+function exchangeOf(context: HttpContext): CookieExchange {
   if (!context.reply) throw new Error('No HTTP reply in the GraphQL context (a subscription?)');
-  return context.reply;
+  return { req: context.req, reply: context.reply };
 }
 
 const REFUSAL_CODES: Record<SignInRefusal['refused'], string> = {
@@ -90,19 +88,20 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * Sign-up, sign-in (e-mail or provider), refresh and sign-out. The refresh token never reaches
- * the browser's scripts: it travels in an httpOnly, Secure, SameSite=Strict cookie; the access
- * token is returned for the app to keep in memory.
+ * the browser's scripts: it travels in an httpOnly, SameSite=Strict cookie (Secure over HTTPS
+ * and in production: SessionCookies); the access token is returned for the app to keep in memory.
  */
 @Resolver()
 export class SessionResolver {
   constructor(
     private readonly services: ServiceClient,
     private readonly limiter: RateLimiter,
+    private readonly cookies: SessionCookies,
   ) {}
 
   private open(context: HttpContext, outcome: Session | SignInRefusal): AuthSessionModel {
     if (isRefusal(outcome)) throw refused(outcome);
-    setSessionCookie(replyOf(context), outcome.refreshToken, outcome.refreshExpiresIn);
+    this.cookies.setSession(exchangeOf(context), outcome.refreshToken, outcome.refreshExpiresIn);
     return {
       accessToken: outcome.accessToken,
       expiresIn: outcome.expiresIn,
@@ -196,8 +195,8 @@ export class SessionResolver {
       provider,
       redirectUri,
     });
-    setProviderCookie(
-      replyOf(context),
+    this.cookies.setProvider(
+      exchangeOf(context),
       JSON.stringify({
         provider,
         state: started.state,
@@ -215,9 +214,8 @@ export class SessionResolver {
     @Args('state') state: string,
     @Context() context: HttpContext,
   ): Promise<AuthSessionModel> {
-    const reply = replyOf(context);
     const raw = cookieOf(context.req, PROVIDER_COOKIE);
-    clearProviderCookie(reply);
+    this.cookies.clearProvider(exchangeOf(context));
     let started: z.output<typeof ProviderCookie> | undefined;
     try {
       started = raw ? ProviderCookie.parse(JSON.parse(raw)) : undefined;
@@ -251,7 +249,7 @@ export class SessionResolver {
     if (!refreshToken) return null;
     const outcome = await this.services.request(identityContracts.refresh, { refreshToken });
     if (isRefusal(outcome)) {
-      clearSessionCookie(replyOf(context));
+      this.cookies.clearSession(exchangeOf(context));
       return null;
     }
     return this.open(context, outcome);
@@ -261,7 +259,7 @@ export class SessionResolver {
   @Mutation(() => Boolean, { description: 'Ends the session and clears its cookie.' })
   async signOut(@Context() context: HttpContext): Promise<boolean> {
     const refreshToken = cookieOf(context.req, SESSION_COOKIE);
-    clearSessionCookie(replyOf(context));
+    this.cookies.clearSession(exchangeOf(context));
     if (!refreshToken) return true;
     await this.services.request(identityContracts.signOut, { refreshToken });
     return true;

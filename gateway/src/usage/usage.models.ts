@@ -1,3 +1,4 @@
+import { FREE_DEBATE_REFILL_DAYS } from '@debate/contracts';
 import { Field, Int, ObjectType } from '@nestjs/graphql';
 
 @ObjectType('Usage', { description: "The signed-in user's free-debate allowance." })
@@ -7,6 +8,15 @@ export class UsageModel {
 
   @Field(() => String, { nullable: true })
   lastDebateStarted!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      `When the next free debate comes (ISO 8601): once more than ${FREE_DEBATE_REFILL_DAYS} days ` +
+      'have passed since the last debate started. Null while a free debate is left, before any ' +
+      'debate, and for the test account (reset daily).',
+  })
+  nextFreeDebateAt!: string | null;
 
   @Field(() => Int)
   totalDebates!: number;

@@ -22,6 +22,7 @@ export class UsageResolver {
     return {
       freeDebatesRemaining: stats.freeDebatesRemaining,
       lastDebateStarted: stats.lastDebateStarted,
+      nextFreeDebateAt: stats.nextFreeDebateAt,
       totalDebates: stats.totalDebates,
       memberSince: stats.createdAt,
       tokensIn: stats.tokensIn,

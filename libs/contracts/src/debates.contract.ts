@@ -92,6 +92,11 @@ export const Debate = z
      * the other side); null: not a rematch. The two make a side-swapped pair.
      */
     rematchOf: DebateId.nullable().default(null),
+    /**
+     * Its author stopped it before the end: it has no verdict, and its last round may be cut
+     * off. Absent in a debate saved before Stop existed (and so not stopped).
+     */
+    stopped: z.boolean().default(false),
   })
   .strict();
 export type Debate = z.output<typeof Debate>;
@@ -112,6 +117,7 @@ export const UnsavedDebate = Debate.pick({
   debateFormat: true,
   moderatorEnabled: true,
   rematchOf: true,
+  stopped: true,
 })
   .extend({ runId: DebateId })
   .strict();

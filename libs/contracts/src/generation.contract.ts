@@ -305,6 +305,11 @@ export const RunEvent = z.discriminatedUnion('type', [
       summary: z.string(),
       /** The speaker failed this turn: text and summary are the spec's error texts. */
       failed: z.boolean(),
+      /**
+       * The run was stopped while this turn was being written: its text is what was written
+       * until then, its summary says it was cut off.
+       */
+      cutOff: z.boolean().default(false),
       writtenBy: WrittenBy,
       /** How a team made it; null: one completion wrote it (or the turn failed). */
       team: TeamNotes.nullable(),
@@ -322,6 +327,11 @@ export const RunEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('verdictReady'), ...sequenced, verdict: Verdict }).strict(),
   z.object({ type: z.literal('runCompleted'), ...sequenced }).strict(),
   z.object({ type: z.literal('runFailed'), ...sequenced, message: z.string() }).strict(),
+  /**
+   * Its owner stopped it: no further turn and no judging. `freeDebateUsed`: whether it cost a
+   * free debate (it does once a speaker's turn was complete; otherwise it was given back).
+   */
+  z.object({ type: z.literal('runStopped'), ...sequenced, freeDebateUsed: z.boolean() }).strict(),
 ]);
 export type RunEvent = z.output<typeof RunEvent>;
 
@@ -394,6 +404,17 @@ export const generationContracts = {
         .strict(),
     ]),
   ),
+  /**
+   * Stops the user's run (addressed to its instance, see runInstanceKey): the turn being written
+   * is cut where it is, nothing more is written or judged. `stopped` false: it had ended already
+   * and nothing changed. `freeDebateUsed`: whether the run cost a free debate (see RunEvent's
+   * runStopped). Someone else's run reads as NO_SUCH_RUN.
+   */
+  stop: defineRequest(
+    subjects.generation.run.stop,
+    z.object({ runId, userId }).strict(),
+    z.object({ stopped: z.boolean(), freeDebateUsed: z.boolean() }).strict(),
+  ),
   /** Every event of the user's run from its start, then the live ones until it ends. */
   watch: defineStream(
     subjects.generation.run.watch,
@@ -402,7 +423,10 @@ export const generationContracts = {
   ),
 } as const;
 
-/** A finished run as the debates service saves it: the settings and the speakers' turns. */
+/**
+ * A finished run as the debates service saves it: the settings and the speakers' turns. A run
+ * its owner stopped once a speaker's turn was complete is finished too (`stopped`).
+ */
 export const FinishedRun = z
   .object({
     runId,
@@ -427,6 +451,8 @@ export const FinishedRun = z
     moderatorEnabled: z.boolean(),
     /** The saved debate it is the rematch of; null: not a rematch. */
     rematchOf: runId.nullable(),
+    /** Its owner stopped it before the end (it has no verdict); absent in a run kept before. */
+    stopped: z.boolean().default(false),
   })
   .strict();
 export type FinishedRun = z.output<typeof FinishedRun>;
@@ -434,7 +460,7 @@ export type FinishedRun = z.output<typeof FinishedRun>;
 export const runLookupContract = defineRequest(
   subjects.generation.run.get,
   z.object({ runId, userId }).strict(),
-  /** null: no such run of this user, or it has not completed, or it was forgotten. */
+  /** null: no such run of this user, or it has not finished (completed, or stopped with a turn), or it was forgotten. */
   z.object({ run: FinishedRun.nullable() }).strict(),
 );
 
@@ -445,6 +471,8 @@ export const generationTexts = {
   turnFailedText: 'An error occurred while generating the argument.',
   turnFailedSummary: 'Error generating response.',
   runFailed: 'An error occurred during the debate. Please try again.',
+  /** Not the spec's: the summary of a turn cut off by Stop. */
+  turnCutOff: 'Stopped before the end of this turn.',
   /** Not the spec's: its limit on starts is this platform's own (USAGE_STARTS_PER_MINUTE). */
   rateLimited: 'Too many debates started in a short time; try again in a minute',
   /** Not the spec's: the catalogue is the operator's (MODEL_CATALOG). */

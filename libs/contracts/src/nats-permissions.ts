@@ -69,6 +69,7 @@ export const natsCalls: Readonly<Record<NatsDeployable, readonly Callable[]>> = 
     catalogContracts.generationCatalog,
     generationContracts.start,
     generationContracts.watch,
+    generationContracts.stop,
     debatesContracts.save,
     debatesContracts.list,
     debatesContracts.get,
@@ -140,6 +141,7 @@ function leaves(tree: object): Subject[] {
  */
 export const instanceAddressedContracts: readonly Callable[] = [
   generationContracts.watch,
+  generationContracts.stop,
   runLookupContract,
 ];
 

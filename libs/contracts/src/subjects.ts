@@ -36,6 +36,7 @@ export const subjects = {
       start: 'generation.run.start',
       watch: 'generation.run.watch',
       get: 'generation.run.get',
+      stop: 'generation.run.stop',
     },
     example: { write: 'generation.example.write' },
   },

@@ -17,6 +17,12 @@ export const UsageStats = z
   .object({
     freeDebatesRemaining: count,
     lastDebateStarted: z.iso.datetime().nullable(),
+    /**
+     * When the refill gives 1 again (the first moment more than the refill's days have passed
+     * since the last debate started); null when it does not apply: a free debate is left, none
+     * was ever started, or the account is the test account (its daily reset comes first).
+     */
+    nextFreeDebateAt: z.iso.datetime().nullable(),
     totalDebates: count,
     /** When the usage record was created: the user's first sign-in. */
     createdAt: z.iso.datetime(),

@@ -127,6 +127,7 @@ export function debateOf(id: string, fields: Partial<Debate> = {}): Debate {
     debateFormat: 'structured',
     moderatorEnabled: false,
     rematchOf: null,
+    stopped: false,
     ...fields,
   };
 }

@@ -73,6 +73,8 @@ describe('the public debates', () => {
       debateFormat: 'structured',
       moderatorEnabled: false,
       rematchOf: 'p0',
+      // It ran to its end.
+      stopped: false,
       // No reader has said where they stood yet.
       mindsChanged: { readers: 0, shares: null },
       // What wrote its second speaker was not kept (the fixture's): not rated.
@@ -94,6 +96,17 @@ describe('the public debates', () => {
       myVote: 'FOR',
       mindsChanged: { readers: 0, shares: null },
     });
+  });
+
+  it('keeps a debate its author stopped before the end marked as stopped', async () => {
+    await share(community, debateOf('p9', { stopped: true, verdict: null }));
+    const copy = await eventually(
+      () => publicCopy(community, 'p9'),
+      (found) => found !== null,
+    );
+    expect(copy).toMatchObject({ stopped: true, verdict: null });
+    const ranked = await rank(community);
+    expect(ranked.debates.find((card) => card.id === 'p9')?.stopped).toBe(true);
   });
 
   it('keeps one copy however often a share is announced, and its votes with it', async () => {

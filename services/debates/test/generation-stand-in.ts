@@ -35,9 +35,10 @@ export class GenerationStandIn {
    * A run of `userId`'s that finished: the moderator's opening, both speakers' three rounds and
    * the closing; the first speaker and the moderator on the model 'gpt-4' (its second round
    * failed), the second on the offline speaker. Its id names this instance, as a real run's
-   * names the instance generating it.
+   * names the instance generating it. `stopped`: its owner stopped it in the first speaker's
+   * first round (its moderator's opening and that round kept), before any judging.
    */
-  finish(userId: string, topic: string): FinishedRun {
+  finish(userId: string, topic: string, { stopped = false } = {}): FinishedRun {
     const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
     const speakers = ['First Speaker', 'Second Speaker'] as const;
     const run: FinishedRun = {
@@ -100,7 +101,13 @@ export class GenerationStandIn {
       debateFormat: 'oxford',
       moderatorEnabled: true,
       rematchOf: null,
+      stopped: false,
     };
+    if (stopped) {
+      run.turns = run.turns.slice(0, 2);
+      run.verdict = null;
+      run.stopped = true;
+    }
     this.runs.set(runId, { userId, run });
     return run;
   }

@@ -97,11 +97,31 @@ describe('saving a debate', () => {
       debateFormat: 'oxford',
       moderatorEnabled: true,
       rematchOf: null,
+      // It ran to its end.
+      stopped: false,
     });
     expect(Date.parse(saved.debate.timestamp)).toBeGreaterThanOrEqual(before - 1_000);
     expect(
       await debates.client.request(debatesContracts.get, { userId: 'ada', debateId: run.runId }),
     ).toEqual({ debate: saved.debate });
+  });
+
+  it('keeps a run its owner stopped as a debate marked stopped, without a verdict', async () => {
+    const run = generation.finish('ada', 'Should trains be free?', { stopped: true });
+    const saved = await save('ada', run.runId);
+    if (!saved.saved) throw new Error(saved.message);
+    expect(saved.debate).toMatchObject({
+      stopped: true,
+      verdict: null,
+      rounds: [expect.objectContaining({ speaker: 'First Speaker', round: 1 })],
+    });
+    const { debates: listed } = await debates.client.request(debatesContracts.list, {
+      userId: 'ada',
+      search: 'trains',
+      order: 'newest',
+      limit: 10,
+    });
+    expect(listed.map((debate) => [debate.id, debate.stopped])).toEqual([[run.runId, true]]);
   });
 
   it('keeps the name the user goes by', async () => {

@@ -16,7 +16,7 @@ import {
   startServiceUnderTest,
 } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { lastValueFrom, toArray } from 'rxjs';
+import { lastValueFrom, tap, toArray } from 'rxjs';
 import { GenerationServiceModule } from '../src/index.js';
 import { UsageStandIn } from './usage-stand-in.js';
 
@@ -65,6 +65,39 @@ function lookUp(generation: ServiceUnderTest, runId: string, userId = ada.userId
     { runId, userId },
     { instance: runInstanceKey(runId) },
   );
+}
+
+/** Stops the run, asking the instance that has it. */
+function stop(generation: ServiceUnderTest, runId: string, userId = ada.userId) {
+  return generation.client.request(
+    generationContracts.stop,
+    { runId, userId },
+    { instance: runInstanceKey(runId) },
+  );
+}
+
+/** Watches the run and stops it at the first event `when` picks: what was sent, and the answer. */
+async function stopWhen(
+  generation: ServiceUnderTest,
+  runId: string,
+  when: (event: RunEvent) => boolean,
+) {
+  let answer: ReturnType<typeof stop> | undefined;
+  const events = await lastValueFrom(
+    generation.client
+      .stream(
+        generationContracts.watch,
+        { runId, userId: ada.userId },
+        { instance: runInstanceKey(runId) },
+      )
+      .pipe(
+        tap((event) => {
+          if (!answer && when(event)) answer = stop(generation, runId);
+        }),
+        toArray(),
+      ),
+  );
+  return { events, answer: await answer };
 }
 
 const completedTurns = (events: readonly RunEvent[]) =>
@@ -202,6 +235,7 @@ describe('a debate run', () => {
       debateFormat: settings.debateFormat,
       moderatorEnabled: settings.moderatorEnabled,
       rematchOf: null,
+      stopped: false,
     });
     expect(run?.verdict?.judgedBy.label).toBe('Offline judge');
   });
@@ -220,6 +254,68 @@ describe('a debate run', () => {
     await expect(watch(generation, runId, 'eve')).rejects.toThrow(/No such debate run/);
     expect(await lookUp(generation, runId, 'eve')).toEqual({ run: null });
     expect((await lookUp(generation, runId)).run?.runId).toBe(runId);
+  });
+
+  describe('stopped by its owner', () => {
+    it("keeps what was written, cut where it was, and uses the free debate once a speaker's turn is complete", async () => {
+      const runId = await start(generation, settingsOf('Should museums be free?'));
+      // Nobody else can stop it: their stop reads as for a run that does not exist.
+      await expect(stop(generation, runId, 'eve')).rejects.toThrow(/No such debate run/);
+      // Stopped as the second speaker starts writing (the moderator, then the first spoke).
+      const { events, answer } = await stopWhen(
+        generation,
+        runId,
+        (event) => event.type === 'textDelta' && event.turn === 2,
+      );
+      expect(answer).toEqual({ stopped: true, freeDebateUsed: true });
+      expect(events.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: true });
+      const turns = completedTurns(events);
+      expect(turns.map((turn) => [turn.speaker, turn.cutOff])).toEqual([
+        ['Moderator', false],
+        ['First Speaker', false],
+        ['Second Speaker', true],
+      ]);
+      expect(turns[2]?.summary).toBe(generationTexts.turnCutOff);
+      expect(events.map((event) => event.type)).not.toContain('judgingStarted');
+      // Settled like a completed run (before the stop was answered), and saveable: marked
+      // stopped, without a verdict.
+      expect(usage.callsFor(runId)).toEqual(['consume', 'settle']);
+      const { run } = await lookUp(generation, runId);
+      expect(run).toMatchObject({ stopped: true, verdict: null });
+      expect(run?.turns.map((turn) => turn.speaker)).toEqual([
+        'Moderator',
+        'First Speaker',
+        'Second Speaker',
+      ]);
+      // Stopping it again changes nothing.
+      expect(await stop(generation, runId)).toEqual({ stopped: false, freeDebateUsed: true });
+      expect(await watch(generation, runId)).toEqual(
+        events.filter((event) => event.type !== 'textDelta' && event.type !== 'turnStage'),
+      );
+      expect(usage.callsFor(runId)).toEqual(['consume', 'settle']);
+    });
+
+    it("gives the free debate back when stopped before a speaker's turn was complete", async () => {
+      const runId = await start(generation, settingsOf('Should voting be compulsory?'));
+      const { events, answer } = await stopWhen(
+        generation,
+        runId,
+        (event) => event.type === 'textDelta' && event.turn === 1,
+      );
+      expect(answer).toEqual({ stopped: true, freeDebateUsed: false });
+      expect(events.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: false });
+      // Given back before the stop was answered: the count the user is shown next is right.
+      expect(usage.callsFor(runId)).toEqual(['consume', 'refund']);
+      // Nothing worth keeping: it cannot be saved.
+      expect(await lookUp(generation, runId)).toEqual({ run: null });
+    });
+
+    it('leaves a completed run as it was', async () => {
+      const runId = await start(generation, settingsOf('Should chess be in schools?'));
+      await watch(generation, runId);
+      expect(await stop(generation, runId)).toEqual({ stopped: false, freeDebateUsed: true });
+      expect((await lookUp(generation, runId)).run).toMatchObject({ stopped: false });
+    });
   });
 
   it('starts nothing when the usage service refuses, and says why', async () => {

@@ -82,7 +82,11 @@ describe('the usage service', () => {
         client.request(usageContracts.stats, { userId: 'early-1', email: 'early-1@example.org' }),
       (value) => value.createdAt === created,
     );
-    expect(stats).toMatchObject({ freeDebatesRemaining: 2, totalDebates: 0 });
+    expect(stats).toMatchObject({
+      freeDebatesRemaining: 2,
+      totalDebates: 0,
+      nextFreeDebateAt: null,
+    });
     expect(eventStreams.identity.name).toBe('IDENTITY_EVENTS');
   });
 
@@ -105,10 +109,12 @@ describe('the usage service', () => {
         ),
       );
       expect(answers.filter((answer) => answer.granted)).toHaveLength(2);
-      expect(await client.request(usageContracts.stats, { userId, email })).toMatchObject({
-        freeDebatesRemaining: 0,
-        totalDebates: 2,
-      });
+      const stats = await client.request(usageContracts.stats, { userId, email });
+      expect(stats).toMatchObject({ freeDebatesRemaining: 0, totalDebates: 2 });
+      // None left: the next comes the first millisecond more than 6 days after the last start.
+      expect(
+        Date.parse(stats.nextFreeDebateAt ?? '') - Date.parse(stats.lastDebateStarted ?? ''),
+      ).toBe(6 * 24 * 60 * 60 * 1000 + 1);
     }
   }, 60_000);
 

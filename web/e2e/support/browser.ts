@@ -20,6 +20,8 @@ export const phone = { width: 390, height: 844 };
 
 export interface BrowserSession {
   readonly app: RunningApp;
+  /** Where the pages open relative addresses: the app's URL, or at the `host` asked for. */
+  readonly baseUrl: string;
   /** A fresh page (own context: no storage shared between tests). */
   readonly page: Page;
   /** Opens a new page at the given viewport, replacing `page`. */
@@ -57,11 +59,31 @@ async function collectCspViolations(context: BrowserContext, into: string[]): Pr
   });
 }
 
+interface BrowserOptions {
+  /** The platform's extra environment. */
+  readonly env?: () => Record<string, string>;
+  /**
+   * The address the browser reaches the platform at, such as this machine's network address
+   * (a phone on the LAN trying `npm start`): the platform then listens on every interface
+   * (HOST=0.0.0.0) and the pages open their relative addresses on this host. By default the
+   * platform listens on loopback and the pages go to the URL it prints.
+   */
+  readonly host?: () => string;
+}
+
+/** `url` with its host replaced by `host` (an IPv6 address in brackets). */
+function atHost(url: string, host: string): string {
+  const moved = new URL(url);
+  moved.hostname = host.includes(':') ? `[${host}]` : host;
+  return moved.origin;
+}
+
 /**
  * Starts the built platform and Chromium once per file, and gives each test a page of its own.
  */
-export function useBrowser(options: { env?: () => Record<string, string> } = {}): BrowserSession {
+export function useBrowser(options: BrowserOptions = {}): BrowserSession {
   let app: RunningApp;
+  let baseUrl: string;
   let browser: Browser;
   let context: BrowserContext | undefined;
   let page: Page;
@@ -71,12 +93,15 @@ export function useBrowser(options: { env?: () => Record<string, string> } = {})
     get app() {
       return app;
     },
+    get baseUrl() {
+      return baseUrl;
+    },
     get page() {
       return page;
     },
     async open(viewport, init) {
       await context?.close();
-      context = await browser.newContext({ viewport, baseURL: app.url });
+      context = await browser.newContext({ viewport, baseURL: baseUrl });
       // Below jest's 30 s: a step that hangs fails naming itself, not as the test's timeout.
       context.setDefaultTimeout(20_000);
       await collectCspViolations(context, cspViolations);
@@ -91,7 +116,9 @@ export function useBrowser(options: { env?: () => Record<string, string> } = {})
 
   // Room for a cluster to build and start (E2E_PLATFORM=cluster, support/platform.ts).
   beforeAll(async () => {
-    app = await startApp(options.env?.() ?? {});
+    const host = options.host?.();
+    app = await startApp({ ...(host ? { HOST: '0.0.0.0' } : {}), ...options.env?.() });
+    baseUrl = host ? atHost(app.url, host) : app.url;
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   }, 200_000);
 

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 /** Generates a debate on /engine and saves it: the run's Save panel, then the toast. */
 export async function generateAndSave(page: Page, topic: string): Promise<void> {
@@ -18,12 +18,23 @@ export async function saveRun(page: Page): Promise<void> {
   await page.getByRole('status').getByText('Debate saved to your history!').waitFor();
 }
 
+/** The question the history asks before it shares a debate. */
+export function shareDialog(page: Page): Locator {
+  return page.getByRole('dialog', { name: 'Share this debate with the community?' });
+}
+
+/** Answers the question before sharing with Share (after 'Share with Community' was clicked). */
+export async function confirmShare(page: Page): Promise<void> {
+  await shareDialog(page).getByRole('button', { name: 'Share', exact: true }).click();
+}
+
 /** Shares the history card at `index` (newest first) and answers its public page's path. */
 export async function share(page: Page, index: number): Promise<string> {
   await page.goto('/community/history');
   const card = page.locator('.debate-card').nth(index);
   await card.waitFor();
   await card.getByRole('button', { name: 'Share with Community' }).click();
+  await confirmShare(page);
   const link = card.getByRole('link', { name: 'Public page' });
   await link.waitFor();
   return (await link.getAttribute('href')) ?? '';

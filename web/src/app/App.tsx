@@ -4,6 +4,7 @@ import { AuthProvider } from '../features/auth/AuthProvider';
 import { CommunityHub } from '../features/community/CommunityHub';
 import { RankingTab } from '../features/community/RankingTab';
 import { NavBar } from '../features/navigation/NavBar';
+import { usePageScroll } from './scroll';
 import { titleFor } from './titles';
 
 // The community ranking is where visitors land (/ redirects there): it is in the first
@@ -78,6 +79,12 @@ function RouteTitle() {
   return null;
 }
 
+/** A new page opens at its top; Back and Forward return to the reader's place (scroll.ts). */
+function PageScroll() {
+  usePageScroll();
+  return null;
+}
+
 /** The route table of spec §2. */
 export function AppRoutes() {
   return (
@@ -116,6 +123,7 @@ export function App() {
         Skip to content
       </a>
       <RouteTitle />
+      <PageScroll />
       <NavBar />
       <main id="main">
         <AppRoutes />

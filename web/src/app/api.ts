@@ -138,6 +138,6 @@ const graphqlBaseQuery: BaseQueryFn<GraphqlRequest, unknown, GraphqlFailure> = (
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: graphqlBaseQuery,
-  tagTypes: ['Usage', 'History', 'CommunityDebate'],
+  tagTypes: ['Usage', 'History', 'CommunityDebate', 'CommunityRanking'],
   endpoints: () => ({}),
 });

@@ -53,6 +53,7 @@ export type UsageQuery = {
   readonly usage: {
     readonly freeDebatesRemaining: number;
     readonly lastDebateStarted: string | null;
+    readonly nextFreeDebateAt: string | null;
     readonly totalDebates: number;
     readonly memberSince: string;
     readonly tokensIn: number;
@@ -195,6 +196,7 @@ export type CommunityDebatesQuery = {
       readonly myVote: VoteKind | null;
       readonly starred: boolean;
       readonly example: boolean;
+      readonly stopped: boolean;
       readonly model1: {
         readonly name: string;
         readonly stance: number;
@@ -269,6 +271,7 @@ export type CommunityDebateQuery = {
     readonly interesting: number;
     readonly views: number;
     readonly example: boolean;
+    readonly stopped: boolean;
     readonly myVote: VoteKind | null;
     readonly standBefore: BeforeAnswer | null;
     readonly askBefore: boolean;
@@ -640,6 +643,7 @@ export type MyDebatesQuery = {
       readonly downvotes: number;
       readonly rematchOf: string | null;
       readonly moderatorEnabled: boolean | null;
+      readonly stopped: boolean;
       readonly model1: {
         readonly name: string;
         readonly stance: number;
@@ -800,6 +804,7 @@ export type UnsavedDebateQuery = {
     readonly topic: string;
     readonly moderatorEnabled: boolean | null;
     readonly rematchOf: string | null;
+    readonly stopped: boolean;
     readonly model1: {
       readonly name: string;
       readonly stance: number;
@@ -910,6 +915,14 @@ export type ShareDebateMutation = {
   readonly shareDebate: { readonly id: string; readonly isPublic: boolean };
 };
 
+export type UnshareDebateMutationVariables = Exact<{
+  id: string;
+}>;
+
+export type UnshareDebateMutation = {
+  readonly unshareDebate: { readonly id: string; readonly isPublic: boolean };
+};
+
 export type CatalogQueryVariables = Exact<{ [key: string]: never }>;
 
 export type CatalogQuery = {
@@ -962,8 +975,10 @@ export type DebateRunSubscription = {
     readonly text: string | null;
     readonly summary: string | null;
     readonly failed: boolean | null;
+    readonly cutOff: boolean | null;
     readonly stage: string | null;
     readonly message: string | null;
+    readonly freeDebateUsed: boolean | null;
     readonly firstModel: {
       readonly id: string;
       readonly label: string;
@@ -1029,6 +1044,14 @@ export type DebateRunSubscription = {
       };
     } | null;
   };
+};
+
+export type StopDebateMutationVariables = Exact<{
+  runId: string;
+}>;
+
+export type StopDebateMutation = {
+  readonly stopDebate: { readonly stopped: boolean; readonly freeDebateUsed: boolean };
 };
 
 export type LeaderboardRowFieldsFragment = {
@@ -1335,6 +1358,7 @@ export const UsageDocument = new TypedDocumentString(`
   usage {
     freeDebatesRemaining
     lastDebateStarted
+    nextFreeDebateAt
     totalDebates
     memberSince
     tokensIn
@@ -1479,6 +1503,7 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
         ...MindsChangedFields
       }
       example
+      stopped
       rating {
         text
       }
@@ -1559,6 +1584,7 @@ export const CommunityDebateDocument = new TypedDocumentString(`
       ...MindsChangedFields
     }
     example
+    stopped
     rating {
       text
     }
@@ -1777,6 +1803,7 @@ export const MyDebatesDocument = new TypedDocumentString(`
       }
       rematchOf
       moderatorEnabled
+      stopped
     }
     total
     next
@@ -1917,6 +1944,7 @@ export const UnsavedDebateDocument = new TypedDocumentString(`
     }
     moderatorEnabled
     rematchOf
+    stopped
   }
 }
     fragment WrittenByFields on WrittenBy {
@@ -2000,6 +2028,14 @@ export const ShareDebateDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ShareDebateMutation, ShareDebateMutationVariables>;
+export const UnshareDebateDocument = new TypedDocumentString(`
+    mutation UnshareDebate($id: String!) {
+  unshareDebate(id: $id) {
+    id
+    isPublic
+  }
+}
+    `) as unknown as TypedDocumentString<UnshareDebateMutation, UnshareDebateMutationVariables>;
 export const CatalogDocument = new TypedDocumentString(`
     query Catalog {
   catalog {
@@ -2064,6 +2100,7 @@ export const DebateRunDocument = new TypedDocumentString(`
     text
     summary
     failed
+    cutOff
     stage
     team {
       ...TeamNotesFields
@@ -2077,6 +2114,7 @@ export const DebateRunDocument = new TypedDocumentString(`
       ...DebateVerdictFields
     }
     message
+    freeDebateUsed
   }
 }
     fragment WrittenByFields on WrittenBy {
@@ -2125,6 +2163,14 @@ fragment DebateVerdictFields on DebateVerdict {
     ...WrittenByFields
   }
 }`) as unknown as TypedDocumentString<DebateRunSubscription, DebateRunSubscriptionVariables>;
+export const StopDebateDocument = new TypedDocumentString(`
+    mutation StopDebate($runId: String!) {
+  stopDebate(runId: $runId) {
+    stopped
+    freeDebateUsed
+  }
+}
+    `) as unknown as TypedDocumentString<StopDebateMutation, StopDebateMutationVariables>;
 export const LeaderboardDocument = new TypedDocumentString(`
     query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
   leaderboard(subject: $subject, pairsOnly: $pairsOnly) {

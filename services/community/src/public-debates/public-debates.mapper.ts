@@ -34,6 +34,8 @@ function cardOf(document: PublicDebateCard): Omit<RankedDebate, 'myVote' | 'star
     debateFormat: document.debateFormat ?? null,
     moderatorEnabled: document.moderatorEnabled ?? null,
     rematchOf: document.rematchOf ?? null,
+    // Absent on a copy shared before Stop existed: not stopped.
+    stopped: document.stopped ?? false,
     mindsChanged: mindsChangedOf(document.minds),
     example: document.userId === EXAMPLES_USER_ID,
     rating: document.rating ?? null,

@@ -23,6 +23,7 @@ const CARD_FIELDS = [
   'debateFormat',
   'moderatorEnabled',
   'rematchOf',
+  'stopped',
   'minds',
   'rating',
 ] as const;
@@ -53,6 +54,7 @@ export interface SharedCopy {
     | 'debateFormat'
     | 'moderatorEnabled'
     | 'rematchOf'
+    | 'stopped'
     | 'isPublic'
   >;
   readonly initial: Pick<

@@ -58,6 +58,7 @@ export class PublicDebatesService {
         debateFormat: debate.debateFormat,
         moderatorEnabled: debate.moderatorEnabled,
         rematchOf: debate.rematchOf,
+        stopped: debate.stopped,
         isPublic: true,
       },
       initial: {

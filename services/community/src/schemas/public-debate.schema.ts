@@ -84,6 +84,8 @@ const publicDebateSchema = new Schema<PublicDebateDocument>(
     moderatorEnabled: { type: Boolean, default: null },
     // The debate this one is the rematch of (a side-swapped pair); null: not a rematch.
     rematchOf: { type: String, default: null },
+    // Its author stopped it before the end (absent: shared before Stop existed).
+    stopped: { type: Boolean, default: false },
     // Whether the leaderboard rates it (the contracts' DebateRating), as its last recompute
     // decided; null until one has read it.
     rating: { type: String, default: null },

@@ -15,6 +15,7 @@ export function toSharedDebate(document: SavedDebateDocument): SharedDebate {
     debateFormat: rest.debateFormat ?? null,
     moderatorEnabled: rest.moderatorEnabled ?? null,
     rematchOf: rest.rematchOf ?? null,
+    stopped: rest.stopped ?? false,
   };
 }
 

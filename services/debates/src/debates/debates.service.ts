@@ -69,6 +69,7 @@ function contentOf(run: FinishedRun) {
     debateFormat: run.debateFormat,
     moderatorEnabled: run.moderatorEnabled,
     rematchOf: run.rematchOf,
+    stopped: run.stopped,
   };
 }
 

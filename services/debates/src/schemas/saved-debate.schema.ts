@@ -76,6 +76,8 @@ const savedDebateSchema = new Schema<SavedDebateDocument>(
     debateFormat: { type: String, default: null },
     moderatorEnabled: { type: Boolean, default: null },
     rematchOf: { type: String, default: null },
+    // Its author stopped it before the end (absent: saved before Stop existed, not stopped).
+    stopped: { type: Boolean, default: false },
     pendingEvent: { type: pendingEventSchema, default: null },
     deletedAt: { type: Date, default: null },
   },

@@ -278,3 +278,121 @@ describe('generating a debate', () => {
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
   });
 });
+
+describe('stopping a run', () => {
+  /** The offline speaker writing word by word, so that a run can be stopped mid-turn. */
+  const paced = modelsWith([], { tokensPerSecond: 2000, firstTokenDelayMs: 0 });
+
+  /** Runs the debate and stops it, from a watcher, at the first event `when` picks. */
+  async function stopWhen(
+    run: DebateRun,
+    when: (event: RunEvent) => boolean,
+    fields: Partial<DebateSettings> = {},
+  ) {
+    let stopped: boolean | undefined;
+    run.watch().subscribe((event) => {
+      if (stopped === undefined && when(event)) stopped = run.stop();
+    });
+    const outcome = await generateDebate(run, { ...settings, ...fields }, paced, { pauseMs: 0 });
+    return { outcome, stopped };
+  }
+
+  it('cuts the turn being written where it is, keeps it, writes nothing more and is not judged', async () => {
+    const run = new DebateRun('stop-1', 'user-1');
+    let streamed = '';
+    run.watch().subscribe((event) => {
+      if (event.type === 'textDelta' && event.turn === 1) streamed += event.text;
+    });
+    // The second speaker's opening: stopped after its third piece.
+    let pieces = 0;
+    const { outcome, stopped } = await stopWhen(
+      run,
+      (event) => event.type === 'textDelta' && event.turn === 1 && ++pieces === 3,
+    );
+    expect([outcome, stopped]).toEqual(['stopped', true]);
+    const turns = completed(run.history);
+    expect(turns.map((turn) => [turn.speaker, turn.cutOff])).toEqual([
+      ['First Speaker', false],
+      ['Second Speaker', true],
+    ]);
+    const cut = turns[1];
+    // What was written until then is its text; its summary says it was cut off.
+    expect(cut?.text).toBe(streamed);
+    expect(cut?.text.length).toBeGreaterThan(0);
+    expect(cut).toMatchObject({
+      failed: false,
+      summary: 'Stopped before the end of this turn.',
+      writtenBy: { modelId: 'offline', kind: 'offline', turns: 1, failedTurns: 0 },
+    });
+    const types = run.history.map((event) => event.type);
+    expect(types.at(-1)).toBe('runStopped');
+    expect(types).not.toContain('judgingStarted');
+    expect(types).not.toContain('runCompleted');
+    // A speaker's turn was complete: it used the free debate, and can be saved.
+    expect(run.history.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: true });
+    expect([run.stopped, run.completed, run.saveable, run.verdict]).toEqual([
+      true,
+      false,
+      true,
+      null,
+    ]);
+  });
+
+  it("gives the free debate back when no speaker's turn was complete", async () => {
+    const run = new DebateRun('stop-2', 'user-1');
+    // The moderator's opening is written whole, the first speaker's cut off.
+    const { outcome } = await stopWhen(
+      run,
+      (event) => event.type === 'textDelta' && event.turn === 1,
+      { moderatorEnabled: true },
+    );
+    expect(outcome).toBe('stopped');
+    expect(completed(run.history).map((turn) => [turn.speaker, turn.cutOff])).toEqual([
+      ['Moderator', false],
+      ['First Speaker', true],
+    ]);
+    expect(run.history.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: false });
+    expect(run.saveable).toBe(false);
+  });
+
+  it('keeps no turn that had not written a word', async () => {
+    const run = new DebateRun('stop-3', 'user-1');
+    const { outcome } = await stopWhen(
+      run,
+      (event) => event.type === 'turnStarted' && event.turn === 2,
+    );
+    expect(outcome).toBe('stopped');
+    expect(completed(run.history).map((turn) => turn.turn)).toEqual([0, 1]);
+    expect(run.history.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: true });
+  });
+
+  it('is not judged when stopped while the judge reads it', async () => {
+    const run = new DebateRun('stop-4', 'user-1');
+    const { outcome } = await stopWhen(run, (event) => event.type === 'judgingStarted');
+    expect(outcome).toBe('stopped');
+    expect(completed(run.history)).toHaveLength(6);
+    expect(run.history.map((event) => event.type)).not.toContain('verdictReady');
+    expect(run.verdict).toBeNull();
+    expect(run.history.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: true });
+  });
+
+  it('changes nothing once the run has ended', async () => {
+    const run = new DebateRun('stop-5', 'user-1');
+    expect(await generateDebate(run, settings, instant, { pauseMs: 0 })).toBe('completed');
+    const before = [...run.history];
+    expect(run.stop()).toBe(false);
+    expect(run.history).toEqual(before);
+    expect([run.completed, run.stopped]).toEqual([true, false]);
+    expect(await run.end).toMatchObject({ type: 'runCompleted' });
+  });
+
+  it('ends its watchers with runStopped', async () => {
+    const run = new DebateRun('stop-6', 'user-1');
+    const watched = firstValueFrom(run.watch().pipe(toArray()));
+    await stopWhen(run, (event) => event.type === 'turnStarted' && event.turn === 1);
+    expect((await watched).at(-1)?.type).toBe('runStopped');
+    // A watcher arriving later gets the whole run, ending with it too.
+    const late = await firstValueFrom(run.watch().pipe(toArray()));
+    expect(late.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: true });
+  });
+});

@@ -3,6 +3,7 @@ import {
   generationTexts,
   roundTitles,
   type RunEvent,
+  type SpeakerModelRef,
   type SpeakerSettings,
   type TurnSpeaker,
   type Verdict,
@@ -43,6 +44,27 @@ function planTurns(moderatorEnabled: boolean): PlannedTurn[] {
   return turns;
 }
 
+/** The events that end a run: nothing is reported after one. */
+type EndEvent = Extract<RunEvent, { type: 'runCompleted' | 'runFailed' | 'runStopped' }>;
+
+function isEnd(event: RunEvent): event is EndEvent {
+  return event.type === 'runCompleted' || event.type === 'runFailed' || event.type === 'runStopped';
+}
+
+/**
+ * Whether a run's turns are worth keeping: a speaker's turn was written whole (not failed, not
+ * cut off). A run stopped before that gives its free debate back and cannot be saved.
+ */
+function hasCompleteSpeakerTurn(events: readonly RunEvent[]): boolean {
+  return events.some(
+    (event) =>
+      event.type === 'turnCompleted' &&
+      event.speaker !== 'Moderator' &&
+      !event.failed &&
+      !event.cutOff,
+  );
+}
+
 /**
  * One debate being generated: it records what it reports for its whole life, so that a watcher
  * who arrives (or comes back) mid-run gets the debate from the start, then the rest live. A
@@ -53,6 +75,12 @@ export class DebateRun {
   private nextSeq = 0;
   private readonly watchers = new Set<(event: RunEvent) => void>();
   private finished = false;
+  private stopRequested = false;
+  private resolveEnd: (event: EndEvent) => void = () => undefined;
+  /** Its last event, once it has ended. */
+  readonly end = new Promise<EndEvent>((resolve) => {
+    this.resolveEnd = resolve;
+  });
   readonly abort = new AbortController();
 
   constructor(
@@ -67,6 +95,32 @@ export class DebateRun {
   /** Whether the run ended with every turn reported (runCompleted). */
   get completed(): boolean {
     return this.events.at(-1)?.type === 'runCompleted';
+  }
+
+  /** Whether its owner stopped it (runStopped). */
+  get stopped(): boolean {
+    return this.events.at(-1)?.type === 'runStopped';
+  }
+
+  /** Whether its owner asked it to stop (it may not have ended yet). */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
+  /** Whether it can be saved: it completed, or was stopped after a complete speaker's turn. */
+  get saveable(): boolean {
+    return this.completed || (this.stopped && hasCompleteSpeakerTurn(this.events));
+  }
+
+  /**
+   * Asks the run to stop: the model call under way is aborted and generateDebate ends it with
+   * runStopped. False when it had ended already (nothing changes).
+   */
+  stop(): boolean {
+    if (this.finished) return false;
+    this.stopRequested = true;
+    this.abort.abort();
+    return true;
   }
 
   get history(): readonly RunEvent[] {
@@ -105,9 +159,12 @@ export class DebateRun {
         (kept) => (kept.type !== 'textDelta' && kept.type !== 'turnStage') || kept.turn !== turn,
       );
     }
-    if (sequenced.type === 'runCompleted' || sequenced.type === 'runFailed') this.finished = true;
+    if (isEnd(sequenced)) this.finished = true;
     for (const watcher of this.watchers) watcher(sequenced);
-    if (this.finished) this.watchers.clear();
+    if (isEnd(sequenced)) {
+      this.watchers.clear();
+      this.resolveEnd(sequenced);
+    }
   }
 
   /** Everything so far, then each new event, completing after the last. */
@@ -120,7 +177,7 @@ export class DebateRun {
       }
       const watcher = (event: RunEvent) => {
         subscriber.next(event);
-        if (event.type === 'runCompleted' || event.type === 'runFailed') subscriber.complete();
+        if (isEnd(event)) subscriber.complete();
       };
       this.watchers.add(watcher);
       return () => this.watchers.delete(watcher);
@@ -135,19 +192,64 @@ export interface RunOptions {
   readonly example?: boolean;
 }
 
+/** The turn being written: what it has streamed so far, and since when. */
+interface TurnInProgress {
+  readonly turn: number;
+  readonly planned: PlannedTurn;
+  readonly model: SpeakerModelRef;
+  readonly startedAt: number;
+  firstTokenMs: number | null;
+  text: string;
+}
+
+/**
+ * Ends a run its owner stopped: the turn being written is kept as far as it was streamed,
+ * marked as cut off (nothing streamed: no turn); then runStopped, saying whether the run cost
+ * its free debate (a speaker's turn was complete).
+ */
+function endStopped(run: DebateRun, cut: TurnInProgress | undefined): 'stopped' {
+  if (cut && cut.text.trim() !== '') {
+    run.emit({
+      type: 'turnCompleted',
+      turn: cut.turn,
+      ...cut.planned,
+      text: cut.text,
+      summary: generationTexts.turnCutOff,
+      failed: false,
+      cutOff: true,
+      writtenBy: {
+        kind: cut.model.kind,
+        modelId: cut.model.id,
+        label: cut.model.label,
+        serverModel: null,
+        tokensIn: null,
+        tokensOut: null,
+        firstTokenMs: cut.firstTokenMs,
+        totalMs: Math.round(performance.now() - cut.startedAt),
+        turns: 1,
+        failedTurns: 0,
+      },
+      team: null,
+    });
+  }
+  run.emit({ type: 'runStopped', freeDebateUsed: hasCompleteSpeakerTurn(run.history) });
+  return 'stopped';
+}
+
 /**
  * Generates the debate: each turn sees every earlier one and is written by its speaker's model
  * of the catalogue (the moderator's by the first speaker's); a turn whose model fails gets the
  * spec's error texts and the debate goes on. Resolves 'completed', or 'failed' when no turn
- * could be written at all (or the run broke), after reporting it. The models must be in the
- * catalogue (the start checks them).
+ * could be written at all (or the run broke), after reporting it; 'stopped' when its owner
+ * stopped it (DebateRun.stop), the turn under way cut where it was and no judging. The models
+ * must be in the catalogue (the start checks them).
  */
 export async function generateDebate(
   run: DebateRun,
   settings: DebateSettings,
   models: Models,
   options: RunOptions,
-): Promise<'completed' | 'failed'> {
+): Promise<'completed' | 'failed' | 'stopped'> {
   const { signal } = run.abort;
   const refOf = (modelId: string) => {
     const ref = models.ref(modelId);
@@ -166,6 +268,7 @@ export async function generateDebate(
   const earlier: SpokenTurn[] = [];
   let speakerTurnsFailed = 0;
   let written = 0;
+  let inProgress: TurnInProgress | undefined;
   try {
     for (const [turn, planned] of planTurns(settings.moderatorEnabled).entries()) {
       if (turn > 0 && options.pauseMs > 0) await sleep(options.pauseMs, undefined, { signal });
@@ -184,7 +287,17 @@ export async function generateDebate(
         roundTitle: planned.roundTitle,
         earlier: [...earlier],
       };
-      run.emit({ type: 'turnStarted', turn, ...planned, model: refOf(request.settings.model) });
+      const model = refOf(request.settings.model);
+      run.emit({ type: 'turnStarted', turn, ...planned, model });
+      const writing: TurnInProgress = {
+        turn,
+        planned,
+        model,
+        startedAt: performance.now(),
+        firstTokenMs: null,
+        text: '',
+      };
+      inProgress = writing;
       for await (const outcome of models.write(
         request.settings.model,
         request,
@@ -192,13 +305,18 @@ export async function generateDebate(
         options.example,
       )) {
         if (outcome.type === 'stage') {
+          // A team's revision is written from its start again.
+          if (outcome.stage === 'revising') writing.text = '';
           run.emit({ type: 'turnStage', turn, stage: outcome.stage });
           continue;
         }
         if (outcome.type === 'delta') {
+          writing.firstTokenMs ??= Math.round(performance.now() - writing.startedAt);
+          writing.text += outcome.text;
           run.emit({ type: 'textDelta', turn, text: outcome.text });
           continue;
         }
+        inProgress = undefined;
         const failed = outcome.turn === undefined;
         if (!failed) written += 1;
         else if (planned.speaker !== 'Moderator') speakerTurnsFailed += 1;
@@ -213,12 +331,14 @@ export async function generateDebate(
           ...planned,
           ...spoken,
           failed,
+          cutOff: false,
           writtenBy: outcome.writtenBy,
           team: failed ? null : outcome.team,
         });
       }
     }
   } catch {
+    if (run.stopping) return endStopped(run, inProgress);
     run.emit({ type: 'runFailed', message: generationTexts.runFailed });
     return 'failed';
   }
@@ -248,8 +368,11 @@ export async function generateDebate(
           ],
     );
     const verdict = await models.verdict(judge, settings.topic, judged, signal);
+    // Stopped while judging: the scorecard is not wanted, even if the judge finished it.
+    if (run.stopping) return endStopped(run, undefined);
     if (verdict) run.emit({ type: 'verdictReady', verdict });
   } catch {
+    if (run.stopping) return endStopped(run, undefined);
     run.emit({ type: 'runFailed', message: generationTexts.runFailed });
     return 'failed';
   }

@@ -10,7 +10,7 @@ import { DebateRun } from './debate-run.js';
 /**
  * The runs this instance generates, kept for their life and an hour after (so a browser that
  * reconnects after the end still gets the whole debate, and the user can save it), then forgotten;
- * a user's latest completed run stays until their next (at most a week): nothing generated is
+ * a user's latest saveable run stays until their next (at most a week): nothing generated is
  * lost to a reload. Kept in memory: a restart of the instance forgets them.
  * On shutdown, runs still going are given `drainTimeoutMs` to finish; the rest are aborted.
  */
@@ -20,7 +20,7 @@ export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShut
   private readonly running = new WorkInProgress<DebateRun>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly expiry = new Map<DebateRun, NodeJS.Timeout>();
-  /** Each user's latest completed run. */
+  /** Each user's latest saveable run (completed, or stopped after a complete turn). */
   private readonly latest = new Map<string, DebateRun>();
 
   constructor(
@@ -49,13 +49,13 @@ export class RunRegistry implements BeforeApplicationShutdown, OnApplicationShut
   }
 
   /**
-   * Forgets the run `keepAfterEndMs` after it ended; but a user's latest completed run is kept
+   * Forgets the run `keepAfterEndMs` after it ended; but a user's latest saveable run is kept
    * until their next one completes (at most `keepLatestMs`), so that it can still be shown
    * again and saved after a reload, however long the user takes.
    */
   ended(run: DebateRun): void {
     this.running.delete(run);
-    if (!run.completed) {
+    if (!run.saveable) {
       this.forget(run, this.keepAfterEndMs);
       return;
     }

@@ -12,7 +12,7 @@ import { RunsService } from './runs.service.js';
 
 type Contracts = typeof generationContracts;
 
-/** The generation service's requests on the debates' runs: starting, watching and looking up. */
+/** The generation service's requests on the debates' runs: starting, watching, stopping and looking up. */
 @Controller()
 export class RunsController {
   constructor(private readonly runs: RunsService) {}
@@ -32,6 +32,11 @@ export class RunsController {
   @HandleRequest(runLookupContract, { onThisInstance: true })
   get(request: ParsedRequestOf<typeof runLookupContract>): ResponseOf<typeof runLookupContract> {
     return this.runs.get(request);
+  }
+
+  @HandleRequest(generationContracts.stop, { onThisInstance: true })
+  stop(request: ParsedRequestOf<Contracts['stop']>): Promise<ResponseOf<Contracts['stop']>> {
+    return this.runs.stop(request);
   }
 
   @HandleRequest(generationContracts.watch, { onThisInstance: true })

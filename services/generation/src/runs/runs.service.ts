@@ -23,9 +23,12 @@ import { RunRegistry } from './run-registry.js';
 
 export const RUN_OPTIONS = Symbol('RUN_OPTIONS');
 
-/** A completed run as saving needs it: its settings and the turns; null before it completed. */
+/**
+ * A finished run as saving needs it: its settings and the turns; null before it completed (or
+ * was stopped after a complete speaker's turn).
+ */
 function finishedOf(run: DebateRun): FinishedRun | null {
-  if (!run.completed || !run.settings) return null;
+  if (!run.saveable || !run.settings) return null;
   const turns = run.history.flatMap((event) =>
     event.type === 'turnCompleted'
       ? [
@@ -51,6 +54,7 @@ function finishedOf(run: DebateRun): FinishedRun | null {
     debateFormat,
     moderatorEnabled,
     rematchOf: run.rematchOf,
+    stopped: run.stopped,
   };
 }
 
@@ -62,11 +66,15 @@ function newRunId(): string {
 }
 
 /**
- * Starts debates and lets their owners watch them. A debate is taken from the user's allowance
- * before its run starts, given back if the run fails as a whole, and settled when it completes.
+ * Starts debates and lets their owners watch and stop them. A debate is taken from the user's
+ * allowance before its run starts, given back if the run fails as a whole or is stopped before
+ * a speaker's turn was complete, and settled when it completes or is stopped later.
  */
 @Injectable()
 export class RunsService {
+  /** Each run's end with the usage service (settled or given back), once it has ended. */
+  private readonly settlements = new WeakMap<DebateRun, Promise<void>>();
+
   constructor(
     private readonly registry: RunRegistry,
     private readonly services: ServiceClient,
@@ -106,10 +114,12 @@ export class RunsService {
       return { started: false, reason: taken.reason, message };
     }
     const run = this.registry.create(runId, userId, settings, rematchOf ?? null);
-    void generateDebate(run, settings, this.models, this.options)
+    const settlement = generateDebate(run, settings, this.models, this.options)
       .then(async (outcome) => {
-        if (outcome === 'completed') await this.keep(run);
-        const contract = outcome === 'completed' ? usageContracts.settle : usageContracts.refund;
+        // A stopped run is kept and settled like a completed one once it has a speaker's
+        // complete turn (saveable); before that it gives its free debate back.
+        if (run.saveable) await this.keep(run);
+        const contract = run.saveable ? usageContracts.settle : usageContracts.refund;
         await this.services.request(contract, { userId, runId, ...run.tokens() });
         if (outcome === 'failed')
           this.logger.warn(`Run ${runId} failed; its debate was given back`);
@@ -120,6 +130,7 @@ export class RunsService {
         ),
       )
       .finally(() => this.registry.ended(run));
+    this.settlements.set(run, settlement);
     return { started: true, runId };
   }
 
@@ -174,6 +185,24 @@ export class RunsService {
   get(request: ParsedRequestOf<typeof runLookupContract>): ResponseOf<typeof runLookupContract> {
     const run = this.registry.find(request.runId, request.userId);
     return { run: run ? finishedOf(run) : null };
+  }
+
+  /**
+   * Stops a run of the user's on this instance and answers once it has ended and the usage
+   * service has its free debate back or settled (so the count the user is shown next is
+   * right): whether this stopped it, and whether it cost the free debate. A run that had ended
+   * already is left as it was (stopped: false).
+   */
+  async stop(request: ParsedRequestOf<Contracts['stop']>): Promise<ResponseOf<Contracts['stop']>> {
+    const run = this.registry.find(request.runId, request.userId);
+    if (!run) throw new RpcException({ status: 'error', message: NO_SUCH_RUN });
+    const stopping = run.stop();
+    const end = await run.end;
+    await this.settlements.get(run);
+    return {
+      stopped: stopping && end.type === 'runStopped',
+      freeDebateUsed: end.type === 'runStopped' ? end.freeDebateUsed : end.type === 'runCompleted',
+    };
   }
 
   /** The events of a run of the user's on this instance, from its first. */

@@ -57,6 +57,7 @@ describe('the free-debate allowance', () => {
     expect(await allowance.stats(holder(user, 'a@example.org'))).toEqual({
       freeDebatesRemaining: 2,
       lastDebateStarted: null,
+      nextFreeDebateAt: null,
       totalDebates: 0,
       createdAt: '2026-03-02T10:00:00.000Z',
       tokensIn: 0,
@@ -102,6 +103,57 @@ describe('the free-debate allowance', () => {
     });
     // Reading again the same day gives nothing more.
     expect((await allowance.stats(holder(user, 'b@example.org'))).freeDebatesRemaining).toBe(0);
+  });
+
+  it('says when the next free debate comes at 0: the moment the refill gives it, no sooner', async () => {
+    const started = new Date('2026-12-01T09:30:00Z');
+    now = started;
+    const user = newUser();
+    const asker = holder(user, 'next@example.org');
+    await allowance.consume(asker, 'r1');
+    // One left: no date.
+    expect((await allowance.stats(asker)).nextFreeDebateAt).toBeNull();
+    await allowance.consume(asker, 'r2');
+    await allowance.settle(user, 'r1', NONE);
+    await allowance.settle(user, 'r2', NONE);
+    // More than six days after the last debate started: the first millisecond past them.
+    const due = '2026-12-07T09:30:00.001Z';
+    expect(await allowance.stats(asker)).toMatchObject({
+      freeDebatesRemaining: 0,
+      lastDebateStarted: started.toISOString(),
+      nextFreeDebateAt: due,
+    });
+    // Just before: still none, and the same date.
+    now = new Date(started.getTime() + 6 * DAY);
+    expect(await allowance.stats(asker)).toMatchObject({
+      freeDebatesRemaining: 0,
+      nextFreeDebateAt: due,
+    });
+    expect((await allowance.consume(asker, 'r3')).granted).toBe(false);
+    // At the date: the refill has given 1, and there is no next date while it is left.
+    now = new Date(due);
+    expect(await allowance.stats(asker)).toMatchObject({
+      freeDebatesRemaining: 1,
+      nextFreeDebateAt: null,
+    });
+    // Taken: the next comes six days and a millisecond after this debate.
+    expect((await allowance.consume(asker, 'r4')).granted).toBe(true);
+    expect((await allowance.stats(asker)).nextFreeDebateAt).toBe('2026-12-13T09:30:00.002Z');
+  });
+
+  it('gives the test account no refill date at 0: its daily reset comes first', async () => {
+    now = new Date('2026-12-01T09:30:00Z');
+    const user = newUser();
+    const tester = holder(user, TEST_ACCOUNT);
+    await allowance.consume(tester, 'r1');
+    // Its 100 spent today (set in the store: 100 starts would take 20 minutes of the limit).
+    await connection
+      .collection('debateUsage')
+      .updateOne({ _id: user as never }, { $set: { freeDebatesRemaining: 0 } });
+    expect(await allowance.stats(tester)).toMatchObject({
+      freeDebatesRemaining: 0,
+      nextFreeDebateAt: null,
+    });
   });
 
   it('creates the record of a user it has not heard of with the free 2, then counts', async () => {

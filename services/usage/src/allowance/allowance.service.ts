@@ -6,6 +6,7 @@ import {
   ABANDONED_RUN_AFTER_MS,
   CLOCK,
   type Clock,
+  refillDueAt,
   STARTS_PER_MINUTE,
   TEST_ACCOUNT,
   type TestAccount,
@@ -23,10 +24,15 @@ export interface Holder {
 /** A consume's answer: taken, or refused with the reason (the usage contract's). */
 export type ConsumeResult = ResponseOf<typeof usageContracts.consume>;
 
-function toStats(document: UsageDocument): UsageStats {
+/**
+ * The statistics of `document`, read with the read rules applied. The test account's next free
+ * debate is not the refill's: its daily reset comes sooner, so no date is given for it.
+ */
+function toStats(document: UsageDocument, testAccount: boolean): UsageStats {
   return {
     freeDebatesRemaining: document.freeDebatesRemaining,
     lastDebateStarted: document.lastDebateStarted?.toISOString() ?? null,
+    nextFreeDebateAt: testAccount ? null : (refillDueAt(document)?.toISOString() ?? null),
     totalDebates: document.totalDebates,
     createdAt: document.createdAt.toISOString(),
     tokensIn: document.tokensIn ?? 0,
@@ -141,21 +147,20 @@ export class AllowanceService {
    * ago (FREE_DEBATE_REFILL_DAYS, in the contracts) gets 1.
    */
   private async refill(document: UsageDocument, now: Date): Promise<boolean> {
+    const due = refillDueAt(document);
+    if (!due || now.getTime() < due.getTime()) return false;
+    // The update's guard, in the store's terms: started before `now` less the refill's days,
+    // which is `now` at or past refillDueAt.
     const refillBefore = new Date(now.getTime() - usageRules.refillAfterMs);
-    if (
-      document.freeDebatesRemaining !== 0 ||
-      !document.lastDebateStarted ||
-      document.lastDebateStarted.getTime() >= refillBefore.getTime()
-    ) {
-      return false;
-    }
     return this.usage.refill(document._id, usageRules.refillTo, refillBefore, now);
   }
 
   /** The user's allowance, with the read rules applied (a missing record is created). */
   async stats(holder: Holder): Promise<UsageStats> {
     const now = this.clock();
-    return this.step('read', async () => toStats(await this.current(holder, now)));
+    return this.step('read', async () =>
+      toStats(await this.current(holder, now), this.isTestAccount(holder)),
+    );
   }
 
   /**

@@ -22,6 +22,20 @@ export const usageRules = {
   startWindowMs: 60 * 1000,
 } as const;
 
+/**
+ * When the refill (spec §3: 1 again once the last debate started more than the refill's days ago)
+ * gives a user with `freeDebatesRemaining` 0 their debate: the first millisecond past the refill's
+ * days, the times being kept to the millisecond. Null when it does not apply: a debate is left,
+ * or none was ever started. The refill itself and the account page's date both read it.
+ */
+export function refillDueAt(usage: {
+  readonly freeDebatesRemaining: number;
+  readonly lastDebateStarted?: Date | null;
+}): Date | null {
+  if (usage.freeDebatesRemaining !== 0 || !usage.lastDebateStarted) return null;
+  return new Date(usage.lastDebateStarted.getTime() + usageRules.refillAfterMs + 1);
+}
+
 /** Where the allowance reads the time: the server's clock, or a test's. */
 export const CLOCK = Symbol('CLOCK');
 export type Clock = () => Date;

@@ -1,10 +1,11 @@
 import { allowanceTexts } from '@debate/contracts/constants';
-import { useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Dialog } from '../../components/Dialog';
 import { useAuth } from '../auth/AuthProvider';
 import { RequireAuth } from '../auth/RequireAuth';
 import { formatTokens } from '../debates/provenance';
+import { longDate, NextFreeDebate } from './NextFreeDebate';
 import { useUsageQuery } from './usage.api';
 
 /** The plan names of the Account Type row. */
@@ -19,12 +20,38 @@ export function tokensUsed(usage: { tokensIn: number; tokensOut: number }): stri
 }
 
 function formatDate(iso: string | null): string {
-  if (!iso) return '—';
-  return new Date(iso).toLocaleDateString(undefined, {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-  });
+  return iso ? longDate(iso) : '—';
+}
+
+/**
+ * A term explained when it is hovered or focused: the explanation floats over the page (nothing
+ * moves), is its description for a screen reader, and Escape hides it until the pointer or focus
+ * comes back. Said once: no `title` beside it, which would show a second tooltip.
+ */
+function Tooltip({ term, text }: { term: ReactNode; text: string }) {
+  const id = useId();
+  const [dismissed, setDismissed] = useState(false);
+  return (
+    <span
+      className={`tooltip${dismissed ? ' dismissed' : ''}`}
+      onMouseEnter={() => setDismissed(false)}
+    >
+      <span
+        className="tooltip-term"
+        tabIndex={0}
+        aria-describedby={id}
+        onFocus={() => setDismissed(false)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') setDismissed(true);
+        }}
+      >
+        {term}
+      </span>
+      <span id={id} role="tooltip" className="tooltip-text">
+        {text}
+      </span>
+    </span>
+  );
 }
 
 /** PRO cannot be bought yet: the dialog says so, and nothing pretends to take a payment. */
@@ -59,22 +86,15 @@ function UsageStatistics({ memberSince }: { memberSince: string | null }) {
           <dt>Member Since</dt>
           <dd>{formatDate(usage?.memberSince ?? memberSince)}</dd>
           <dt>
-            <span
-              className="tooltip"
-              tabIndex={0}
-              title={allowanceTexts.refillTooltip}
-              aria-describedby="free-tooltip"
-            >
-              Free Debates Remaining
-            </span>
-            <span id="free-tooltip" role="tooltip" className="tooltip-text">
-              {allowanceTexts.refillTooltip}
-            </span>
+            <Tooltip term="Free Debates Remaining" text={allowanceTexts.refillTooltip} />
           </dt>
           <dd>
             {usage ? usage.freeDebatesRemaining : '…'}
             {usage && usage.freeDebatesRemaining === 0 && usage.lastDebateStarted ? (
-              <span className="hint"> {allowanceTexts.refillNote}</span>
+              <>
+                <span className="hint"> {allowanceTexts.refillNote}</span>
+                <NextFreeDebate usage={usage} />
+              </>
             ) : null}
           </dd>
           <dt>Last Debate</dt>

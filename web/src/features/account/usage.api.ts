@@ -7,6 +7,7 @@ const UsageDocument = graphql(`
     usage {
       freeDebatesRemaining
       lastDebateStarted
+      nextFreeDebateAt
       totalDebates
       memberSince
       tokensIn

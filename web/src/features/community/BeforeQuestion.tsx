@@ -15,10 +15,17 @@ const CHOICES: ReadonlyArray<[StanceBefore, string]> = [
 
 /**
  * Where the reader stands before reading (or Skip), asked once in place of the rounds, on a
- * debate's page and on an expanded card alike. The answer goes into the cached debate (the
- * mutation's onQueryStarted), so the rounds follow; a refusal says why here.
+ * debate's page (a card of its own) and on an expanded card (`inCard`: a section of it) alike.
+ * The answer goes into the cached debate (the mutation's onQueryStarted), so the rounds follow;
+ * a refusal says why here.
  */
-export function BeforeQuestion({ args }: { args: CommunityDebateArgs }) {
+export function BeforeQuestion({
+  args,
+  inCard = false,
+}: {
+  args: CommunityDebateArgs;
+  inCard?: boolean;
+}) {
   const [standBefore, { isLoading }] = useStandBeforeMutation();
   const [problem, setProblem] = useState<string | null>(null);
   const headingId = `before-question-${args.id}`;
@@ -33,7 +40,10 @@ export function BeforeQuestion({ args }: { args: CommunityDebateArgs }) {
   };
 
   return (
-    <section className="card before-question" aria-labelledby={headingId}>
+    <section
+      className={`${inCard ? 'card-section' : 'card'} before-question`}
+      aria-labelledby={headingId}
+    >
       <h2 id={headingId}>{BEFORE_QUESTION}</h2>
       <p className="hint">{BEFORE_HINT}</p>
       <div className="card-actions" role="group" aria-label="Where you stand before reading">

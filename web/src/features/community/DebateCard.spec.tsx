@@ -1,8 +1,8 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { screen } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
 import type { WrittenBy } from '../debates/provenance';
-import type { CommunityDebate } from './community.api';
+import type { CommunityDebate, PublicDebatePage } from './community.api';
 import { offlineSpeaker as offline } from '../../test/written-by';
 import { offlineDebate } from './community.fixtures';
 import { DebateCard, EXAMPLE_NOTE, speakersLine, voteShares } from './DebateCard';
@@ -51,12 +51,12 @@ describe(speakersLine.name, () => {
 
 describe(DebateCard.name, () => {
   const noop = () => undefined;
-  const card = (debate: CommunityDebate) =>
+  const card = (debate: CommunityDebate, expanded = false) =>
     renderWithProviders(
       <DebateCard
         debate={debate}
         starred={false}
-        expanded={false}
+        expanded={expanded}
         busy={false}
         onToggleExpanded={noop}
         onVote={noop}
@@ -64,6 +64,43 @@ describe(DebateCard.name, () => {
       />,
       { route: '/community/ranking' },
     );
+  const realFetch = globalThis.fetch;
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+  });
+
+  it('says nothing of minds changed until a reader has answered', () => {
+    const { container, unmount } = card(offlineDebate);
+    expect(container.textContent).not.toMatch(/minds changed/i);
+    unmount();
+    card({ ...offlineDebate, mindsChanged: { readers: 1, shares: null } });
+    expect(
+      screen.getByText(
+        'Minds changed: 1 reader has said where they stood before and after reading; shown from 5.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('asks where the reader stands inside the open card, as a part of it, not a card in it', async () => {
+    const page: PublicDebatePage = {
+      ...offlineDebate,
+      rounds: [],
+      verdict: null,
+      standBefore: null,
+      askBefore: true,
+      pairedWith: null,
+    };
+    globalThis.fetch = jest.fn(async (_url: unknown, init?: RequestInit) => {
+      const { query } = JSON.parse(String(init?.body)) as { query: string };
+      if (!query.includes('query CommunityDebate(')) return new Promise<never>(() => undefined);
+      return { ok: true, status: 200, json: async () => ({ data: { communityDebate: page } }) };
+    }) as unknown as typeof fetch;
+    const { container } = card(offlineDebate, true);
+    await screen.findByRole('region', {
+      name: 'Before you read: where do you stand on this motion?',
+    });
+    expect(container.querySelectorAll('.card')).toHaveLength(1);
+  });
 
   it('says so on an example the platform seeded, and only there', () => {
     card({ ...offlineDebate, example: true });

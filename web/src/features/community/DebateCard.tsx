@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { RelativeTime } from '../../components/RelativeTime';
 import type { VoteKind } from '../../gql/graphql';
-import { CategoryChips } from '../debates/DebateParts';
+import { CategoryChips, StoppedNote } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { speakerModel } from '../debates/provenance';
 import { VerdictLine } from '../debates/Scorecard';
@@ -71,7 +71,7 @@ function CardRounds({ debateId }: { debateId: string }) {
   }
   if (!data) return <p className="error">Debate not found.</p>;
   // A signed-in reader is asked where they stand first, here as on the debate's page.
-  if (data.askBefore) return <BeforeQuestion args={args} />;
+  if (data.askBefore) return <BeforeQuestion args={args} inCard />;
   return <DebateRounds rounds={data.rounds} sides={data} />;
 }
 
@@ -133,6 +133,7 @@ export function DebateCard({
       {debate.example && <p className="hint example-line">{EXAMPLE_NOTE}</p>}
       <p className="hint speakers-line">{speakersLine(debate)}</p>
       <VerdictLine verdict={debate.verdict} />
+      <StoppedNote stopped={debate.stopped} />
       <MindsChangedLine minds={debate.mindsChanged} />
       <div className="vote-buttons" role="group" aria-label="Vote">
         {VOTE_KINDS.map(({ kind, label, count }) => (
@@ -149,18 +150,20 @@ export function DebateCard({
         ))}
       </div>
       {problem && <ProblemLine problem={problem} />}
-      <p className="shared-line">
-        Shared <RelativeTime iso={debate.sharedAt} />
-        {ratingSuffix(debate.rating)}
-      </p>
-      <button
-        type="button"
-        className="link-button"
-        aria-expanded={expanded}
-        onClick={onToggleExpanded}
-      >
-        {expanded ? 'Hide Debate' : 'View Debate'}
-      </button>
+      <div className="debate-card-foot">
+        <p className="shared-line">
+          Shared <RelativeTime iso={debate.sharedAt} />
+          {ratingSuffix(debate.rating)}
+        </p>
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={expanded}
+          onClick={onToggleExpanded}
+        >
+          {expanded ? 'Hide Debate' : 'View Debate'}
+        </button>
+      </div>
       {expanded && <CardRounds debateId={debate.id} />}
     </article>
   );

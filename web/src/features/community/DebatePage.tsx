@@ -4,8 +4,9 @@ import { Link, useParams } from 'react-router';
 import { useAppSelector } from '../../app/hooks';
 import { RelativeTime } from '../../components/RelativeTime';
 import { SignInDialog } from '../../components/SignInDialog';
+import { copyLink } from '../../components/copyLink';
 import type { VoteKind } from '../../gql/graphql';
-import { CategoryChips, SpeakerFacts } from '../debates/DebateParts';
+import { CategoryChips, SpeakerFacts, StoppedNote } from '../debates/DebateParts';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard, VerdictLine } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
@@ -16,8 +17,6 @@ import { SITE_NAME } from '../../app/titles';
 import { MindsChangedPanel } from './MindsChangedPanel';
 import { useStars } from './stars';
 import { type CardProblem, messageOf, STAR_FAILED, VOTE_FAILED, VOTE_KINDS } from './votes';
-
-const LINK_COPIED = 'Link copied.';
 
 /** '1 view', '2 views'. */
 function viewsText(views: number): string {
@@ -63,15 +62,7 @@ export function DebatePage() {
     }
   };
 
-  const onCopy = async () => {
-    const link = window.location.href;
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(LINK_COPIED);
-    } catch {
-      setCopied(`The link could not be copied: ${link}`);
-    }
-  };
+  const onCopy = async () => setCopied(await copyLink(window.location.href));
 
   /** The vote shows at once and goes back if refused (the mutation's optimistic update). */
   const onVote = async (kind: VoteKind | null) => {
@@ -144,6 +135,7 @@ export function DebatePage() {
         {ratingSuffix(data.rating)}
       </p>
       <SpeakerFacts model1={data.model1} model2={data.model2} detailed />
+      <StoppedNote stopped={data.stopped} />
       {data.askBefore ? (
         <BeforeQuestion args={args} />
       ) : (

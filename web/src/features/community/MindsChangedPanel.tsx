@@ -7,8 +7,9 @@ import {
   signedPoints,
 } from './minds';
 
-/** A card's one line of minds changed. */
+/** A card's one line of minds changed; none until a reader has answered both questions. */
 export function MindsChangedLine({ minds }: { minds: MindsChanged }) {
+  if (minds.readers === 0) return null;
   return <p className="hint minds-line">{mindsChangedLine(minds)}</p>;
 }
 

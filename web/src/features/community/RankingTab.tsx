@@ -264,7 +264,7 @@ export function RankingTab() {
   };
 
   return (
-    <div className="tab-panel">
+    <div className="tab-panel unframed">
       <h2>Community Forum</h2>
       <div className="filters">
         <CategorySelect

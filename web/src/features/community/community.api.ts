@@ -88,6 +88,7 @@ const CommunityDebatesDocument = graphql(`
           ...MindsChangedFields
         }
         example
+        stopped
         rating {
           text
         }
@@ -125,6 +126,7 @@ const CommunityDebateDocument = graphql(`
         ...MindsChangedFields
       }
       example
+      stopped
       rating {
         text
       }
@@ -231,6 +233,8 @@ const communityQueries = api.injectEndpoints({
           utcOffsetMinutes: -new Date().getTimezoneOffset(),
         }),
       transformResponse: (data: CommunityDebatesQuery) => data.communityDebates,
+      // Read again once a debate is shared or unshared from the history.
+      providesTags: ['CommunityRanking'],
       keepUnusedDataFor: 30,
     }),
     // Keyed by the viewer too: signing in or out reads the reader's own marks again.

@@ -21,5 +21,6 @@ export const offlineDebate: CommunityDebate = {
   verdict: null,
   mindsChanged: { readers: 0, shares: null },
   example: false,
+  stopped: false,
   rating: { text: 'Rated' },
 };

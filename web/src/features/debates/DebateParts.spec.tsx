@@ -61,6 +61,31 @@ describe(SpeakerFacts.name, () => {
 });
 
 describe(DebateRounds.name, () => {
+  it('heads each turn with its speaker and side, in its stance’s colour; the moderator neutral', () => {
+    const round = { round: 1, text: 'A.', summary: 'A.', writtenBy: null, team: null };
+    render(
+      <DebateRounds
+        rounds={[
+          { ...round, speaker: 'First Speaker' },
+          { ...round, speaker: 'Second Speaker' },
+          { ...round, speaker: 'Moderator' },
+        ]}
+        sides={{ model1: { stance: 0.6 }, model2: { stance: -0.3 } }}
+      />,
+    );
+    const turns = screen.getAllByRole('article');
+    expect(turns.map((turn) => turn.querySelector('h4')?.textContent)).toEqual([
+      'First Speaker · Strongly For',
+      'Second Speaker · Against',
+      'Moderator',
+    ]);
+    expect(turns.map((turn) => turn.className)).toEqual([
+      'turn side-first stance-strongly-for',
+      'turn side-second stance-against',
+      'turn side-moderator',
+    ]);
+  });
+
   it('says briefly what wrote each round, and nothing for a round saved without it', () => {
     const { container } = render(
       <DebateRounds
@@ -90,6 +115,7 @@ describe(DebateRounds.name, () => {
             team: null,
           },
         ]}
+        sides={{ model1: first, model2: second }}
       />,
     );
     expect([...container.querySelectorAll('.provenance')].map((p) => p.textContent)).toEqual([
@@ -128,6 +154,7 @@ describe(DebateRounds.name, () => {
             team: null,
           },
         ]}
+        sides={{ model1: first, model2: second }}
       />,
     );
     const notes = [...container.querySelectorAll('details.team-notes')];

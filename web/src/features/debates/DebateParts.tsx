@@ -96,3 +96,8 @@ export function LoadMore({
     </button>
   );
 }
+
+/** Where a saved or shared debate is shown: its author stopped it before the end (Stop). */
+export function StoppedNote({ stopped }: { stopped: boolean }) {
+  return stopped ? <p className="hint stopped-note">Stopped before the end</p> : null;
+}

@@ -2,25 +2,28 @@ import { roundTitles } from '@debate/contracts/constants';
 import { useState } from 'react';
 import type { DebateRoundFieldsFragment, DebateSpeakerFieldsFragment } from '../../gql/graphql';
 import { roundProvenance } from './provenance';
-import { sideOf } from './sides';
+import { sideOf, stanceOf, turnClasses } from './sides';
 import { TeamNotesView } from './team-notes';
 import { communityStanceLabel } from './stance';
 
-/** The two speakers of a debate, whose positions label their turns. */
+/** The two speakers of a debate, whose positions head and colour their turns. */
 export interface DebateSides {
   readonly model1: Pick<DebateSpeakerFieldsFragment, 'stance'>;
   readonly model2: Pick<DebateSpeakerFieldsFragment, 'stance'>;
 }
 
-function RoundView({ round, sides }: { round: DebateRoundFieldsFragment; sides?: DebateSides }) {
+function RoundView({ round, sides }: { round: DebateRoundFieldsFragment; sides: DebateSides }) {
   const [full, setFull] = useState(false);
   const side = sideOf(round.speaker);
-  const speaker = side === 'first' ? sides?.model1 : side === 'second' ? sides?.model2 : undefined;
+  const stance = stanceOf(side, { first: sides.model1.stance, second: sides.model2.stance });
   return (
-    <article className={`turn side-${side}`} aria-label={`Round ${round.round} - ${round.speaker}`}>
+    <article
+      className={turnClasses(side, stance)}
+      aria-label={`Round ${round.round} - ${round.speaker}`}
+    >
       <h4>
         {round.speaker}
-        {speaker && <span className="side-label"> · {communityStanceLabel(speaker.stance)}</span>}
+        {stance !== null && <span className="side-label"> · {communityStanceLabel(stance)}</span>}
       </h4>
       <p className="turn-text">{full ? round.text : round.summary}</p>
       {round.writtenBy && <p className="hint provenance">{roundProvenance(round.writtenBy)}</p>}
@@ -34,14 +37,15 @@ function RoundView({ round, sides }: { round: DebateRoundFieldsFragment; sides?:
 
 /**
  * A saved or shared debate's rounds, under their titles ('Round 1: Constructive Arguments'),
- * each turn in its side's colour with its position: the summary, and the full text on Show More.
+ * each turn headed by its speaker and position and in its stance's colour (as on the engine's
+ * speaker cards): the summary, and the full text on Show More.
  */
 export function DebateRounds({
   rounds,
   sides,
 }: {
   rounds: readonly DebateRoundFieldsFragment[];
-  sides?: DebateSides;
+  sides: DebateSides;
 }) {
   if (rounds.length === 0) return <p>No rounds found for this debate.</p>;
   const groups = new Map<number, DebateRoundFieldsFragment[]>();

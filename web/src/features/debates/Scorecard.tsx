@@ -25,12 +25,16 @@ function Cell({ cell }: { cell: ScoreCell | null }) {
 /**
  * The judges' scorecard (the engine, a debate's page): the winner or the tie and why, the four
  * criteria with their weights × the two speakers (score and reason), the totals, how each
- * reading went, and who judged.
+ * reading went, and who judged. A card of its own, or, `inCard` (an open debate in the
+ * history), a section of the card that holds it.
  */
-export function Scorecard({ verdict }: { verdict: Verdict }) {
+export function Scorecard({ verdict, inCard = false }: { verdict: Verdict; inCard?: boolean }) {
   const headingId = useId();
   return (
-    <section className="card scorecard" aria-labelledby={headingId}>
+    <section
+      className={`${inCard ? 'card-section' : 'card'} scorecard`}
+      aria-labelledby={headingId}
+    >
       <h2 id={headingId}>The judges’ scorecard</h2>
       <p className="verdict-headline">{verdictHeadline(verdict)}</p>
       <div className="scorecard-table-wrap">

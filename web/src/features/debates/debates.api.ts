@@ -6,6 +6,7 @@ import type {
   SaveDebateMutation,
   ShareDebateMutation,
   UnsavedDebateQuery,
+  UnshareDebateMutation,
 } from '../../gql/graphql';
 
 /** One of the user's saved debates, as the history lists it (rounds come on demand). */
@@ -42,6 +43,7 @@ const MyDebatesDocument = graphql(`
         }
         rematchOf
         moderatorEnabled
+        stopped
       }
       total
       next
@@ -94,6 +96,7 @@ const UnsavedDebateDocument = graphql(`
       }
       moderatorEnabled
       rematchOf
+      stopped
     }
   }
 `);
@@ -114,6 +117,24 @@ const ShareDebateDocument = graphql(`
     }
   }
 `);
+
+const UnshareDebateDocument = graphql(`
+  mutation UnshareDebate($id: String!) {
+    unshareDebate(id: $id) {
+      id
+      isPublic
+    }
+  }
+`);
+
+/**
+ * What sharing or unsharing `id` changes in the cache: the forum's pages, and the debate's public
+ * copy (a card's rounds, its page). The history keeps its own view of the change.
+ */
+const publicChange = (id: string) => [
+  'CommunityRanking' as const,
+  { type: 'CommunityDebate' as const, id },
+];
 
 const historyApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -145,6 +166,12 @@ const historyApi = api.injectEndpoints({
     shareDebate: build.mutation<ShareDebateMutation['shareDebate'], string>({
       query: (id) => operation(ShareDebateDocument, { id }),
       transformResponse: (data: ShareDebateMutation) => data.shareDebate,
+      invalidatesTags: (_result, _error, id) => publicChange(id),
+    }),
+    unshareDebate: build.mutation<UnshareDebateMutation['unshareDebate'], string>({
+      query: (id) => operation(UnshareDebateDocument, { id }),
+      transformResponse: (data: UnshareDebateMutation) => data.unshareDebate,
+      invalidatesTags: (_result, _error, id) => publicChange(id),
     }),
   }),
 });
@@ -155,4 +182,5 @@ export const {
   useMyDebateQuery,
   useSaveDebateMutation,
   useShareDebateMutation,
+  useUnshareDebateMutation,
 } = historyApi;

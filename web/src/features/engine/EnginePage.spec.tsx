@@ -5,7 +5,7 @@ import { renderWithProviders } from '../../test/render';
 import { initialAuthState } from '../auth/auth.slice';
 import type { WrittenBy } from '../debates/provenance';
 import { EnginePage, speakingText } from './EnginePage';
-import { eventReceived, type RunEvent } from './engine.slice';
+import { eventReceived, type RunEvent, runDebate } from './engine.slice';
 import { offlineTurn } from '../../test/written-by';
 
 const catalog: CatalogQuery['catalog'] = {
@@ -54,8 +54,8 @@ const signedIn = {
 const NO_FREE = 'No free debates left.';
 const realFetch = globalThis.fetch;
 
-/** The gateway: the catalogue above, and a start refused (nothing to subscribe to). */
-function fakeGateway() {
+/** The gateway: the catalogue (above's by default), and a start refused (nothing to subscribe to). */
+function fakeGateway(offered: CatalogQuery['catalog'] = catalog) {
   const started: DebateSettingsInput[] = [];
   globalThis.fetch = jest.fn(async (_url: unknown, init?: RequestInit) => {
     const request = JSON.parse(String(init?.body)) as {
@@ -63,7 +63,7 @@ function fakeGateway() {
       variables?: { settings: DebateSettingsInput };
     };
     const answer = (body: object) => ({ ok: true, status: 200, json: async () => body });
-    if (request.query.includes('query Catalog')) return answer({ data: { catalog } });
+    if (request.query.includes('query Catalog')) return answer({ data: { catalog: offered } });
     if (request.query.includes('mutation StartDebate') && request.variables) {
       started.push(request.variables.settings);
       return answer({ errors: [{ message: NO_FREE }] });
@@ -88,9 +88,11 @@ const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
   text: null,
   summary: null,
   failed: null,
+  cutOff: null,
   stage: null,
   team: null,
   message: null,
+  freeDebateUsed: null,
   firstModel: null,
   secondModel: null,
   model: null,
@@ -381,5 +383,165 @@ describe(EnginePage.name, () => {
     });
     expect(screen.getByText('Both speakers are written by GPT-4o.')).toBeTruthy();
     expect(screen.getByText('GPT-4o failed to write this turn')).toBeTruthy();
+  });
+});
+
+describe('the live transcript', () => {
+  const settings: DebateSettingsInput = {
+    topic: 'Should cities ban private cars from their centres?',
+    debateFormat: 'structured',
+    moderatorEnabled: true,
+    first: { model: 'gpt-4o', stance: 0.6, rhetoricStyle: 'standard', personality: '' },
+    second: { model: 'gpt-4o', stance: -0.3, rhetoricStyle: 'standard', personality: '' },
+  };
+
+  /** The page, a run of `settings` begun on it, and a way to play the run's events. */
+  function running() {
+    fakeGateway();
+    const { store } = renderWithProviders(<EnginePage />, {
+      preloadedState: signedIn,
+      route: '/engine',
+    });
+    act(() => {
+      store.dispatch(runDebate.pending('run', { kind: 'new', settings }));
+    });
+    let seq = 0;
+    return (fields: Partial<RunEvent>) =>
+      act(() => {
+        store.dispatch(eventReceived(event(seq, fields)));
+        seq += 1;
+      });
+  }
+  const turnOf = (name: string) => screen.getByRole('article', { name });
+  const speak = (
+    play: ReturnType<typeof running>,
+    turn: number,
+    speaker: string,
+    words: { text: string; summary: string },
+  ) => {
+    const position = speaker === 'Moderator' ? { round: 0, roundTitle: 'Opening' } : {};
+    play({
+      type: 'turnStarted',
+      turn,
+      speaker,
+      round: 1,
+      roundTitle: 'Constructive Arguments',
+      ...position,
+    });
+    play({ type: 'textDelta', turn, text: words.text });
+    play({ type: 'turnCompleted', turn, ...words, writtenBy: gpt4oTurn });
+  };
+
+  it('keeps the turn just finished open until the next one starts; Show Less still closes it', () => {
+    const play = running();
+    play({ type: 'runStarted', firstModel: gpt4oRef, secondModel: gpt4oRef });
+    speak(play, 0, 'First Speaker', {
+      text: 'The whole first speech.',
+      summary: 'First, briefly.',
+    });
+    const first = turnOf('First Speaker, Constructive Arguments');
+    expect(within(first).getByText('The whole first speech.')).toBeTruthy();
+    expect(within(first).getByRole('button', { name: 'Show Less' })).toBeTruthy();
+
+    play({
+      type: 'turnStarted',
+      turn: 1,
+      speaker: 'Second Speaker',
+      round: 1,
+      roundTitle: 'Constructive Arguments',
+    });
+    // The next turn started: the one before shows its summary, as every earlier turn does.
+    expect(within(first).queryByText('The whole first speech.')).toBeNull();
+    expect(within(first).getByText('First, briefly.')).toBeTruthy();
+    play({ type: 'textDelta', turn: 1, text: 'The whole second speech.' });
+    play({
+      type: 'turnCompleted',
+      turn: 1,
+      text: 'The whole second speech.',
+      summary: 'Second, briefly.',
+      writtenBy: gpt4oTurn,
+    });
+    const second = turnOf('Second Speaker, Constructive Arguments');
+    expect(within(second).getByText('The whole second speech.')).toBeTruthy();
+    fireEvent.click(within(second).getByRole('button', { name: 'Show Less' }));
+    expect(within(second).getByText('Second, briefly.')).toBeTruthy();
+    fireEvent.click(within(second).getByRole('button', { name: 'Show More' }));
+    expect(within(second).getByText('The whole second speech.')).toBeTruthy();
+    // An earlier turn still opens and closes on request.
+    fireEvent.click(within(first).getByRole('button', { name: 'Show More' }));
+    expect(within(first).getByText('The whole first speech.')).toBeTruthy();
+  });
+
+  it("heads each speaker's turns with its side, in its stance's colour; the moderator neutral", () => {
+    const play = running();
+    play({ type: 'runStarted', firstModel: gpt4oRef, secondModel: gpt4oRef });
+    speak(play, 0, 'Moderator', { text: 'Welcome.', summary: 'Welcome.' });
+    speak(play, 1, 'First Speaker', { text: 'Yes.', summary: 'Yes.' });
+    speak(play, 2, 'Second Speaker', { text: 'No.', summary: 'No.' });
+    const turns = screen.getAllByRole('article');
+    expect(turns.map((turn) => turn.querySelector('h4')?.textContent)).toEqual([
+      'Moderator',
+      'First Speaker · For',
+      'Second Speaker · Against',
+    ]);
+    expect(turns.map((turn) => turn.className)).toEqual([
+      'turn side-moderator',
+      'turn side-first stance-strongly-for',
+      'turn side-second stance-against',
+    ]);
+  });
+});
+
+describe('the engine settings', () => {
+  it("opens 'Global Settings' as a section, its formats by name, the moderator explained", async () => {
+    const started = fakeGateway({
+      ...catalog,
+      debateFormats: ['structured', 'oxford', 'crossfire', 'parliamentary', 'comment_section'],
+    });
+    renderWithProviders(<EnginePage />, { preloadedState: signedIn, route: '/engine' });
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Random topic' }).hasAttribute('disabled')).toBe(
+        false,
+      ),
+    );
+    const toggle = screen.getByRole('button', { name: 'Global Settings' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByLabelText('Debate format')).toBeNull();
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const part = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    const format = screen.getByRole<HTMLSelectElement>('combobox', { name: 'Debate format' });
+    expect(part?.contains(format)).toBe(true);
+    expect([...format.options].map((option) => [option.value, option.textContent])).toEqual([
+      ['structured', 'Structured'],
+      ['oxford', 'Oxford'],
+      ['crossfire', 'Crossfire'],
+      ['parliamentary', 'Parliamentary'],
+      ['comment_section', 'Comment section'],
+    ]);
+    fireEvent.change(format, { target: { value: 'comment_section' } });
+    expect(
+      screen.getByRole('combobox', {
+        name: 'Debate format',
+        description: 'Like an online comment section: short, pointed and informal.',
+      }),
+    ).toBe(format);
+    expect(
+      screen.getByRole('checkbox', {
+        name: 'Moderator',
+        description:
+          'A neutral moderator opens the debate and closes it with a fair wrap-up, taking no side.',
+      }),
+    ).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Debate topic'), {
+      target: { value: 'Is open-source software a public good?' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Begin discussion' }));
+    await screen.findByText(NO_FREE);
+    // The value sent is the stored one, not its name.
+    expect(started[0]?.debateFormat).toBe('comment_section');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
   });
 });

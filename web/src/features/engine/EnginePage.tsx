@@ -7,10 +7,12 @@ import { SignInDialog } from '../../components/SignInDialog';
 import type { DebateSettingsInput, SpeakerSettingsInput } from '../../gql/graphql';
 import { OFFLINE_KIND } from '../debates/provenance';
 import { Scorecard } from '../debates/Scorecard';
+import { NextFreeDebate } from '../account/NextFreeDebate';
 import { useUsageQuery } from '../account/usage.api';
 import { useUnsavedDebateQuery } from '../debates/debates.api';
 import { useCatalogQuery, useCatalogQueryState } from './catalog.api';
 import { readDraft, sessionStore, writeDraft } from './draft';
+import { GlobalSettings } from './components/GlobalSettings';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
@@ -20,6 +22,8 @@ import {
   type RunRequest,
   runDebate,
   runRestored,
+  stopDebate,
+  stoppedText,
   type TurnStage,
 } from './engine.slice';
 import { catalogPollingInterval, chosenModel, localModelText, whoWrites } from './models';
@@ -116,7 +120,6 @@ export function EnginePage() {
   const topic = engine.rematchOf && engine.topic && typedTopic === '' ? engine.topic : typedTopic;
   const [debateFormat, setDebateFormat] = useState(draft?.debateFormat ?? 'structured');
   const [moderatorEnabled, setModeratorEnabled] = useState(draft?.moderatorEnabled ?? false);
-  const [globalOpen, setGlobalOpen] = useState(false);
   const [speakers, setSpeakers] = useState(() => {
     if (draft) return { first: draft.first, second: draft.second };
     const [first, second] = initialStances(Math.random());
@@ -184,6 +187,13 @@ export function EnginePage() {
   const start = (request: RunRequest) => {
     void dispatch(runDebate(request)).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
   };
+  // Stop answers once the free debate is given back or settled: the count is read again then.
+  const stop = (runId: string) => {
+    void dispatch(stopDebate(runId)).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
+  };
+  // A completed debate, or one stopped after a speaker's complete turn, can be saved.
+  const saveable =
+    engine.status === 'done' || (engine.status === 'stopped' && engine.freeDebateUsed === true);
 
   const begin = (replacing = false) => {
     if (auth !== 'signedIn') {
@@ -192,7 +202,7 @@ export function EnginePage() {
     }
     if (!data) return;
     // A finished debate not saved yet would be lost: asked first.
-    if (!replacing && engine.status === 'done' && engine.runId && !engine.saved) {
+    if (!replacing && saveable && engine.runId && !engine.saved) {
       setAskReplace(true);
       return;
     }
@@ -271,42 +281,14 @@ export function EnginePage() {
         ) : null}
       </div>
 
-      <section className="card" aria-labelledby="global-settings">
-        <button
-          id="global-settings"
-          type="button"
-          className="link-button section-toggle"
-          aria-expanded={globalOpen}
-          aria-controls="global-settings-panel"
-          onClick={() => setGlobalOpen(!globalOpen)}
-        >
-          Global Settings
-        </button>
-        {globalOpen && (
-          <div id="global-settings-panel" className="speaker-settings">
-            <label htmlFor="debate-format">Debate format</label>
-            <select
-              id="debate-format"
-              value={debateFormat}
-              disabled={running}
-              onChange={(event) => setDebateFormat(event.target.value)}
-            >
-              {(data?.debateFormats ?? ['structured']).map((format) => (
-                <option key={format}>{format}</option>
-              ))}
-            </select>
-            <label className="checkbox">
-              <input
-                type="checkbox"
-                checked={moderatorEnabled}
-                disabled={running}
-                onChange={(event) => setModeratorEnabled(event.target.checked)}
-              />{' '}
-              Moderator
-            </label>
-          </div>
-        )}
-      </section>
+      <GlobalSettings
+        debateFormat={debateFormat}
+        debateFormats={data?.debateFormats ?? ['structured']}
+        moderatorEnabled={moderatorEnabled}
+        disabled={running}
+        onDebateFormatChange={setDebateFormat}
+        onModeratorChange={setModeratorEnabled}
+      />
 
       {localModelLine && (
         <p className="hint local-model" role="status">
@@ -333,7 +315,10 @@ export function EnginePage() {
         {running ? 'discussion in progress...' : 'Begin discussion'}
       </button>
       {signedIn && usage && !running && (
-        <p className="hint free-left">{freeDebatesLeftText(usage.freeDebatesRemaining)}</p>
+        <p className="hint free-left">
+          {freeDebatesLeftText(usage.freeDebatesRemaining)}
+          <NextFreeDebate usage={usage} />
+        </p>
       )}
 
       {engine.error && (
@@ -368,9 +353,26 @@ export function EnginePage() {
         <p className="hint rematch-note">{REMATCH_NOTE}</p>
       )}
       {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}
-      {running && current && (
-        <p className="loading run-status" role="status">
-          {speakingText(current)}
+      {running && engine.runId && (
+        <div className="run-controls">
+          {current && (
+            <p className="loading run-status" role="status">
+              {speakingText(current)}
+            </p>
+          )}
+          <button
+            type="button"
+            className="button secondary stop-run"
+            disabled={engine.stopping}
+            onClick={() => engine.runId && stop(engine.runId)}
+          >
+            {engine.stopping ? 'Stopping…' : 'Stop'}
+          </button>
+        </div>
+      )}
+      {engine.status === 'stopped' && engine.freeDebateUsed !== null && (
+        <p className="hint run-stopped" role="status">
+          {stoppedText(engine.freeDebateUsed)}
         </p>
       )}
       <div ref={streamEnd} />
@@ -386,8 +388,13 @@ export function EnginePage() {
       {engine.status === 'done' && !engine.judge && engine.turns.some((turn) => turn.failed) && (
         <p className="hint judge-failed">{NOT_JUDGED}</p>
       )}
-      {engine.status === 'done' && engine.runId && (
-        <SavePanel key={engine.runId} runId={engine.runId} categories={data?.categories ?? []} />
+      {saveable && engine.runId && (
+        <SavePanel
+          key={engine.runId}
+          runId={engine.runId}
+          categories={data?.categories ?? []}
+          stopped={engine.status === 'stopped'}
+        />
       )}
       {askReplace && (
         <Dialog labelledBy="replace-heading" onClose={() => setAskReplace(false)}>

@@ -14,6 +14,7 @@ import type {
   UnsavedDebateQuery,
 } from '../../gql/graphql';
 import type { WrittenBy } from '../debates/provenance';
+import type { SideStances } from '../debates/sides';
 import type { TeamNotesFields } from '../debates/team-notes';
 import type { Verdict } from '../debates/verdict';
 import type { RunModel } from './models';
@@ -33,6 +34,8 @@ export interface Turn {
   readonly summary: string;
   readonly complete: boolean;
   readonly failed: boolean;
+  /** The run was stopped while it was being written: its text is what was written until then. */
+  readonly cutOff: boolean;
   /** The model about to write it (turnStarted). */
   readonly model: RunModel | null;
   /** What wrote it, once complete (turnCompleted); null when the gateway did not say. */
@@ -55,13 +58,22 @@ export interface CurrentTurn {
 export interface EngineState {
   /** The run being shown, once the gateway accepted it: what 'Save Your Debate' saves. */
   readonly runId: string | null;
-  /** idle, running (the button disabled, a loading indicator), then done or failed (spec §4). */
-  readonly status: 'idle' | 'running' | 'done' | 'failed';
+  /**
+   * idle, running (the button disabled, a loading indicator), then done or failed (spec §4), or
+   * stopped (Stop).
+   */
+  readonly status: 'idle' | 'running' | 'done' | 'failed' | 'stopped';
+  /** Stop was pressed and its answer has not come yet. */
+  readonly stopping: boolean;
+  /** Once stopped: whether the run used a free debate (then it can be saved); else null. */
+  readonly freeDebateUsed: boolean | null;
   readonly topic: string | null;
   /** Who writes each speaker's turns, from the run's first event (runStarted). */
   readonly models: { readonly first: RunModel; readonly second: RunModel } | null;
   /** Whether the run has a moderator (the first speaker's model writes its turns). */
   readonly moderator: boolean;
+  /** Each speaker's stance, which heads and colours its turns; null before a run. */
+  readonly stances: SideStances | null;
   readonly turns: readonly Turn[];
   /** The turn being written. */
   readonly current: CurrentTurn | null;
@@ -83,12 +95,27 @@ export interface EngineState {
 
 const RUN_FAILED = 'An error occurred during the debate. Please try again.';
 
+/** Stop could not be done: the debate goes on. */
+function stopFailedText(reason: string | undefined): string {
+  return `The debate could not be stopped${reason ? `: ${reason}` : ''}. It goes on.`;
+}
+
+/** After Stop: whether the free debate was used (a speaker's turn was complete) or given back. */
+export function stoppedText(freeDebateUsed: boolean): string {
+  return freeDebateUsed
+    ? 'Debate stopped. It used one of your free debates.'
+    : 'Debate stopped. Your free debate was given back.';
+}
+
 const initialState: EngineState = {
   runId: null,
   status: 'idle',
+  stopping: false,
+  freeDebateUsed: null,
   topic: null,
   models: null,
   moderator: false,
+  stances: null,
   turns: [],
   current: null,
   error: null,
@@ -123,6 +150,8 @@ export type RunRequest =
       readonly debateId: string;
       readonly topic: string;
       readonly moderatorEnabled: boolean;
+      /** The saved debate's stances, which its rematch keeps (each model changes side). */
+      readonly stances: SideStances;
     };
 
 /** Starts the run: its id, or why it did not start. */
@@ -173,6 +202,7 @@ const DebateRunDocument = graphql(`
       text
       summary
       failed
+      cutOff
       stage
       team {
         ...TeamNotesFields
@@ -186,9 +216,31 @@ const DebateRunDocument = graphql(`
         ...DebateVerdictFields
       }
       message
+      freeDebateUsed
     }
   }
 `);
+
+const StopDebateDocument = graphql(`
+  mutation StopDebate($runId: String!) {
+    stopDebate(runId: $runId) {
+      stopped
+      freeDebateUsed
+    }
+  }
+`);
+
+/**
+ * Stops the run being shown (Stop): the run then ends with runStopped, through the
+ * subscription. Answers once the free debate has been given back or settled.
+ */
+export const stopDebate = createAsyncThunk<undefined, string, { rejectValue: string }>(
+  'engine/stopDebate',
+  async (runId, { rejectWithValue }) => {
+    const stopped = await graphqlRequest(StopDebateDocument, { runId });
+    return 'error' in stopped ? rejectWithValue(stopped.error.message) : undefined;
+  },
+);
 
 /** A graphql-ws client to the gateway, connecting at once (the access token in connection_init). */
 async function openSubscriptionClient() {
@@ -290,10 +342,13 @@ export const engineSlice = createSlice({
       return {
         ...initialState,
         runId: run.runId,
-        status: 'done',
+        // A stopped run is kept only once it used the free debate.
+        status: run.stopped ? 'stopped' : 'done',
+        freeDebateUsed: run.stopped ? true : null,
         topic: run.topic,
         models: first && second ? { first, second } : null,
         moderator: run.moderatorEnabled ?? false,
+        stances: { first: run.model1.stance, second: run.model2.stance },
         turns: run.rounds.map((round, index) => ({
           turn: index,
           speaker: round.speaker,
@@ -303,6 +358,8 @@ export const engineSlice = createSlice({
           summary: round.summary,
           complete: true,
           failed: (round.writtenBy?.failedTurns ?? 0) > 0,
+          // A stopped debate's last round may have been cut off: its summary says so.
+          cutOff: false,
           model: null,
           team: round.team ?? null,
           writtenBy: round.writtenBy ?? null,
@@ -338,6 +395,7 @@ export const engineSlice = createSlice({
             summary: '',
             complete: false,
             failed: false,
+            cutOff: false,
             model: event.model,
             writtenBy: null,
             team: null,
@@ -373,6 +431,7 @@ export const engineSlice = createSlice({
               summary: event.summary ?? '',
               complete: true,
               failed: event.failed ?? false,
+              cutOff: event.cutOff ?? false,
               writtenBy: event.writtenBy,
               team: event.team ?? null,
             })),
@@ -386,6 +445,14 @@ export const engineSlice = createSlice({
           return { ...next, status: 'done', current: null };
         case 'runFailed':
           return { ...next, status: 'failed', current: null, error: event.message ?? RUN_FAILED };
+        case 'runStopped':
+          return {
+            ...next,
+            status: 'stopped',
+            stopping: false,
+            current: null,
+            freeDebateUsed: event.freeDebateUsed ?? false,
+          };
       }
       return next;
     },
@@ -399,6 +466,10 @@ export const engineSlice = createSlice({
           status: 'running',
           topic: topic.trim(),
           moderator: moderatorEnabled,
+          stances:
+            arg.kind === 'new'
+              ? { first: arg.settings.first.stance, second: arg.settings.second.stance }
+              : arg.stances,
           rematchOf: arg.kind === 'rematch' ? arg.debateId : null,
         };
       })
@@ -414,7 +485,17 @@ export const engineSlice = createSlice({
         current: null,
         error: action.payload?.message ?? RUN_FAILED,
         retry: action.payload?.canRetry ? action.meta.arg : null,
-      }));
+      }))
+      .addCase(stopDebate.pending, (state, { meta: { arg } }) =>
+        state.runId === arg && state.status === 'running' ? { ...state, stopping: true } : state,
+      )
+      // Stopped, the run says so itself (runStopped); ended already, it said how it ended.
+      .addCase(stopDebate.fulfilled, (state) => ({ ...state, stopping: false }))
+      .addCase(stopDebate.rejected, (state, action) =>
+        state.runId === action.meta.arg && state.status === 'running'
+          ? { ...state, stopping: false, error: stopFailedText(action.payload) }
+          : state,
+      );
   },
 });
 

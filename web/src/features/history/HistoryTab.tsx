@@ -1,16 +1,25 @@
+import { authorName } from '@debate/contracts/constants';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../app/api';
 import { runDebate } from '../engine/engine.slice';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { RelativeTime } from '../../components/RelativeTime';
+import { copyLink } from '../../components/copyLink';
+import { Dialog } from '../../components/Dialog';
 import { useToast } from '../../components/Toast';
 import { ListSkeleton } from '../../components/ListSkeleton';
 import { LoadFailure } from '../../components/LoadFailure';
 import { DebateRounds } from '../debates/DebateRounds';
 import { Scorecard } from '../debates/Scorecard';
 import { downloadMarkdown } from '../debates/markdown';
-import { CategoryChips, CategorySelect, LoadMore, SpeakerFacts } from '../debates/DebateParts';
+import {
+  CategoryChips,
+  CategorySelect,
+  LoadMore,
+  SpeakerFacts,
+  StoppedNote,
+} from '../debates/DebateParts';
 import { VerdictLine } from '../debates/Scorecard';
 import { useCategoriesQuery } from '../community/community.api';
 import {
@@ -19,10 +28,22 @@ import {
   useMyDebateQuery,
   useMyDebatesQuery,
   useShareDebateMutation,
+  useUnshareDebateMutation,
 } from '../debates/debates.api';
 
 const SHARE_SUCCESS = 'Debate shared successfully! It will appear in Community Rankings.';
 const SHARE_FAILURE = 'Failed to share debate. Please try again.';
+// Green, like the share's toast: the spec's toasts are green when they speak of success.
+const UNSHARE_SUCCESS = 'Debate unshared successfully. It no longer appears in Community Rankings.';
+const UNSHARE_FAILURE = 'Failed to unshare debate. Please try again.';
+
+/** Making a debate public, or private again. */
+type Publishing = 'share' | 'unshare';
+
+/** A shared debate's page, open to anyone. */
+function publicPath(debateId: string): string {
+  return `/community/debate/${encodeURIComponent(debateId)}`;
+}
 
 /** `value`, once it has stopped changing for `ms`. */
 function useDebounced<T>(value: T, ms: number): T {
@@ -44,7 +65,7 @@ function SavedRounds({ debateId }: { debateId: string }) {
         Export as Markdown
       </button>
       <DebateRounds rounds={data.rounds} sides={data} />
-      {data.verdict && <Scorecard verdict={data.verdict} />}
+      {data.verdict && <Scorecard verdict={data.verdict} inCard />}
     </>
   );
 }
@@ -52,13 +73,14 @@ function SavedRounds({ debateId }: { debateId: string }) {
 interface SavedCardProps {
   readonly debate: SavedDebate;
   readonly shared: boolean;
-  readonly sharing: boolean;
+  /** Its share or unshare under way, if any. */
+  readonly publishing: Publishing | null;
   readonly expanded: boolean;
-  onShare(): void;
+  onPublish(change: Publishing): void;
   onToggle(): void;
 }
 
-function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: SavedCardProps) {
+function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }: SavedCardProps) {
   const headingId = `saved-${debate.id}`;
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -71,6 +93,7 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
         debateId: debate.id,
         topic: debate.topic,
         moderatorEnabled: debate.moderatorEnabled ?? false,
+        stances: { first: debate.model1.stance, second: debate.model2.stance },
       }),
     ).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
     void navigate('/engine');
@@ -84,6 +107,7 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
       </p>
       <SpeakerFacts model1={debate.model1} model2={debate.model2} />
       <VerdictLine verdict={debate.verdict} />
+      <StoppedNote stopped={debate.stopped} />
       {debate.rematchOf && (
         <p className="hint rematch-line">The side-swapped rematch of an earlier debate</p>
       )}
@@ -91,13 +115,25 @@ function SavedCard({ debate, shared, sharing, expanded, onShare, onToggle }: Sav
         <button
           type="button"
           className={`button${shared ? ' success' : ''}`}
-          disabled={shared || sharing}
-          onClick={onShare}
+          disabled={shared || publishing !== null}
+          onClick={() => onPublish('share')}
         >
-          {shared ? 'Shared with Community' : sharing ? 'Sharing...' : 'Share with Community'}
+          {shared
+            ? 'Shared with Community'
+            : publishing === 'share'
+              ? 'Sharing...'
+              : 'Share with Community'}
         </button>
+        {shared && <Link to={publicPath(debate.id)}>Public page</Link>}
         {shared && (
-          <Link to={`/community/debate/${encodeURIComponent(debate.id)}`}>Public page</Link>
+          <button
+            type="button"
+            className="button secondary"
+            disabled={publishing !== null}
+            onClick={() => onPublish('unshare')}
+          >
+            {publishing === 'unshare' ? 'Unsharing...' : 'Unshare'}
+          </button>
         )}
         <button
           type="button"
@@ -120,10 +156,11 @@ interface PageProps {
   readonly args: HistoryArgs;
   readonly isFirst: boolean;
   readonly isLast: boolean;
-  readonly shared: ReadonlySet<string>;
-  readonly sharing: string | null;
+  /** Whether a debate shared or unshared here since its page was read is public now. */
+  readonly publicNow: ReadonlyMap<string, boolean>;
+  readonly publishing: { readonly id: string; readonly change: Publishing } | null;
   readonly expandedId: string | null;
-  onShare(id: string): void;
+  onPublish(debate: SavedDebate, change: Publishing): void;
   onExpand(id: string | null): void;
   onMore(after: string): void;
 }
@@ -152,15 +189,62 @@ function HistoryPageOfCards({ args, isFirst, isLast, ...props }: PageProps) {
         <SavedCard
           key={debate.id}
           debate={debate}
-          shared={debate.isPublic || props.shared.has(debate.id)}
-          sharing={props.sharing === debate.id}
+          shared={props.publicNow.get(debate.id) ?? debate.isPublic}
+          publishing={props.publishing?.id === debate.id ? props.publishing.change : null}
           expanded={props.expandedId === debate.id}
-          onShare={() => props.onShare(debate.id)}
+          onPublish={(change) => props.onPublish(debate, change)}
           onToggle={() => props.onExpand(props.expandedId === debate.id ? null : debate.id)}
         />
       ))}
       {isLast && <LoadMore next={data.next} busy={isFetching} onMore={props.onMore} />}
     </>
+  );
+}
+
+interface PublishDialogProps {
+  readonly debate: SavedDebate;
+  readonly change: Publishing;
+  onConfirm(): void;
+  onClose(): void;
+}
+
+/**
+ * Asks before sharing (saying what everyone will then see, and that it can be undone) and before
+ * unsharing; Escape, the backdrop or Cancel change nothing.
+ */
+function PublishDialog({ debate, change, onConfirm, onClose }: PublishDialogProps) {
+  const author = authorName(debate.userDisplayName);
+  const headingId = `${change}-heading`;
+  return (
+    <Dialog labelledBy={headingId} onClose={onClose}>
+      {change === 'share' ? (
+        <>
+          <h2 id={headingId}>Share this debate with the community?</h2>
+          <p>Everyone, signed in or not, will see on the Community Forum and on its public page:</p>
+          <ul>
+            <li>its topic, “{debate.topic}”, and its categories</li>
+            <li>the speakers’ turns, and what wrote them</li>
+            {debate.verdict && <li>the judges’ verdict</li>}
+            {author && <li>your name, {author}, as its author</li>}
+          </ul>
+          <p>You can unshare it later, here in your history.</p>
+        </>
+      ) : (
+        <>
+          <h2 id={headingId}>Unshare this debate?</h2>
+          <p>
+            It leaves the Community Forum and its public page. It stays in your history, and you can
+            share it again.
+          </p>
+        </>
+      )}
+      <button type="button" className="button" autoFocus onClick={onConfirm}>
+        {change === 'share' ? 'Share' : 'Unshare'}
+      </button>{' '}
+      <button type="button" className="button secondary" onClick={onClose}>
+        Cancel
+      </button>
+    </Dialog>
   );
 }
 
@@ -170,9 +254,12 @@ function History() {
   const [category, setCategory] = useState<string | null>(null);
   const [order, setOrder] = useState<'newest' | 'oldest'>('newest');
   const [expandedId, setExpandedId] = useState<string | null>(null);
-  const [shared, setShared] = useState<ReadonlySet<string>>(new Set());
-  const [sharing, setSharing] = useState<string | null>(null);
+  const [publicNow, setPublicNow] = useState<ReadonlyMap<string, boolean>>(new Map());
+  const [publishing, setPublishing] = useState<PageProps['publishing']>(null);
+  // Sharing and unsharing are asked first.
+  const [asking, setAsking] = useState<{ debate: SavedDebate; change: Publishing } | null>(null);
   const [share] = useShareDebateMutation();
+  const [unshare] = useUnshareDebateMutation();
   const { toast, show } = useToast();
   const settledSearch = useDebounced(search, 300);
   // Another filter starts from the first page.
@@ -180,17 +267,24 @@ function History() {
   const [paging, setPaging] = useState({ key: filterKey, cursors: [null] as Array<string | null> });
   const cursors = paging.key === filterKey ? paging.cursors : [null];
 
-  const onShare = async (id: string) => {
-    setSharing(id);
+  const onConfirm = async (id: string, change: Publishing) => {
+    setAsking(null);
+    setPublishing({ id, change });
+    const sharing = change === 'share';
     try {
-      const result = await share(id).unwrap();
-      if (!result.isPublic) throw new Error('not shared');
-      setShared((current) => new Set([...current, id]));
-      show(SHARE_SUCCESS);
+      const result = await (sharing ? share(id) : unshare(id)).unwrap();
+      if (result.isPublic !== sharing) throw new Error(`not ${change}d`);
+      setPublicNow((current) => new Map(current).set(id, result.isPublic));
+      if (sharing) {
+        const url = new URL(publicPath(id), window.location.origin).href;
+        show(SHARE_SUCCESS, { label: 'Copy link', run: () => copyLink(url) });
+      } else {
+        show(UNSHARE_SUCCESS);
+      }
     } catch {
-      show(SHARE_FAILURE);
+      show(sharing ? SHARE_FAILURE : UNSHARE_FAILURE);
     } finally {
-      setSharing(null);
+      setPublishing(null);
     }
   };
 
@@ -226,15 +320,22 @@ function History() {
             args={{ search: settledSearch, category, order, after }}
             isFirst={index === 0}
             isLast={index === cursors.length - 1}
-            shared={shared}
-            sharing={sharing}
+            publicNow={publicNow}
+            publishing={publishing}
             expandedId={expandedId}
-            onShare={(id) => void onShare(id)}
+            onPublish={(debate, change) => setAsking({ debate, change })}
             onExpand={setExpandedId}
             onMore={(next) => setPaging({ key: filterKey, cursors: [...cursors, next] })}
           />
         ))}
       </div>
+      {asking && (
+        <PublishDialog
+          {...asking}
+          onConfirm={() => void onConfirm(asking.debate.id, asking.change)}
+          onClose={() => setAsking(null)}
+        />
+      )}
       {toast}
     </>
   );
@@ -244,7 +345,7 @@ function History() {
 export function HistoryTab() {
   const status = useAppSelector((state) => state.auth.status);
   return (
-    <div className="tab-panel">
+    <div className="tab-panel unframed">
       <h2>Your Account Activity</h2>
       {status === 'signedIn' ? (
         <History />

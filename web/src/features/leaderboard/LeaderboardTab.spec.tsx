@@ -151,7 +151,94 @@ describe(LeaderboardTab.name, () => {
     expect(
       screen.getByText(/Not rated: 3 debates over the daily limit for their pairing\./),
     ).toBeTruthy();
-    expect(asked).toEqual([{ subject: 'MODEL', pairsOnly: false }]);
+    // Each board is asked once, to find the first that rates anything: the models'.
+    expect(asked).toEqual([
+      { subject: 'MODEL', pairsOnly: false },
+      { subject: 'SETUP', pairsOnly: false },
+      { subject: 'STYLE', pairsOnly: false },
+    ]);
+    expect(screen.getByRole('button', { name: 'Models' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+  });
+
+  it('says what the board shows in one plain sentence, the method after it', async () => {
+    fakeGateway(() => models);
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    await screen.findByRole('table', { name: 'Models: 14 judged debates' });
+    const intro = screen.getByText(/^Which models, setups and rhetoric styles win the debates/);
+    expect(intro.textContent).not.toMatch(/Bradley-Terry/);
+    const method = screen.getByText(/^Bradley-Terry over the judges’ verdicts/);
+    expect(intro.compareDocumentPosition(method) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(method.closest('details')?.querySelector('summary')?.textContent).toBe(
+      'How the ratings are computed',
+    );
+  });
+
+  it('opens on the first board that rates anything: the styles when only they have ratings', async () => {
+    const asked = fakeGateway(({ subject }) =>
+      subject === 'STYLE'
+        ? styles
+        : { ...empty, subject, notRated: { ...empty.notRated, sameSubject: 2 } },
+    );
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    const table = await screen.findByRole('table', { name: 'Rhetoric styles: 4 judged debates' });
+    expect(cells(table).map((cellsOfRow) => cellsOfRow[1])).toEqual(['Formal', 'Casual']);
+    expect(
+      screen.getByRole('button', { name: 'Rhetoric styles' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    expect(screen.queryByText(EMPTY_BOARD)).toBeNull();
+    expect(asked).toHaveLength(3);
+  });
+
+  it('opens on the earlier board that rates anything, whichever answers first', async () => {
+    fakeGateway(async ({ subject }) => {
+      if (subject === 'MODEL') return empty;
+      if (subject === 'SETUP') {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return { ...models, subject, apartDebates: 0, apart: [] };
+      }
+      return styles;
+    });
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    await screen.findByRole('table', { name: 'Single or team: 14 judged debates' });
+    expect(
+      screen.getByRole('button', { name: 'Single or team' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+  });
+
+  it('keeps the board the user chose, even when another answers with ratings after', async () => {
+    let stylesArrive: () => void = () => undefined;
+    const stylesAsked = new Promise<void>((resolve) => {
+      stylesArrive = resolve;
+    });
+    fakeGateway(async ({ subject }) => {
+      if (subject !== 'STYLE') return { ...empty, subject };
+      await stylesAsked;
+      return styles;
+    });
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    fireEvent.click(screen.getByRole('button', { name: 'Models' }));
+    expect(await screen.findByText(EMPTY_BOARD)).toBeTruthy();
+    stylesArrive();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByText(EMPTY_BOARD)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Models' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+  });
+
+  it('opens on the board a link names, asking for no other', async () => {
+    const asked = fakeGateway(({ subject }) => (subject === 'STYLE' ? styles : models));
+    renderWithProviders(<LeaderboardTab />, {
+      preloadedState: signedOut,
+      route: '/community/leaderboard?board=styles',
+    });
+    expect(
+      await screen.findByRole('table', { name: 'Rhetoric styles: 4 judged debates' }),
+    ).toBeTruthy();
+    expect(asked).toEqual([{ subject: 'STYLE', pairsOnly: false }]);
   });
 
   it('switches to the rhetoric styles, and to completed side-swapped pairs only', async () => {
@@ -162,6 +249,7 @@ describe(LeaderboardTab.name, () => {
     const asked = fakeGateway(async ({ subject, pairsOnly }) => {
       if (pairsOnly) return { ...empty, subject, pairsOnly };
       if (subject === 'MODEL') return models;
+      if (subject === 'SETUP') return { ...empty, subject };
       await stylesAsked;
       return styles;
     });
@@ -183,8 +271,10 @@ describe(LeaderboardTab.name, () => {
 
     fireEvent.click(screen.getByRole('checkbox', { name: 'Only side-swapped pairs' }));
     expect(await screen.findByText(EMPTY_PAIRS)).toBeTruthy();
+    // The styles' board was asked once, when the tab looked for the first board with ratings.
     expect(asked).toEqual([
       { subject: 'MODEL', pairsOnly: false },
+      { subject: 'SETUP', pairsOnly: false },
       { subject: 'STYLE', pairsOnly: false },
       { subject: 'STYLE', pairsOnly: true },
     ]);
@@ -195,6 +285,10 @@ describe(LeaderboardTab.name, () => {
     renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
     expect(await screen.findByText(EMPTY_BOARD)).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
+    // No board rates anything: it opens on the models'.
+    expect(screen.getByRole('button', { name: 'Models' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
   });
 
   it('says so when the board cannot be loaded', async () => {

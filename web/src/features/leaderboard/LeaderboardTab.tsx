@@ -1,14 +1,51 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ListSkeleton } from '../../components/ListSkeleton';
 import { LoadFailure } from '../../components/LoadFailure';
 import type { LeaderboardSubject } from '../../gql/graphql';
-import { type LeaderboardRow, useLeaderboardQuery } from './leaderboard.api';
+import { type Leaderboard, type LeaderboardRow, useLeaderboardQuery } from './leaderboard.api';
 
 const SUBJECTS: ReadonlyArray<[LeaderboardSubject, string]> = [
   ['MODEL', 'Models'],
   ['SETUP', 'Single or team'],
   ['STYLE', 'Rhetoric styles'],
 ];
+
+/** A board as the address names it (`?board=styles`): a link opens on it. */
+const BOARD_PARAM: Readonly<Record<LeaderboardSubject, string>> = {
+  MODEL: 'models',
+  SETUP: 'setups',
+  STYLE: 'styles',
+};
+
+function boardOf(params: URLSearchParams): LeaderboardSubject | null {
+  const named = params.get('board');
+  return SUBJECTS.find(([value]) => BOARD_PARAM[value] === named)?.[0] ?? null;
+}
+
+/** Whether a board rates anything: a table, the main one or the one apart. */
+const hasRatings = (board: Leaderboard) => board.rows.length > 0 || board.apart.length > 0;
+
+/** What a probe of one board (all debates) has answered so far. */
+interface Probe {
+  readonly data?: Leaderboard | undefined;
+  readonly isError: boolean;
+}
+
+/**
+ * The board to open on: the first, in the switch's order, that rates anything, once every board
+ * before it has answered (one that fails counts as empty); Models when none does. Null while
+ * that is not known yet.
+ */
+function openingBoard(
+  probes: ReadonlyArray<readonly [LeaderboardSubject, Probe]>,
+): LeaderboardSubject | null {
+  for (const [subject, { data, isError }] of probes) {
+    if (data && hasRatings(data)) return subject;
+    if (!data && !isError) return null;
+  }
+  return 'MODEL';
+}
 
 /** What a row names, per subject: the column's heading. */
 const NAME_HEADING: Readonly<Record<LeaderboardSubject, string>> = {
@@ -90,21 +127,55 @@ const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '
  * community service last computed them.
  */
 export function LeaderboardTab() {
-  const [subject, setSubject] = useState<LeaderboardSubject>('MODEL');
+  const [params, setParams] = useSearchParams();
+  // The user's choice (kept in the address, so a link to a board opens on it) wins; without
+  // one, the tab opens on the first board that rates anything, decided once.
+  const chosen = boardOf(params);
+  const [opening, setOpening] = useState<LeaderboardSubject | null>(null);
   const [pairsOnly, setPairsOnly] = useState(false);
-  // While another board loads the last one stays, named as what it is (data.subject).
-  const { data, error, isFetching, refetch } = useLeaderboardQuery({ subject, pairsOnly });
-  const shown = data?.subject ?? subject;
+  const probing = chosen === null && opening === null;
+  // Each board of the switch, in its order (SUBJECTS'), asked at once while the opening is open.
+  const probes = [
+    ['MODEL', useLeaderboardQuery({ subject: 'MODEL', pairsOnly: false }, { skip: !probing })],
+    ['SETUP', useLeaderboardQuery({ subject: 'SETUP', pairsOnly: false }, { skip: !probing })],
+    ['STYLE', useLeaderboardQuery({ subject: 'STYLE', pairsOnly: false }, { skip: !probing })],
+  ] as const;
+  const decided = probing ? openingBoard(probes) : null;
+  if (decided !== null) setOpening(decided);
+  const subject = chosen ?? opening ?? decided;
+  const choose = (value: LeaderboardSubject) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('board', BOARD_PARAM[value]);
+        return next;
+      },
+      { replace: true },
+    );
+  // While another board loads the last one stays, named as what it is (data.subject). The
+  // opening board is one of the probes' boards: its answer is already in the cache.
+  const { data, error, isFetching, refetch } = useLeaderboardQuery(
+    { subject: subject ?? 'MODEL', pairsOnly },
+    { skip: subject === null },
+  );
+  const shown = data?.subject ?? subject ?? 'MODEL';
   const subjectLabel = SUBJECTS.find(([value]) => value === shown)?.[1] ?? '';
 
   return (
     <div className="tab-panel leaderboard">
       <h2>Leaderboard</h2>
       <p className="hint">
-        Ratings from the judges’ verdicts on shared debates: Bradley-Terry, a tie half a win each
-        way, 1000 for an average debater, with 95% intervals. Audience: the same, from which side
-        changed more minds among the readers.
+        Which models, setups and rhetoric styles win the debates shared to the Community Forum, as
+        the judges scored them: the higher the rating, the more often it wins.
       </p>
+      <details className="leaderboard-method">
+        <summary>How the ratings are computed</summary>
+        <p className="hint">
+          Bradley-Terry over the judges’ verdicts, a tie half a win each way, 1000 for an average
+          debater, with 95% intervals. Audience: the same, from which side changed more minds among
+          the readers.
+        </p>
+      </details>
       <div className="filters">
         <div className="segmented" role="group" aria-label="Rate">
           {SUBJECTS.map(([value, label]) => (
@@ -113,7 +184,7 @@ export function LeaderboardTab() {
               type="button"
               className={`segment${subject === value ? ' active' : ''}`}
               aria-pressed={subject === value}
-              onClick={() => setSubject(value)}
+              onClick={() => choose(value)}
             >
               {label}
             </button>
@@ -124,7 +195,7 @@ export function LeaderboardTab() {
             type="checkbox"
             checked={pairsOnly}
             onChange={(event) => setPairsOnly(event.target.checked)}
-          />{' '}
+          />
           Only side-swapped pairs
         </label>
       </div>
@@ -132,7 +203,7 @@ export function LeaderboardTab() {
         <LoadFailure message={LOAD_FAILURE} retrying={isFetching} onRetry={() => void refetch()} />
       ) : !data ? (
         <ListSkeleton label="Loading the leaderboard…" count={1} />
-      ) : data.rows.length === 0 && data.apart.length === 0 ? (
+      ) : !hasRatings(data) ? (
         <p className="empty-state">{data.pairsOnly ? EMPTY_PAIRS : EMPTY_BOARD}</p>
       ) : (
         <>

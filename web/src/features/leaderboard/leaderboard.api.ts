@@ -3,7 +3,7 @@ import { graphql } from '../../gql/gql';
 import type { LeaderboardQuery, LeaderboardSubject } from '../../gql/graphql';
 
 /** A board as the leaderboard tab shows it. */
-type Leaderboard = LeaderboardQuery['leaderboard'];
+export type Leaderboard = LeaderboardQuery['leaderboard'];
 /** One row of a board: a model or a style. */
 export type LeaderboardRow = Leaderboard['rows'][number];
 

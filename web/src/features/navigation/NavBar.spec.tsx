@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { NavBar } from './NavBar';
 import { renderWithProviders } from '../../test/render';
@@ -14,6 +14,33 @@ function desktop() {
 }
 
 describe(NavBar.name, () => {
+  // First: a restore still pending from a test of the loading state (the setup's fetch never
+  // answers) would be the one these wait for, as the app makes one restore at a time.
+  describe('once the gateway has answered the session restore of a reload', () => {
+    const realFetch = globalThis.fetch;
+    afterEach(() => {
+      globalThis.fetch = realFetch;
+    });
+
+    // The cookie was not kept (or the session ended): the remembered flag gives way.
+    it.each([
+      [
+        'finds no session',
+        async () => ({
+          ok: true,
+          status: 200,
+          json: async () => ({ data: { refreshSession: null } }),
+        }),
+      ],
+      ['cannot reach it', async () => Promise.reject(new TypeError('Failed to fetch'))],
+    ])('shows "Sign In" when the restore %s', async (_, answer) => {
+      globalThis.fetch = jest.fn(answer) as unknown as typeof fetch;
+      renderWithProviders(<NavBar />, { preloadedState: loadingWith(true) });
+      expect(await desktop().findByRole('link', { name: 'Sign In' })).toBeTruthy();
+      expect(desktop().queryByRole('link', { name: 'Account' })).toBeNull();
+    });
+  });
+
   it('links the logo to / and the engine to /engine as "AI Engine"', () => {
     renderWithProviders(<NavBar />, { preloadedState: signedOut });
     expect(desktop().getByRole('link', { name: 'AI Debate home' }).getAttribute('href')).toBe('/');

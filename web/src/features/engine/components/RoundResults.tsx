@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { useAppSelector } from '../../../app/hooks';
 import { failedTurnText, turnProvenance } from '../../debates/provenance';
-import { sideOf } from '../../debates/sides';
+import { sideOf, type SideStances, stanceOf, turnClasses } from '../../debates/sides';
 import { TeamNotesView } from '../../debates/team-notes';
 import type { Turn } from '../engine.slice';
+import { stanceLabel } from '../stance';
 
 /** What wrote a completed turn, or that its model failed it; null while nothing is known. */
 function turnLine(turn: Turn): string | null {
@@ -13,16 +15,33 @@ function turnLine(turn: Turn): string | null {
   return null;
 }
 
-/** One speaker's turn: the summary, or with Show More the full text; the text as it streams. */
-function TurnView({ turn }: { turn: Turn }) {
-  const [full, setFull] = useState(false);
+interface TurnViewProps {
+  readonly turn: Turn;
+  /** The last turn, finished: it stays open, for the reader to finish it, until the next starts. */
+  readonly latest: boolean;
+  readonly stances: SideStances | null;
+}
+
+/**
+ * One speaker's turn, headed by its speaker and side ('First Speaker · For'), in its stance's
+ * colour: the text as it streams; finished, the summary, or with Show More the full text.
+ */
+function TurnView({ turn, latest, stances }: TurnViewProps) {
+  // What the reader chose with Show More / Show Less; until then the latest turn is open.
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  const full = chosen ?? latest;
   const line = turn.complete ? turnLine(turn) : null;
+  const side = sideOf(turn.speaker);
+  const stance = stanceOf(side, stances);
   return (
     <article
-      className={`turn side-${sideOf(turn.speaker)}${turn.failed ? ' turn-failed' : ''}`}
+      className={`${turnClasses(side, stance)}${turn.failed ? ' turn-failed' : ''}`}
       aria-label={`${turn.speaker}, ${turn.roundTitle}`}
     >
-      <h4>{turn.speaker}</h4>
+      <h4>
+        {turn.speaker}
+        {stance !== null && <span className="side-label"> · {stanceLabel(stance)}</span>}
+      </h4>
       {!turn.complete ? (
         <p className="turn-text streaming" aria-live="off">
           {turn.text}
@@ -32,7 +51,7 @@ function TurnView({ turn }: { turn: Turn }) {
           <p className="turn-text">{full ? turn.text : turn.summary}</p>
           {line && <p className="hint provenance">{line}</p>}
           {turn.team && <TeamNotesView team={turn.team} />}
-          <button type="button" className="link-button" onClick={() => setFull(!full)}>
+          <button type="button" className="link-button" onClick={() => setChosen(!full)}>
             {full ? 'Show Less' : 'Show More'}
           </button>
         </>
@@ -43,6 +62,8 @@ function TurnView({ turn }: { turn: Turn }) {
 
 /** The results, per round (the moderator's opening and closing around them). */
 export function RoundResults({ turns }: { turns: readonly Turn[] }) {
+  const stances = useAppSelector((state) => state.engine.stances);
+  const last = turns.at(-1);
   const groups = new Map<string, Turn[]>();
   for (const turn of turns) {
     const key =
@@ -57,7 +78,12 @@ export function RoundResults({ turns }: { turns: readonly Turn[] }) {
         <section key={title} className="round" aria-label={title}>
           <h3>{title}</h3>
           {group.map((turn) => (
-            <TurnView key={turn.turn} turn={turn} />
+            <TurnView
+              key={turn.turn}
+              turn={turn}
+              latest={turn === last && turn.complete}
+              stances={stances}
+            />
           ))}
         </section>
       ))}

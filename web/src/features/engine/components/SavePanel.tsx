@@ -7,12 +7,23 @@ import { runSaved } from '../engine.slice';
 const SAVE_SUCCESS = 'Debate saved to your history!';
 const SAVE_FAILURE = 'Failed to save debate. Please try again.';
 const MAX_CATEGORIES = 3;
+/** Not the spec's: over a stopped debate's panel. */
+const STOPPED_NOTE = 'It is saved as far as it went, marked as stopped before the end.';
 
 /**
  * 'Save Your Debate' (spec §2, §4 'Saving'): one to three categories, then not saved → saving
  * → saved, with a toast either way. Saving keeps the debate private; sharing is in the history.
  */
-export function SavePanel({ runId, categories }: { runId: string; categories: readonly string[] }) {
+export function SavePanel({
+  runId,
+  categories,
+  stopped = false,
+}: {
+  runId: string;
+  categories: readonly string[];
+  /** The run was stopped before its end: it is saved as it is, marked stopped. */
+  stopped?: boolean;
+}) {
   const [chosen, setChosen] = useState<readonly string[]>([]);
   const [state, setState] = useState<'not saved' | 'saving' | 'saved'>('not saved');
   const [save] = useSaveDebateMutation();
@@ -46,6 +57,7 @@ export function SavePanel({ runId, categories }: { runId: string; categories: re
   return (
     <section className="card save-panel" aria-labelledby="save-heading">
       <h2 id="save-heading">Save Your Debate</h2>
+      {stopped && <p className="hint">{STOPPED_NOTE}</p>}
       <p className="hint">
         Choose up to {MAX_CATEGORIES} categories ({chosen.length} of {MAX_CATEGORIES} chosen).
       </p>

@@ -48,6 +48,58 @@ describe(SpeakerCard.name, () => {
     expect(renderCard('gpt-4').select.value).toBe('gpt-4o');
   });
 
+  it('opens its Settings as a section, announced expanded, controlling the part it shows', () => {
+    render(
+      <SpeakerCard
+        name="Second Speaker"
+        settings={{ model: 'gpt-4o', stance: -0.6, rhetoricStyle: 'standard', personality: '' }}
+        models={models}
+        rhetoricStyles={['standard']}
+        disabled={false}
+        onChange={jest.fn()}
+      />,
+    );
+    const toggle = screen.getByRole('button', { name: 'Settings' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByLabelText('Model')).toBeNull();
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const part = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(part?.contains(screen.getByLabelText('Model'))).toBe(true);
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByLabelText('Model')).toBeNull();
+  });
+
+  it('names each rhetoric style readably, says what the chosen one does, and hands back its value', () => {
+    const onChange = jest.fn<(settings: SpeakerSettingsInput) => void>();
+    render(
+      <SpeakerCard
+        name="First Speaker"
+        settings={{ model: 'gpt-4o', stance: 0.6, rhetoricStyle: 'factual', personality: '' }}
+        models={models}
+        rhetoricStyles={['standard', 'formal', 'factual', 'adversarial']}
+        disabled={false}
+        onChange={onChange}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const select = screen.getByRole<HTMLSelectElement>('combobox', {
+      name: 'Rhetoric style',
+      description: 'Facts, figures and evidence, without emotional appeals.',
+    });
+    expect([...select.options].map((option) => [option.value, option.textContent])).toEqual([
+      ['standard', 'Standard'],
+      ['formal', 'Formal'],
+      ['factual', 'Factual'],
+      ['adversarial', 'Adversarial'],
+    ]);
+    fireEvent.change(select, { target: { value: 'adversarial' } });
+    expect(onChange).toHaveBeenCalledWith(
+      expect.objectContaining({ rhetoricStyle: 'adversarial' }),
+    );
+  });
+
   it('hands back the id of the model picked', () => {
     const { select, onChange } = renderCard('gpt-4o');
     fireEvent.change(select, { target: { value: 'offline' } });

@@ -1,7 +1,10 @@
 import { useId, useState } from 'react';
 import type { SpeakerSettingsInput } from '../../../gql/graphql';
+import { stanceBand } from '../../debates/sides';
+import { choiceOf, rhetoricStyleChoices } from '../choices';
 import { type CatalogModel, chosenModel, modelOptionText } from '../models';
-import { stanceBand, stanceLabel } from '../stance';
+import { stanceLabel } from '../stance';
+import { SectionToggle } from './SectionToggle';
 
 interface SpeakerCardProps {
   readonly name: 'First Speaker' | 'Second Speaker';
@@ -25,6 +28,7 @@ export function SpeakerCard({
   const id = useId();
   const [open, setOpen] = useState(false);
   const label = stanceLabel(settings.stance);
+  const style = choiceOf(rhetoricStyleChoices, settings.rhetoricStyle);
   return (
     <section
       className={`card speaker-card stance-${stanceBand(settings.stance)}`}
@@ -47,15 +51,11 @@ export function SpeakerCard({
           onChange({ ...settings, stance: Math.round(Number(event.target.value) * 10) / 10 })
         }
       />
-      <button
-        type="button"
-        className="link-button"
-        aria-expanded={open}
-        aria-controls={`${id}-settings`}
-        onClick={() => setOpen(!open)}
-      >
-        Settings
-      </button>
+      <h3 className="section-heading">
+        <SectionToggle open={open} controls={`${id}-settings`} onToggle={() => setOpen(!open)}>
+          Settings
+        </SectionToggle>
+      </h3>
       {open && (
         <div id={`${id}-settings`} className="speaker-settings">
           <label htmlFor={`${id}-model`}>Model</label>
@@ -76,12 +76,20 @@ export function SpeakerCard({
             id={`${id}-style`}
             value={settings.rhetoricStyle}
             disabled={disabled}
+            aria-describedby={style.description ? `${id}-style-description` : undefined}
             onChange={(event) => onChange({ ...settings, rhetoricStyle: event.target.value })}
           >
-            {rhetoricStyles.map((style) => (
-              <option key={style}>{style}</option>
+            {rhetoricStyles.map((value) => (
+              <option key={value} value={value}>
+                {choiceOf(rhetoricStyleChoices, value).name}
+              </option>
             ))}
           </select>
+          {style.description && (
+            <p id={`${id}-style-description`} className="hint setting-description">
+              {style.description}
+            </p>
+          )}
           <label htmlFor={`${id}-personality`}>Personality hints</label>
           <textarea
             id={`${id}-personality`}
