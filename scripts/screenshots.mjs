@@ -37,13 +37,23 @@ const platform = await startPlatformProcess({
 });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 
-/** `name` at each width, light and dark, as the page shows it now (scrolled to its top). */
-async function pictureEverySize(page, name) {
+/**
+ * `name` at each width, light and dark, as the page shows it now: scrolled to its top, or to the
+ * top of the element `selector` names (below the navigation bar).
+ */
+async function pictureEverySize(page, name, selector) {
   for (const viewport of WIDTHS) {
     await page.setViewportSize(viewport);
     for (const colorScheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => globalThis.scrollTo(0, 0));
+      await page.evaluate((shown) => {
+        const top = shown
+          ? globalThis.document.querySelector(shown)?.getBoundingClientRect().top
+          : undefined;
+        const bar =
+          globalThis.document.querySelector('header')?.getBoundingClientRect().height ?? 0;
+        globalThis.scrollTo(0, top === undefined ? 0 : globalThis.scrollY + top - bar - 16);
+      }, selector);
       const file = join(out, `${name}-${viewport.width}-${colorScheme}.png`);
       await page.screenshot({ path: file, animations: 'disabled' });
     }
@@ -67,7 +77,7 @@ try {
   await page.getByRole('button', { name: 'Begin discussion' }).click();
   // Mid-debate: the first round written, the second being written.
   await page.getByRole('region', { name: 'Round 2: Rebuttal' }).waitFor({ timeout: 60_000 });
-  await pictureEverySize(page, 'engine');
+  await pictureEverySize(page, 'engine', '.results');
   const panel = page.getByRole('region', { name: 'Save Your Debate' });
   await panel.waitFor({ timeout: 120_000 });
   for (const category of ['Environment', 'Politics']) {

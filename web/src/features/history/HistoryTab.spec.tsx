@@ -144,6 +144,10 @@ describe(HistoryTab.name, () => {
     expect(screen.getByRole('link', { name: 'Public page' }).getAttribute('href')).toBe(
       '/community/debate/d%201',
     );
+    // The keyboard's focus is not left on the disabled button: it goes to what undoes the share.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Unshare' })),
+    );
 
     fireEvent.click(within(toast).getByRole('button', { name: 'Copy link' }));
     await within(toast).findByText('Link copied.');
@@ -176,5 +180,8 @@ describe(HistoryTab.name, () => {
     );
     expect(screen.queryByRole('link', { name: 'Public page' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Unshare' })).toBeNull();
+    expect(document.activeElement).toBe(
+      screen.getByRole('button', { name: 'Share with Community' }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { authorName } from '@debate/contracts/constants';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../app/api';
 import { runDebate } from '../engine/engine.slice';
@@ -85,6 +85,20 @@ function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const engineBusy = useAppSelector((state) => state.engine.status === 'running');
+  // Once a share or unshare is over, the button that made it is disabled or gone: the keyboard's
+  // focus goes to the one that undoes it rather than to the page.
+  const shareButton = useRef<HTMLButtonElement>(null);
+  const unshareButton = useRef<HTMLButtonElement>(null);
+  const wasPublishing = useRef(false);
+  useEffect(() => {
+    if (publishing !== null) {
+      wasPublishing.current = true;
+      return;
+    }
+    if (!wasPublishing.current) return;
+    wasPublishing.current = false;
+    (shared ? unshareButton : shareButton).current?.focus();
+  }, [publishing, shared]);
   // The same motion, format and styles, each model on the other side: on the engine page.
   const onRematch = () => {
     void dispatch(
@@ -113,6 +127,7 @@ function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }
       )}
       <div className="card-actions">
         <button
+          ref={shareButton}
           type="button"
           className={`button${shared ? ' success' : ''}`}
           disabled={shared || publishing !== null}
@@ -127,6 +142,7 @@ function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }
         {shared && <Link to={publicPath(debate.id)}>Public page</Link>}
         {shared && (
           <button
+            ref={unshareButton}
             type="button"
             className="button secondary"
             disabled={publishing !== null}
