@@ -58,4 +58,27 @@ describe('the scroll on a change of page', () => {
     await firstRound(page).waitFor();
     expect(await scrollY(page)).toBe(0);
   });
+
+  it('brings Back to the top of a page left without scrolling it', async () => {
+    const page = await session.open(short);
+    await openForum(page);
+    expect(await scrollY(page)).toBe(0);
+    // Followed where it is (Playwright's click would first scroll it into view).
+    await page
+      .locator('.debate-card')
+      .first()
+      .getByRole('link')
+      .first()
+      .evaluate((link: HTMLElement) => link.click());
+    expect(await scrollY(page)).toBe(0);
+    await page.waitForURL('**/community/debate/**');
+    await firstRound(page).waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForFunction(() => window.scrollY > 1000);
+
+    await page.goBack();
+    await page.waitForURL('**/community/ranking');
+    await page.locator('.debate-card').nth(4).waitFor();
+    await page.waitForFunction(() => window.scrollY === 0);
+  });
 });

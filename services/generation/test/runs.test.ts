@@ -295,18 +295,18 @@ describe('a debate run', () => {
       expect(usage.callsFor(runId)).toEqual(['consume', 'settle']);
     });
 
-    it("gives the free debate back when stopped before a speaker's turn was complete", async () => {
+    it("uses the free debate once a speaker's model has written, though a turn cut off cannot be saved", async () => {
       const runId = await start(generation, settingsOf('Should voting be compulsory?'));
       const { events, answer } = await stopWhen(
         generation,
         runId,
         (event) => event.type === 'textDelta' && event.turn === 1,
       );
-      expect(answer).toEqual({ stopped: true, freeDebateUsed: false });
-      expect(events.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: false });
-      // Given back before the stop was answered: the count the user is shown next is right.
-      expect(usage.callsFor(runId)).toEqual(['consume', 'refund']);
-      // Nothing worth keeping: it cannot be saved.
+      expect(answer).toEqual({ stopped: true, freeDebateUsed: true });
+      expect(events.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: true });
+      // Settled before the stop was answered: the count the user is shown next is right.
+      expect(usage.callsFor(runId)).toEqual(['consume', 'settle']);
+      // No speaker's turn is whole: nothing to save.
       expect(await lookUp(generation, runId)).toEqual({ run: null });
     });
 
@@ -506,5 +506,47 @@ describe('a debate run whose speakers are teams', () => {
     // Saving gets each turn's notes.
     const { run } = await lookUp(generation, runId);
     expect(run?.turns[1]?.team).toEqual(first?.team);
+  });
+});
+
+// A speaker whose model takes its time over its first word: a stop before it costs nothing.
+describe('a debate run stopped before a speaker wrote a word', () => {
+  const usage = new UsageStandIn();
+  let generation: ServiceUnderTest;
+
+  beforeAll(async () => {
+    generation = await startServiceUnderTest({
+      service: 'generation',
+      register: (runtime) =>
+        GenerationServiceModule.register({
+          ...runtime,
+          speakers: {
+            OFFLINE_TOKENS_PER_SECOND: 2_000,
+            OFFLINE_FIRST_TOKEN_MS: 30_000,
+            TURN_PAUSE_MS: 0,
+          },
+        }),
+      standIns: { usage: usage.module() },
+    });
+  });
+
+  afterAll(async () => {
+    await generation?.stop();
+  });
+
+  it('gives the free debate back, and keeps nothing', async () => {
+    const runId = await start(
+      generation,
+      settingsOf('Should libraries lend tools?', { moderatorEnabled: false }),
+    );
+    const { events, answer } = await stopWhen(
+      generation,
+      runId,
+      (event) => event.type === 'turnStarted' && event.turn === 0,
+    );
+    expect(answer).toEqual({ stopped: true, freeDebateUsed: false });
+    expect(events.map((event) => event.type)).toEqual(['runStarted', 'turnStarted', 'runStopped']);
+    expect(usage.callsFor(runId)).toEqual(['consume', 'refund']);
+    expect(await lookUp(generation, runId)).toEqual({ run: null });
   });
 });

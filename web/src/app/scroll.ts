@@ -140,6 +140,9 @@ export function usePageScroll(): void {
         before === null ? revisited() : !(location.hash && before.pathname === location.pathname);
       const saved = returning ? positions.current?.get(entry) : undefined;
       if (saved !== undefined) restoring.current = restore(saved);
+      // A page left without being scrolled has no position kept (no scroll event came): it was
+      // at its top, where it opened.
+      else if (returning && before !== null && before.pathname !== location.pathname) scrollToY(0);
       return;
     }
     if (before.pathname === location.pathname) return;

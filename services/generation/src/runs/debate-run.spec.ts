@@ -338,7 +338,7 @@ describe('stopping a run', () => {
     ]);
   });
 
-  it("gives the free debate back when no speaker's turn was complete", async () => {
+  it("uses the free debate once a speaker's model has written, though a cut-off turn is not saveable", async () => {
     const run = new DebateRun('stop-2', 'user-1');
     // The moderator's opening is written whole, the first speaker's cut off.
     const { outcome } = await stopWhen(
@@ -351,8 +351,33 @@ describe('stopping a run', () => {
       ['Moderator', false],
       ['First Speaker', true],
     ]);
+    expect(run.history.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: true });
+    expect([run.costsFreeDebate, run.saveable]).toEqual([true, false]);
+  });
+
+  it('gives the free debate back when no speaker had written a word', async () => {
+    const run = new DebateRun('stop-2b', 'user-1');
+    // The moderator's opening is written whole; the first speaker has not begun.
+    const { outcome } = await stopWhen(
+      run,
+      (event) => event.type === 'turnStarted' && event.turn === 1,
+      { moderatorEnabled: true },
+    );
+    expect(outcome).toBe('stopped');
+    expect(completed(run.history).map((turn) => turn.speaker)).toEqual(['Moderator']);
     expect(run.history.at(-1)).toMatchObject({ type: 'runStopped', freeDebateUsed: false });
-    expect(run.saveable).toBe(false);
+    expect([run.costsFreeDebate, run.saveable]).toEqual([false, false]);
+  });
+
+  it('answers a second stop as not its own', async () => {
+    const run = new DebateRun('stop-2c', 'user-1');
+    let answers: boolean[] = [];
+    run.watch().subscribe((event) => {
+      if (event.type === 'turnStarted' && event.turn === 1) answers = [run.stop(), run.stop()];
+    });
+    await generateDebate(run, settings, paced, { pauseMs: 0 });
+    expect(answers).toEqual([true, false]);
+    expect(run.stopped).toBe(true);
   });
 
   it('keeps no turn that had not written a word', async () => {

@@ -53,7 +53,7 @@ function isEnd(event: RunEvent): event is EndEvent {
 
 /**
  * Whether a run's turns are worth keeping: a speaker's turn was written whole (not failed, not
- * cut off). A run stopped before that gives its free debate back and cannot be saved.
+ * cut off). A run stopped before that cannot be saved.
  */
 function hasCompleteSpeakerTurn(events: readonly RunEvent[]): boolean {
   return events.some(
@@ -62,6 +62,22 @@ function hasCompleteSpeakerTurn(events: readonly RunEvent[]): boolean {
       event.speaker !== 'Moderator' &&
       !event.failed &&
       !event.cutOff,
+  );
+}
+
+/**
+ * Whether a stopped run cost its free debate: a speaker's model wrote words of its argument (a
+ * turn cut off counts: they were paid for and shown). Stopped before that (during the
+ * moderator's opening, or while the first speaker's model had said nothing yet), it is given
+ * back. Read once the turn under way was folded into its turnCompleted (endStopped).
+ */
+function spokeAnyArgument(events: readonly RunEvent[]): boolean {
+  return events.some(
+    (event) =>
+      event.type === 'turnCompleted' &&
+      event.speaker !== 'Moderator' &&
+      !event.failed &&
+      event.text.trim() !== '',
   );
 }
 
@@ -107,6 +123,12 @@ export class DebateRun {
     return this.stopRequested;
   }
 
+  /** Whether it cost its free debate: it completed, or was stopped once a speaker had spoken. */
+  get costsFreeDebate(): boolean {
+    const last = this.events.at(-1);
+    return last?.type === 'runCompleted' || (last?.type === 'runStopped' && last.freeDebateUsed);
+  }
+
   /** Whether it can be saved: it completed, or was stopped after a complete speaker's turn. */
   get saveable(): boolean {
     return this.completed || (this.stopped && hasCompleteSpeakerTurn(this.events));
@@ -114,10 +136,10 @@ export class DebateRun {
 
   /**
    * Asks the run to stop: the model call under way is aborted and generateDebate ends it with
-   * runStopped. False when it had ended already (nothing changes).
+   * runStopped. False when it had ended already, or was asked already (nothing changes).
    */
   stop(): boolean {
-    if (this.finished) return false;
+    if (this.finished || this.stopRequested) return false;
     this.stopRequested = true;
     this.abort.abort();
     return true;
@@ -232,7 +254,7 @@ function endStopped(run: DebateRun, cut: TurnInProgress | undefined): 'stopped' 
       team: null,
     });
   }
-  run.emit({ type: 'runStopped', freeDebateUsed: hasCompleteSpeakerTurn(run.history) });
+  run.emit({ type: 'runStopped', freeDebateUsed: spokeAnyArgument(run.history) });
   return 'stopped';
 }
 

@@ -68,7 +68,7 @@ function newRunId(): string {
 /**
  * Starts debates and lets their owners watch and stop them. A debate is taken from the user's
  * allowance before its run starts, given back if the run fails as a whole or is stopped before
- * a speaker's turn was complete, and settled when it completes or is stopped later.
+ * a speaker's model wrote a word, and settled when it completes or is stopped later.
  */
 @Injectable()
 export class RunsService {
@@ -116,10 +116,11 @@ export class RunsService {
     const run = this.registry.create(runId, userId, settings, rematchOf ?? null);
     const settlement = generateDebate(run, settings, this.models, this.options)
       .then(async (outcome) => {
-        // A stopped run is kept and settled like a completed one once it has a speaker's
-        // complete turn (saveable); before that it gives its free debate back.
+        // A stopped run is kept like a completed one once it has a speaker's complete turn
+        // (saveable), and settled like one once a speaker's model has written words of its
+        // argument; stopped before that, it gives its free debate back.
         if (run.saveable) await this.keep(run);
-        const contract = run.saveable ? usageContracts.settle : usageContracts.refund;
+        const contract = run.costsFreeDebate ? usageContracts.settle : usageContracts.refund;
         await this.services.request(contract, { userId, runId, ...run.tokens() });
         if (outcome === 'failed')
           this.logger.warn(`Run ${runId} failed; its debate was given back`);

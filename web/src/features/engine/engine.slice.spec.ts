@@ -125,6 +125,62 @@ describe('the engine, stopped', () => {
     expect(engine.error).toBe('The debate could not be stopped: No such debate run. It goes on.');
   });
 
+  it('drops a turn stopped before its first word, as the saved debate does', () => {
+    const store = runningStore();
+    store.dispatch(
+      eventReceived(
+        event(6, {
+          type: 'turnCompleted',
+          ...position(1, 'Second Speaker'),
+          text: 'Someone has to pay.',
+          summary: 'Pay.',
+          failed: false,
+          cutOff: false,
+        }),
+      ),
+    );
+    // The next turn has started, no word of it yet, when the stop lands.
+    store.dispatch(
+      eventReceived(
+        event(7, { type: 'turnStarted', ...position(2, 'First Speaker'), model: offline }),
+      ),
+    );
+    store.dispatch(eventReceived(event(8, { type: 'runStopped', freeDebateUsed: true })));
+    const engine = store.getState().engine;
+    expect(engine.turns.map((turn) => [turn.turn, turn.complete])).toEqual([
+      [0, true],
+      [1, true],
+    ]);
+  });
+
+  it('keeps Stop pressed until the run says it stopped, and forgets a failed stop once it ends', async () => {
+    const store = runningStore();
+    globalThis.fetch = jest.fn(async () => ({
+      ok: true,
+      status: 200,
+      json: async () => ({ data: { stopDebate: { stopped: true, freeDebateUsed: true } } }),
+    })) as unknown as typeof fetch;
+    await store.dispatch(stopDebate('run-1'));
+    // Answered before runStopped came through the subscription: still stopping.
+    expect([store.getState().engine.status, store.getState().engine.stopping]).toEqual([
+      'running',
+      true,
+    ]);
+    store.dispatch(eventReceived(event(6, { type: 'runStopped', freeDebateUsed: true })));
+    expect(store.getState().engine.stopping).toBe(false);
+
+    const other = runningStore();
+    globalThis.fetch = jest.fn(async () => ({
+      ok: true,
+      status: 200,
+      json: async () => ({ errors: [{ message: 'Unavailable' }] }),
+    })) as unknown as typeof fetch;
+    await other.dispatch(stopDebate('run-1'));
+    expect(other.getState().engine.error).not.toBeNull();
+    other.dispatch(eventReceived(event(6, { type: 'runCompleted' })));
+    expect([other.getState().engine.status, other.getState().engine.error]).toEqual(['done', null]);
+  });
+
   it('shows a stopped debate not saved yet as stopped again after a reload', () => {
     const store = setupStore();
     const speaker = { name: 'offline', stance: 0.6, rhetoricStyle: 'formal', writtenBy: null };

@@ -234,11 +234,13 @@ const StopDebateDocument = graphql(`
  * Stops the run being shown (Stop): the run then ends with runStopped, through the
  * subscription. Answers once the free debate has been given back or settled.
  */
-export const stopDebate = createAsyncThunk<undefined, string, { rejectValue: string }>(
+export const stopDebate = createAsyncThunk<boolean, string, { rejectValue: string }>(
   'engine/stopDebate',
   async (runId, { rejectWithValue }) => {
-    const stopped = await graphqlRequest(StopDebateDocument, { runId });
-    return 'error' in stopped ? rejectWithValue(stopped.error.message) : undefined;
+    const answer = await graphqlRequest(StopDebateDocument, { runId });
+    return 'error' in answer
+      ? rejectWithValue(answer.error.message)
+      : answer.data.stopDebate.stopped;
   },
 );
 
@@ -442,7 +444,8 @@ export const engineSlice = createSlice({
         case 'verdictReady':
           return { ...next, verdict: event.verdict };
         case 'runCompleted':
-          return { ...next, status: 'done', current: null };
+          // A Stop that failed said so while the run went on; it has ended now.
+          return { ...next, status: 'done', current: null, error: null };
         case 'runFailed':
           return { ...next, status: 'failed', current: null, error: event.message ?? RUN_FAILED };
         case 'runStopped':
@@ -451,6 +454,10 @@ export const engineSlice = createSlice({
             status: 'stopped',
             stopping: false,
             current: null,
+            error: null,
+            // A turn stopped before its first word is not kept (one with words came back as
+            // turnCompleted, cut off): the page shows what the saved debate will have.
+            turns: state.turns.filter((turn) => turn.complete),
             freeDebateUsed: event.freeDebateUsed ?? false,
           };
       }
@@ -489,8 +496,11 @@ export const engineSlice = createSlice({
       .addCase(stopDebate.pending, (state, { meta: { arg } }) =>
         state.runId === arg && state.status === 'running' ? { ...state, stopping: true } : state,
       )
-      // Stopped, the run says so itself (runStopped); ended already, it said how it ended.
-      .addCase(stopDebate.fulfilled, (state) => ({ ...state, stopping: false }))
+      // Stopped, the run says so itself (runStopped), which may come after this answer: Stop
+      // stays pressed until then. Ended already, it said how it ended.
+      .addCase(stopDebate.fulfilled, (state, { payload: stopped }) =>
+        stopped && state.status === 'running' ? state : { ...state, stopping: false },
+      )
       .addCase(stopDebate.rejected, (state, action) =>
         state.runId === action.meta.arg && state.status === 'running'
           ? { ...state, stopping: false, error: stopFailedText(action.payload) }

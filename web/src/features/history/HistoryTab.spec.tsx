@@ -152,6 +152,11 @@ describe(HistoryTab.name, () => {
     fireEvent.click(within(toast).getByRole('button', { name: 'Copy link' }));
     await within(toast).findByText('Link copied.');
     expect(copied).toEqual([`${window.location.origin}/community/debate/d%201`]);
+    // The card keeps one too, for when the toast has gone (or was never reached by Tab).
+    const card = screen.getByRole('article');
+    fireEvent.click(within(card).getByRole('button', { name: 'Copy link' }));
+    await within(card).findByText('Link copied.');
+    expect(copied).toHaveLength(2);
   });
 
   it('offers Unshare on a shared debate, asks, and makes it private again', async () => {

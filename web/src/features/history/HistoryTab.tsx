@@ -90,6 +90,7 @@ function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }
   const shareButton = useRef<HTMLButtonElement>(null);
   const unshareButton = useRef<HTMLButtonElement>(null);
   const wasPublishing = useRef(false);
+  const [copied, setCopied] = useState<string | null>(null);
   useEffect(() => {
     if (publishing !== null) {
       wasPublishing.current = true;
@@ -140,6 +141,25 @@ function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }
               : 'Share with Community'}
         </button>
         {shared && <Link to={publicPath(debate.id)}>Public page</Link>}
+        {/* Lasting, beside the page's link: the toast's Copy link is gone after 3 s. */}
+        {shared && (
+          <button
+            type="button"
+            className="link-button"
+            onClick={() =>
+              void copyLink(new URL(publicPath(debate.id), window.location.origin).href).then(
+                setCopied,
+              )
+            }
+          >
+            Copy link
+          </button>
+        )}
+        {shared && copied && (
+          <span className="hint" role="status">
+            {copied}
+          </span>
+        )}
         {shared && (
           <button
             ref={unshareButton}
