@@ -54,6 +54,7 @@ describe('the free-debate allowance', () => {
       freeDebatesRemaining: 2,
       totalDebates: 0,
       lastDebateStarted: null,
+      nextFreeDebateAt: null,
       createdAt: now.toISOString(),
       tokensIn: 0,
       tokensOut: 0,
@@ -89,6 +90,7 @@ describe('the free-debate allowance', () => {
       freeDebatesRemaining: 2,
       totalDebates: 0,
       lastDebateStarted: null,
+      nextFreeDebateAt: null,
       createdAt: signedUp,
       tokensIn: 0,
       tokensOut: 0,
@@ -151,12 +153,18 @@ describe('the free-debate allowance', () => {
     }
     const taken = now;
     advance(6 * DAY - MINUTE);
-    expect(await stats('eli')).toMatchObject({ freeDebatesRemaining: 0, totalDebates: 2 });
+    // None left: the account is told when the next one comes, as the refill rule has it.
+    expect(await stats('eli')).toMatchObject({
+      freeDebatesRemaining: 0,
+      totalDebates: 2,
+      nextFreeDebateAt: new Date(taken.getTime() + 6 * DAY + 1).toISOString(),
+    });
     advance(2 * MINUTE);
     expect(await stats('eli')).toEqual({
       freeDebatesRemaining: 1,
       totalDebates: 2,
       lastDebateStarted: taken.toISOString(),
+      nextFreeDebateAt: null,
       createdAt: taken.toISOString(),
       tokensIn: 0,
       tokensOut: 0,
