@@ -32,7 +32,7 @@ async function modelSelects(page: Page): Promise<Locator[]> {
   for (const settings of await page.getByRole('button', { name: 'Settings' }).all()) {
     await settings.click();
   }
-  const selects = await page.getByLabel('Model').all();
+  const selects = await page.getByLabel('Model', { exact: true }).all();
   expect(selects).toHaveLength(2);
   for (const select of selects) {
     await select.locator('option').first().waitFor({ state: 'attached' });

@@ -74,7 +74,7 @@ describe('who wrote a debate, on npm start’s defaults', () => {
     for (const settings of await page.getByRole('button', { name: 'Settings' }).all()) {
       await settings.click();
     }
-    const selects = page.getByLabel('Model');
+    const selects = page.getByLabel('Model', { exact: true });
     expect(await selects.count()).toBe(2);
     for (const select of await selects.all()) {
       await select.locator('option').first().waitFor({ state: 'attached' });

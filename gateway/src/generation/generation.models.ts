@@ -1,4 +1,18 @@
-import { Field, Float, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { PersonSide } from '@debate/contracts';
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
+import { namedValues } from '../common/graphql-enum.js';
+
+/** The contract's person's side, 'first' or 'second', as FIRST and SECOND. */
+const PersonSideValue = namedValues(PersonSide.shape.speaker, {
+  first: 'FIRST',
+  second: 'SECOND',
+});
+type PersonSideValue = (typeof PersonSideValue)[keyof typeof PersonSideValue];
+registerEnumType(PersonSideValue, {
+  name: 'PersonSide',
+  description:
+    "The side the signed-in user takes in a debate against a model: the first speaker's or the second's.",
+});
 
 @ObjectType('SpeakerModelRef', {
   description: 'A model of the catalogue, as a speaker is given it.',
@@ -12,7 +26,9 @@ export class SpeakerModelRefModel {
   @Field(() => String, { description: "What the engine page calls it, e.g. 'Offline speaker'." })
   label!: string;
 
-  @Field(() => String, { description: "'model' (an AI model on a server) or 'offline'." })
+  @Field(() => String, {
+    description: "'model' (an AI model on a server), 'offline', or 'person' (a person's side).",
+  })
   kind!: string;
 }
 
@@ -21,7 +37,9 @@ export class SpeakerModelRefModel {
     "What really wrote a turn, or all of a speaker's turns: the model of the catalogue or the offline speaker, the model the server reported, tokens, timings. For a speaker, tokens and totalMs are sums over its turns and firstTokenMs their mean.",
 })
 export class WrittenByModel {
-  @Field(() => String, { description: "'model' or 'offline'" })
+  @Field(() => String, {
+    description: "'model', 'offline', or 'person' (a person wrote it: label is their name).",
+  })
   kind!: string;
 
   @Field(() => String, {
@@ -156,6 +174,13 @@ export class DebateSettingsInput {
 
   @Field(() => SpeakerSettingsInput)
   second!: SpeakerSettingsInput;
+
+  @Field(() => PersonSideValue, {
+    nullable: true,
+    description:
+      "Set: the signed-in user writes this side's turns against the other side's model (its SpeakerSettingsInput.model is 'person'); their display name is taken from their account. Null: two models.",
+  })
+  person?: PersonSideValue | null;
 }
 
 @ObjectType('Evidence', { description: "A source a speaker team's searcher found." })
@@ -208,7 +233,7 @@ export class TeamNotesModel {
 
 @ObjectType('DebateRunEvent', {
   description:
-    'One event of a run, in order (seq). type: runStarted, turnStarted, turnStage, textDelta, turnCompleted, judgingStarted, verdictReady, runCompleted, runFailed or runStopped; the fields that type carries are set, the others null.',
+    "One event of a run, in order (seq). type: runStarted, turnStarted, turnAwaiting (a person's turn: the run waits for submitTurn), turnStage, textDelta, turnCompleted, judgingStarted, verdictReady, runCompleted, runFailed or runStopped; the fields that type carries are set, the others null.",
 })
 export class DebateRunEventModel {
   @Field(() => String)
@@ -315,6 +340,32 @@ export class DebateRunEventModel {
       "runStopped: whether the run used a free debate (once a speaker's turn was complete); otherwise it was given back.",
   })
   freeDebateUsed!: boolean | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "turnAwaiting: the fewest words the person's turn may have.",
+  })
+  minWords!: number | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: "turnAwaiting: the most words the person's turn may have.",
+  })
+  maxWords!: number | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "turnAwaiting: when (ISO time) the run ends, stopped as 'timedOut', if the turn was not submitted.",
+  })
+  deadline!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "runStopped: 'owner' (stopDebate) or 'timedOut' (the person's turn was not submitted in time).",
+  })
+  stopReason!: string | null;
 }
 
 @ObjectType('StopDebateResult', { description: 'What stopDebate did.' })

@@ -1,18 +1,22 @@
 import {
+  ANONYMOUS_AUTHOR,
   type Debate,
   DebateId,
   DebateSettings,
   debatesContracts,
   generationContracts,
   identityContracts,
+  MAX_PERSON_NAME_LENGTH,
   NO_SUCH_RUN,
+  PERSON_MODEL_ID,
+  type ResponseOf,
   runInstanceKey,
   type RunEvent,
 } from '@debate/contracts';
 import { ServiceClient, ServiceError } from '@debate/nest';
 import type { OnModuleDestroy } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
-import { Args, Context, Mutation, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, Context, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
 import { catchError, finalize, throwError } from 'rxjs';
 import { GraphQLError } from 'graphql';
 import { Authenticated } from '../auth/auth.decorators.js';
@@ -65,9 +69,29 @@ function toModel(event: RunEvent): DebateRunEventModel {
     verdict: null,
     message: null,
     freeDebateUsed: null,
+    minWords: null,
+    maxWords: null,
+    deadline: null,
+    stopReason: null,
   };
+  if (event.type === 'runStopped') {
+    const { reason, ...stopped } = event;
+    return { ...empty, ...stopped, stopReason: reason };
+  }
   return { ...empty, ...event };
 }
+
+/** A person's turn as submitTurn takes it: the run's id, the turn's number, the text. */
+const SubmittedTurn = generationContracts.submitTurn.request.omit({ userId: true }).extend({
+  runId: DebateId,
+});
+
+/** A refused turn's code, for the client to tell the refusals apart. */
+const turnRefusalCodes = {
+  too_short: 'TURN_TOO_SHORT',
+  too_long: 'TURN_TOO_LONG',
+  not_your_turn: 'NOT_YOUR_TURN',
+} as const;
 
 /**
  * Two pieces of the same turn's text waiting to be sent go as one (the later seq, the earlier
@@ -139,12 +163,26 @@ export class GenerationResolver implements OnModuleDestroy {
     @Args('settings', { type: () => DebateSettingsInput }) input: DebateSettingsInput,
     @CurrentUser() user: AuthenticatedUser,
   ): Promise<string> {
+    const { person, ...sides } = input;
+    // The person's name comes from their account, never from the browser: nobody can write
+    // turns under someone else's name.
     const settings = parseInput(
       DebateSettings,
-      input,
+      person
+        ? { ...sides, person: { speaker: person, displayName: await this.nameOf(user) } }
+        : sides,
       (issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`,
     );
     return this.start(user, settings);
+  }
+
+  /** The name a person's turns are written by: their display name, or the anonymous one. */
+  private async nameOf(user: AuthenticatedUser): Promise<string> {
+    const { user: profile } = await this.services.request(identityContracts.getUser, {
+      id: user.id,
+    });
+    const name = profile?.displayName?.trim().slice(0, MAX_PERSON_NAME_LENGTH).trim();
+    return name || ANONYMOUS_AUTHOR;
   }
 
   // The debate's owner only: the debates service finds only the user's own debates.
@@ -166,6 +204,10 @@ export class GenerationResolver implements OnModuleDestroy {
       debateId,
     });
     if (!debate) throw debateNotFound();
+    // A rematch swaps the models; a person's side has none to swap.
+    if (debate.model1.name === PERSON_MODEL_ID || debate.model2.name === PERSON_MODEL_ID) {
+      throw badInput('A debate against a person has no rematch', 'debateId');
+    }
     return this.start(user, rematchSettings(debate), debate.id);
   }
 
@@ -237,6 +279,46 @@ export class GenerationResolver implements OnModuleDestroy {
       if (error instanceof ServiceError && error.message === NO_SUCH_RUN) throw noSuchRun();
       throw error;
     }
+  }
+
+  // The run's owner only, as stopDebate: the instance that has it finds only the user's own runs.
+  @Authenticated()
+  @RateLimit('submitTurn', { account: 'user' })
+  @Mutation(() => Boolean, {
+    description:
+      "The signed-in user's text for the turn their debate against a model awaits (turnAwaiting): " +
+      'true when accepted (the debate goes on). Refused, with nothing changed: TURN_TOO_SHORT or ' +
+      "TURN_TOO_LONG (outside the round's word limits, named in the message), NOT_YOUR_TURN (the " +
+      "run awaits no such turn of theirs); someone else's run or none: NOT_FOUND.",
+  })
+  async submitTurn(
+    @Args('runId') id: string,
+    @Args('turn', { type: () => Int }) turn: number,
+    @Args('text') text: string,
+    @CurrentUser() user: AuthenticatedUser,
+  ): Promise<boolean> {
+    const input = parseInput(SubmittedTurn, { runId: id, turn, text }, (issue) =>
+      issue.path[0] === 'text' ? `text: ${issue.message}` : issue.message,
+    );
+    const instance = runInstanceKey(input.runId);
+    if (!instance) throw noSuchRun();
+    let reply: ResponseOf<typeof generationContracts.submitTurn>;
+    try {
+      reply = await this.services.request(
+        generationContracts.submitTurn,
+        { ...input, userId: user.id },
+        { instance },
+      );
+    } catch (error) {
+      if (error instanceof ServiceError && error.message === NO_SUCH_RUN) throw noSuchRun();
+      throw error;
+    }
+    if (!reply.accepted) {
+      throw new GraphQLError(reply.message, {
+        extensions: { code: turnRefusalCodes[reply.reason] },
+      });
+    }
+    return true;
   }
 
   @Authenticated()

@@ -7,6 +7,8 @@ import {
   MAX_VERDICT_TOTAL,
   modelKinds,
   MAX_EVIDENCE,
+  MIN_OPPOSING_STANCE,
+  PERSON_MODEL_ID,
   speakerNames,
   turnStages,
 } from './constants/index.js';
@@ -69,6 +71,21 @@ export const SpeakerSettings = z
   .strict();
 export type SpeakerSettings = z.output<typeof SpeakerSettings>;
 
+/** The longest display name a person's side carries (as a WrittenBy label). */
+export const MAX_PERSON_NAME_LENGTH = 80;
+
+/**
+ * A person's side in a debate against a model: which speaker they are, and the name their
+ * turns are written by (the gateway takes it from the identity service, never from the browser).
+ */
+export const PersonSide = z
+  .object({
+    speaker: z.enum(['first', 'second']),
+    displayName: z.string().trim().min(1).max(MAX_PERSON_NAME_LENGTH),
+  })
+  .strict();
+export type PersonSide = z.output<typeof PersonSide>;
+
 export const DebateSettings = z
   .object({
     topic: z
@@ -80,8 +97,51 @@ export const DebateSettings = z
     moderatorEnabled: z.boolean(),
     first: SpeakerSettings,
     second: SpeakerSettings,
+    /** Present: one side is a person's, who writes its turns (a debate against a model). */
+    person: PersonSide.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((settings, context) => {
+    // The reserved id marks the person's side and nothing else: a debate names a person's
+    // side exactly when its `person` says which one, and a person never debates a person.
+    for (const side of ['first', 'second'] as const) {
+      const isPersonSide = settings.person?.speaker === side;
+      const isPersonModel = settings[side].model === PERSON_MODEL_ID;
+      if (isPersonSide && !isPersonModel) {
+        context.addIssue({
+          code: 'custom',
+          path: [side, 'model'],
+          message: `The person's side must have the model "${PERSON_MODEL_ID}"`,
+        });
+      } else if (!isPersonSide && isPersonModel) {
+        context.addIssue({
+          code: 'custom',
+          path: [side, 'model'],
+          message: settings.person
+            ? `Only the person's side may have the model "${PERSON_MODEL_ID}"; the other side needs a model of the catalogue`
+            : `The model "${PERSON_MODEL_ID}" needs the debate's person side to be set`,
+        });
+      }
+    }
+    // Against a person, the model argues the other side: not neutral, not the person's side.
+    const person = settings.person;
+    if (person) {
+      const modelSide = person.speaker === 'first' ? 'second' : 'first';
+      const personStance = settings[person.speaker].stance;
+      const modelStance = settings[modelSide].stance;
+      if (
+        personStance === 0 ||
+        Math.sign(modelStance) === Math.sign(personStance) ||
+        Math.abs(modelStance) < MIN_OPPOSING_STANCE
+      ) {
+        context.addIssue({
+          code: 'custom',
+          path: [modelSide, 'stance'],
+          message: `Against a person the model takes the other side: a stance of at least ${MIN_OPPOSING_STANCE} the other way from the person's, who is not neutral`,
+        });
+      }
+    }
+  });
 export type DebateSettings = z.output<typeof DebateSettings>;
 
 const tokens = z.number().int().nonnegative();
@@ -255,6 +315,10 @@ const turnPosition = {
 /** Every event's position (from 0) and when the run recorded it (ms since the epoch). */
 const sequenced = { seq: z.number().int().nonnegative(), at: z.number().nonnegative() };
 
+/** Why a run was stopped: its owner's Stop, or its person's turn waited too long. */
+export const RunStopReason = z.enum(['owner', 'timedOut']);
+export type RunStopReason = z.output<typeof RunStopReason>;
+
 /** What a run reports, in order (`seq` from 0), from its start to its end. */
 export const RunEvent = z.discriminatedUnion('type', [
   z
@@ -280,6 +344,21 @@ export const RunEvent = z.discriminatedUnion('type', [
     })
     .strict(),
   /** A team's turn moved on to a stage; at 'revising' the revision's words start again. */
+  /**
+   * A person's turn begins (instead of turnStarted): the run waits for their text, of
+   * `minWords` to `maxWords` words, until `deadline` (ISO time), after which it ends as
+   * runStopped with reason 'timedOut'. The turn then completes as any, with turnCompleted.
+   */
+  z
+    .object({
+      type: z.literal('turnAwaiting'),
+      ...sequenced,
+      ...turnPosition,
+      minWords: z.number().int().positive(),
+      maxWords: z.number().int().positive(),
+      deadline: z.iso.datetime(),
+    })
+    .strict(),
   z
     .object({
       type: z.literal('turnStage'),
@@ -328,10 +407,18 @@ export const RunEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('runCompleted'), ...sequenced }).strict(),
   z.object({ type: z.literal('runFailed'), ...sequenced, message: z.string() }).strict(),
   /**
-   * Its owner stopped it: no further turn and no judging. `freeDebateUsed`: whether it cost a
-   * free debate (it does once a speaker's turn was complete; otherwise it was given back).
+   * Its owner stopped it (`reason` 'owner'), or its person did not write their turn in time
+   * ('timedOut'): no further turn and no judging. `freeDebateUsed`: whether it cost a free
+   * debate (it does once a speaker's turn was complete; otherwise it was given back).
    */
-  z.object({ type: z.literal('runStopped'), ...sequenced, freeDebateUsed: z.boolean() }).strict(),
+  z
+    .object({
+      type: z.literal('runStopped'),
+      ...sequenced,
+      freeDebateUsed: z.boolean(),
+      reason: RunStopReason.default('owner'),
+    })
+    .strict(),
 ]);
 export type RunEvent = z.output<typeof RunEvent>;
 
@@ -353,6 +440,13 @@ export function runInstanceKey(runId: string): string | undefined {
  * run reads the same, so an id tells nobody whether it exists). The gateway says it as NOT_FOUND.
  */
 export const NO_SUCH_RUN = 'No such debate run';
+
+/** The most characters a person's turn may have (far above any round's word limit). */
+export const MAX_PERSON_TURN_LENGTH = 20_000;
+
+/** Why a person's turn was refused: too few words, too many, or the run awaits no such turn. */
+export const TurnRefusal = z.enum(['too_short', 'too_long', 'not_your_turn']);
+export type TurnRefusal = z.output<typeof TurnRefusal>;
 
 export const generationContracts = {
   /**
@@ -415,6 +509,33 @@ export const generationContracts = {
     z.object({ runId, userId }).strict(),
     z.object({ stopped: z.boolean(), freeDebateUsed: z.boolean() }).strict(),
   ),
+  /**
+   * The person's text for the turn their run awaits (addressed to its instance, see
+   * runInstanceKey). Refused, and nothing changed, when the run awaits no turn of theirs under
+   * that number, or the text's words are outside the round's limits (PERSON_TURN_WORDS); the
+   * message names the limit. Someone else's run reads as NO_SUCH_RUN.
+   */
+  submitTurn: defineRequest(
+    subjects.generation.run.submitTurn,
+    z
+      .object({
+        userId,
+        runId,
+        turn: z.number().int().nonnegative(),
+        text: z.string().max(MAX_PERSON_TURN_LENGTH),
+      })
+      .strict(),
+    z.union([
+      z.object({ accepted: z.literal(true) }).strict(),
+      z
+        .object({
+          accepted: z.literal(false),
+          reason: TurnRefusal,
+          message: z.string(),
+        })
+        .strict(),
+    ]),
+  ),
   /** Every event of the user's run from its start, then the live ones until it ends. */
   watch: defineStream(
     subjects.generation.run.watch,
@@ -475,6 +596,12 @@ export const generationTexts = {
   turnCutOff: 'Stopped before the end of this turn.',
   /** Not the spec's: its limit on starts is this platform's own (USAGE_STARTS_PER_MINUTE). */
   rateLimited: 'Too many debates started in a short time; try again in a minute',
+  /** Not the spec's: a person's turn refused (see generationContracts.submitTurn). */
+  turnTooShort: (min: number, roundTitle: string, words: number) =>
+    `Your turn is too short: at least ${min} words for ${roundTitle} (you wrote ${words}).`,
+  turnTooLong: (max: number, roundTitle: string, words: number) =>
+    `Your turn is too long: at most ${max} words for ${roundTitle} (you wrote ${words}).`,
+  notYourTurn: 'It is not your turn to speak.',
   /** Not the spec's: the catalogue is the operator's (MODEL_CATALOG). */
   unknownModel: (model: string) => `No model "${model}" is offered here; pick one from the list`,
 } as const;

@@ -70,6 +70,7 @@ export const natsCalls: Readonly<Record<NatsDeployable, readonly Callable[]>> = 
     generationContracts.start,
     generationContracts.watch,
     generationContracts.stop,
+    generationContracts.submitTurn,
     debatesContracts.save,
     debatesContracts.list,
     debatesContracts.get,
@@ -142,6 +143,7 @@ function leaves(tree: object): Subject[] {
 export const instanceAddressedContracts: readonly Callable[] = [
   generationContracts.watch,
   generationContracts.stop,
+  generationContracts.submitTurn,
   runLookupContract,
 ];
 

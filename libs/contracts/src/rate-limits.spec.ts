@@ -37,6 +37,13 @@ describe('RATE_LIMITS', () => {
     expect(limits.mergeStars.account).toEqual({ points: 5, seconds: 60 });
   });
 
+  it("limits a person's turns per account only by default", () => {
+    expect(defaultRateLimits().submitTurn).toEqual({ account: { points: 20, seconds: 60 } });
+    const limits = rateLimitsSchema.parse('{"submitTurn":{"account":"5/1m"}}');
+    if (limits === 'off') throw new Error('expected limits');
+    expect(limits.submitTurn.account).toEqual({ points: 5, seconds: 60 });
+  });
+
   it('turns every limit off with `off`, and refuses unknown actions and scopes', () => {
     expect(rateLimitsSchema.parse('off')).toBe('off');
     expect(rateLimitsSchema.safeParse('{"signup":{"address":"1/1m"}}').success).toBe(false);

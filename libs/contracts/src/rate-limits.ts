@@ -12,6 +12,7 @@ export const RateLimitedAction = z.enum([
   'signIn',
   'refreshSession',
   'startDebate',
+  'submitTurn',
   'vote',
   'toggleStar',
   'mergeStars',
@@ -81,6 +82,8 @@ export const DEFAULT_RATE_LIMITS = {
   signIn: { address: '30/10m', account: '10/10m' },
   refreshSession: { address: '60/1m' },
   startDebate: { address: '20/1h', account: '30/1d' },
+  // A person writes three turns a debate, each minutes apart; a refusal lets them try again.
+  submitTurn: { account: '20/1m' },
   vote: { address: '300/1m', account: '60/1m' },
   toggleStar: { address: '300/1m', account: '60/1m' },
   // The web app merges a visitor's stars once per page that shows them, after sign-in: a person

@@ -37,6 +37,7 @@ export const subjects = {
       watch: 'generation.run.watch',
       get: 'generation.run.get',
       stop: 'generation.run.stop',
+      submitTurn: 'generation.run.submitturn',
     },
     example: { write: 'generation.example.write' },
   },

@@ -76,8 +76,10 @@ function send(response: ServerResponse, body: Buffer, cutAfter: number | undefin
     response.end(body);
     return;
   }
-  // The bytes are handed to the kernel before the socket goes, so the client gets exactly them.
-  response.write(body.subarray(0, cutAfter), () => response.socket?.destroy());
+  // Ended, not destroyed: a socket destroyed while the client has not yet read everything may be
+  // reset, and a reset drops what the client's kernel still held (it got less than was sent
+  // under load). Ended, the bytes arrive, then the end of the connection, short of the length.
+  response.write(body.subarray(0, cutAfter), () => response.socket?.end());
 }
 
 /** A loopback port nothing listens on (the system's pick, closed again). */

@@ -2,6 +2,7 @@ import {
   type FinishedRun,
   OFFLINE_MODEL_ID,
   type ParsedRequestOf,
+  PERSON_MODEL_ID,
   type ResponseOf,
   runLookupContract,
 } from '@debate/contracts';
@@ -24,6 +25,10 @@ export const modelTurn = (tokensIn: number, tokensOut: number, failed = false) =
     failedTurns: failed ? 1 : 0,
   });
 
+/** A turn a person wrote (a debate against a model), under their name, in `totalMs`. */
+export const personTurn = (label: string, totalMs: number) =>
+  offlineTurn({ kind: 'person', modelId: PERSON_MODEL_ID, label, firstTokenMs: null, totalMs });
+
 /**
  * The generation service as the debates service meets it: the instance holding the runs it
  * finished, answering for them on its own subject.
@@ -36,9 +41,14 @@ export class GenerationStandIn {
    * the closing; the first speaker and the moderator on the model 'gpt-4' (its second round
    * failed), the second on the offline speaker. Its id names this instance, as a real run's
    * names the instance generating it. `stopped`: its owner stopped it in the first speaker's
-   * first round (its moderator's opening and that round kept), before any judging.
+   * first round (its moderator's opening and that round kept), before any judging. `person`:
+   * the second side was that person's, who wrote its rounds (a debate against a model).
    */
-  finish(userId: string, topic: string, { stopped = false } = {}): FinishedRun {
+  finish(
+    userId: string,
+    topic: string,
+    { stopped = false, person }: { stopped?: boolean; person?: string } = {},
+  ): FinishedRun {
     const runId = `${INSTANCE_KEY}${randomUUID().slice(8)}`;
     const speakers = ['First Speaker', 'Second Speaker'] as const;
     const run: FinishedRun = {
@@ -46,7 +56,7 @@ export class GenerationStandIn {
       topic,
       first: { model: 'gpt-4', stance: 0.6, rhetoricStyle: 'formal', personality: 'a teacher' },
       second: {
-        model: OFFLINE_MODEL_ID,
+        model: person ? PERSON_MODEL_ID : OFFLINE_MODEL_ID,
         stance: -0.4,
         rhetoricStyle: 'casual',
         personality: '',
@@ -68,7 +78,9 @@ export class GenerationStandIn {
             summary: `${speaker} ${round}`,
             writtenBy:
               speaker === 'Second Speaker'
-                ? offlineTurn()
+                ? person
+                  ? personTurn(person, 60_000 * round)
+                  : offlineTurn()
                 : round === 2
                   ? modelTurn(300, 0, true)
                   : modelTurn(200 * round, 100),

@@ -124,6 +124,36 @@ describe('saving a debate', () => {
     expect(listed.map((debate) => [debate.id, debate.stopped])).toEqual([[run.runId, true]]);
   });
 
+  it("keeps a debate against a model with the person's side: their name on their rounds", async () => {
+    const run = generation.finish('ada', 'Should cities ban cars?', { person: 'Ada Lovelace' });
+    const saved = await save('ada', run.runId);
+    if (!saved.saved) throw new Error(saved.message);
+    const person = {
+      kind: 'person',
+      modelId: 'person',
+      label: 'Ada Lovelace',
+      serverModel: null,
+      tokensIn: null,
+      tokensOut: null,
+      firstTokenMs: null,
+    };
+    expect(saved.debate.model2).toEqual({
+      name: 'person',
+      stance: -0.4,
+      rhetoricStyle: 'casual',
+      writtenBy: { ...person, totalMs: 60_000 * (1 + 2 + 3), turns: 3, failedTurns: 0 },
+      personalityHints: false,
+    });
+    const theirs = saved.debate.rounds.filter((round) => round.speaker === 'Second Speaker');
+    expect(theirs.map((round) => round.writtenBy)).toEqual(
+      [1, 2, 3].map((round) => ({ ...person, totalMs: 60_000 * round, turns: 1, failedTurns: 0 })),
+    );
+    // Read back from the store as it was saved.
+    expect(
+      await debates.client.request(debatesContracts.get, { userId: 'ada', debateId: run.runId }),
+    ).toEqual({ debate: saved.debate });
+  });
+
   it('keeps the name the user goes by', async () => {
     const run = generation.finish('bo', 'Is homework useful?');
     const saved = await save('bo', run.runId, { userDisplayName: '  Bo  ' });

@@ -9,6 +9,7 @@ import { CatalogController } from './catalog/catalog.controller.js';
 import type { SpeakerEnv } from './generation.config.js';
 import { RunRegistry } from './runs/run-registry.js';
 import { RunsController } from './runs/runs.controller.js';
+import type { RunOptions } from './runs/debate-run.js';
 import { RUN_OPTIONS, RunsService } from './runs/runs.service.js';
 import { LOCAL_MODEL_ID, LOCAL_MODEL_TIMEOUT_MS, LocalModelWatcher } from './models/local-model.js';
 import { configuredModels } from './models/model-catalog.js';
@@ -36,7 +37,13 @@ export class GenerationServiceModule {
           provide: RunRegistry,
           useValue: new RunRegistry(undefined, options.drainTimeoutMs ?? 10_000),
         },
-        { provide: RUN_OPTIONS, useValue: { pauseMs: speakers.TURN_PAUSE_MS ?? 1000 } },
+        {
+          provide: RUN_OPTIONS,
+          useValue: {
+            pauseMs: speakers.TURN_PAUSE_MS ?? 1000,
+            personTurnTimeoutMs: speakers.PERSON_TURN_TIMEOUT_MS,
+          } satisfies RunOptions,
+        },
         {
           provide: Models,
           useFactory: (logger: PinoLoggerService) =>

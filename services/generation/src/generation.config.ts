@@ -2,6 +2,7 @@ import { ModelId, OfflineSpeakerMode } from '@debate/contracts';
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
 import { modelCatalogEnv } from './models/model-catalog.js';
+import { DEFAULT_PERSON_TURN_TIMEOUT_MS } from './runs/debate-run.js';
 
 const count = (fallback: number, description: string) =>
   optionalEnv(z.coerce.number().min(0).max(100_000).default(fallback)).describe(description);
@@ -78,6 +79,16 @@ export const speakerEnvSchema = z.object({
     "How long the offline speaker takes before a turn's first token, in milliseconds.",
   ),
   TURN_PAUSE_MS: count(1000, "The pause between turns, in milliseconds (the spec's 1 s)."),
+  PERSON_TURN_TIMEOUT_MS: optionalEnv(
+    z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .max(24 * 60 * 60 * 1000)
+      .default(DEFAULT_PERSON_TURN_TIMEOUT_MS),
+  ).describe(
+    "How long a debate against a model waits for its person's turn, in milliseconds, before it ends as stopped (what was written is kept): 15 minutes by default, at most a day.",
+  ),
 });
 export type SpeakerEnv = z.output<typeof speakerEnvSchema>;
 

@@ -16,7 +16,7 @@ import {
   startServiceUnderTest,
 } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { lastValueFrom, tap, toArray } from 'rxjs';
+import { lastValueFrom, takeWhile, tap, toArray } from 'rxjs';
 import { GenerationServiceModule } from '../src/index.js';
 import { UsageStandIn } from './usage-stand-in.js';
 
@@ -355,6 +355,137 @@ describe('a debate run', () => {
       message: 'No model "gpt-4" is offered here; pick one from the list',
     });
     expect(usage.calls.length).toBe(before);
+  });
+});
+
+/** Sends the person's text for a turn, asking the instance that has the run. */
+function submitTurn(
+  generation: ServiceUnderTest,
+  runId: string,
+  turn: number,
+  text: string,
+  userId = ada.userId,
+) {
+  return generation.client.request(
+    generationContracts.submitTurn,
+    { userId, runId, turn, text },
+    { instance: runInstanceKey(runId) },
+  );
+}
+
+/** The events of the run until it awaits the person's `turn` (the watch then ends). */
+function untilAwaiting(generation: ServiceUnderTest, runId: string, turn: number) {
+  return lastValueFrom(
+    generation.client
+      .stream(
+        generationContracts.watch,
+        { runId, userId: ada.userId },
+        { instance: runInstanceKey(runId) },
+      )
+      .pipe(
+        takeWhile((event) => !(event.type === 'turnAwaiting' && event.turn === turn), true),
+        toArray(),
+      ),
+  );
+}
+
+/** A person's turn of `count` words, in sentences of six (the last may be shorter). */
+function wordsOf(count: number, about: string): string {
+  const words = Array.from({ length: count }, (_, index) => `${about}${index + 1}`);
+  const sentences: string[] = [];
+  for (let at = 0; at < words.length; at += 6)
+    sentences.push(`${words.slice(at, at + 6).join(' ')}.`);
+  return sentences.join(' ');
+}
+
+// Ada writes the second side's turns against the offline speaker.
+describe('a debate against a person', () => {
+  const usage = new UsageStandIn();
+  let generation: ServiceUnderTest;
+  const adaSecond = (topic: string) =>
+    settingsOf(topic, {
+      moderatorEnabled: false,
+      second: { model: 'person', stance: -0.8, rhetoricStyle: 'standard', personality: '' },
+      person: { speaker: 'second', displayName: 'Ada Lovelace' },
+    });
+
+  beforeAll(async () => {
+    generation = await startServiceUnderTest({
+      service: 'generation',
+      register: (runtime) =>
+        GenerationServiceModule.register({
+          ...runtime,
+          speakers: { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 },
+        }),
+      standIns: { usage: usage.module() },
+    });
+  });
+
+  afterAll(async () => {
+    await generation?.stop();
+  });
+
+  it("refuses another user's turn on my run as a run that does not exist", async () => {
+    const runId = await start(generation, adaSecond('Should zoos exist?'));
+    await untilAwaiting(generation, runId, 1);
+    await expect(submitTurn(generation, runId, 1, wordsOf(50, 'w'), 'eve')).rejects.toThrow(
+      /No such debate run/,
+    );
+    // Nothing of Eve's was taken: the turn is still Ada's to write.
+    expect(await submitTurn(generation, runId, 1, wordsOf(50, 'ada'))).toEqual({ accepted: true });
+    await stop(generation, runId);
+  });
+
+  it('refuses a turn over the limit, naming it, and stores nothing of it', async () => {
+    const runId = await start(generation, adaSecond('Should museums be free?'));
+    const before = await untilAwaiting(generation, runId, 1);
+    expect(await submitTurn(generation, runId, 1, wordsOf(401, 'w'))).toEqual({
+      accepted: false,
+      reason: 'too_long',
+      message:
+        'Your turn is too long: at most 400 words for Constructive Arguments (you wrote 401).',
+    });
+    expect(await untilAwaiting(generation, runId, 1)).toEqual(before);
+    expect(await stop(generation, runId)).toEqual({ stopped: true, freeDebateUsed: true });
+    const { run } = await lookUp(generation, runId);
+    // Only the offline speaker's opening was kept: the refused turn never was.
+    expect(run?.turns.map((turn) => turn.writtenBy.kind)).toEqual(['offline']);
+  });
+
+  it('is written, answered, judged and kept to its end, the person named on their turns', async () => {
+    const runId = await start(generation, adaSecond('Should cities ban cars?'));
+    const texts = { 1: wordsOf(60, 'open'), 3: wordsOf(30, 'answer'), 5: wordsOf(24, 'close') };
+    for (const [turn, text] of Object.entries(texts)) {
+      await untilAwaiting(generation, runId, Number(turn));
+      expect(await submitTurn(generation, runId, Number(turn), text)).toEqual({ accepted: true });
+    }
+    const events = await watch(generation, runId);
+    expect(events.slice(-3).map((event) => event.type)).toEqual([
+      'judgingStarted',
+      'verdictReady',
+      'runCompleted',
+    ]);
+    await eventually(
+      async () => usage.callsFor(runId),
+      (calls) => calls.length === 2,
+    );
+    expect(usage.callsFor(runId)).toEqual(['consume', 'settle']);
+    const { run } = await lookUp(generation, runId);
+    expect(run?.verdict?.judgedBy.label).toBe('Offline judge');
+    expect(run?.second.model).toBe('person');
+    expect(
+      run?.turns.map((turn) => [turn.speaker, turn.writtenBy.kind, turn.writtenBy.label]),
+    ).toEqual([
+      ['First Speaker', 'offline', 'Offline speaker'],
+      ['Second Speaker', 'person', 'Ada Lovelace'],
+      ['First Speaker', 'offline', 'Offline speaker'],
+      ['Second Speaker', 'person', 'Ada Lovelace'],
+      ['First Speaker', 'offline', 'Offline speaker'],
+      ['Second Speaker', 'person', 'Ada Lovelace'],
+    ]);
+    // The offline speaker's rebuttal and summary each quote a sentence of Ada's last turn.
+    expect(run?.turns[2]?.text).toMatch(/You said: “open\d+ [^”]*\.”/);
+    expect(run?.turns[4]?.text).toMatch(/You said: “answer\d+ [^”]*\.”/);
   });
 });
 

@@ -45,8 +45,9 @@ type Documents = {
   '\n  query Catalog {\n    catalog {\n      categories\n      rhetoricStyles\n      debateFormats\n      models {\n        id\n        label\n        kind\n        status\n        speakerMode\n      }\n      searcher\n      localModel {\n        status\n        name\n        progress\n      }\n      roundTitles\n      topics\n    }\n  }\n': typeof types.CatalogDocument;
   '\n  mutation StartDebate($settings: DebateSettingsInput!) {\n    startDebate(settings: $settings)\n  }\n': typeof types.StartDebateDocument;
   '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n': typeof types.StartRematchDocument;
-  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n    }\n  }\n': typeof types.DebateRunDocument;
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      at\n      topic\n      firstStance\n      secondStance\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n      minWords\n      maxWords\n      deadline\n      stopReason\n    }\n  }\n': typeof types.DebateRunDocument;
   '\n  mutation StopDebate($runId: String!) {\n    stopDebate(runId: $runId) {\n      stopped\n      freeDebateUsed\n    }\n  }\n': typeof types.StopDebateDocument;
+  '\n  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {\n    submitTurn(runId: $runId, turn: $turn, text: $text)\n  }\n': typeof types.SubmitTurnDocument;
   '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n': typeof types.LeaderboardRowFieldsFragmentDoc;
   '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n': typeof types.LeaderboardDocument;
   '\n  query SignInProviders {\n    signInProviders\n  }\n': typeof types.SignInProvidersDocument;
@@ -114,10 +115,12 @@ const documents: Documents = {
     types.StartDebateDocument,
   '\n  mutation StartRematch($debateId: String!) {\n    startRematch(debateId: $debateId)\n  }\n':
     types.StartRematchDocument,
-  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n    }\n  }\n':
+  '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      at\n      topic\n      firstStance\n      secondStance\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n      minWords\n      maxWords\n      deadline\n      stopReason\n    }\n  }\n':
     types.DebateRunDocument,
   '\n  mutation StopDebate($runId: String!) {\n    stopDebate(runId: $runId) {\n      stopped\n      freeDebateUsed\n    }\n  }\n':
     types.StopDebateDocument,
+  '\n  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {\n    submitTurn(runId: $runId, turn: $turn, text: $text)\n  }\n':
+    types.SubmitTurnDocument,
   '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n':
     types.LeaderboardRowFieldsFragmentDoc,
   '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n':
@@ -321,7 +324,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n    }\n  }\n',
+  source: '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      at\n      topic\n      firstStance\n      secondStance\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n      minWords\n      maxWords\n      deadline\n      stopReason\n    }\n  }\n',
 ): typeof import('./graphql').DebateRunDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -329,6 +332,12 @@ export function graphql(
 export function graphql(
   source: '\n  mutation StopDebate($runId: String!) {\n    stopDebate(runId: $runId) {\n      stopped\n      freeDebateUsed\n    }\n  }\n',
 ): typeof import('./graphql').StopDebateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {\n    submitTurn(runId: $runId, turn: $turn, text: $text)\n  }\n',
+): typeof import('./graphql').SubmitTurnDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -13,6 +13,8 @@ export type DebateSettingsInput = {
   readonly debateFormat: string;
   readonly first: SpeakerSettingsInput;
   readonly moderatorEnabled: boolean;
+  /** Set: the signed-in user writes this side's turns against the other side's model (its SpeakerSettingsInput.model is 'person'); their display name is taken from their account. Null: two models. */
+  readonly person?: PersonSide | null | undefined;
   readonly second: SpeakerSettingsInput;
   /** The motion, 1 to 500 characters. */
   readonly topic: string;
@@ -20,6 +22,9 @@ export type DebateSettingsInput = {
 
 /** MODEL: the models that really wrote the debates; STYLE: the rhetoric styles of the speakers. */
 export type LeaderboardSubject = 'MODEL' | 'SETUP' | 'STYLE';
+
+/** The side the signed-in user takes in a debate against a model: the first speaker's or the second's. */
+export type PersonSide = 'FIRST' | 'SECOND';
 
 /** Today starts at the viewer's midnight (utcOffsetMinutes); a week is 7 days. */
 export type RankingPeriod = 'ALL_TIME' | 'THIS_MONTH' | 'THIS_WEEK' | 'TODAY';
@@ -968,6 +973,10 @@ export type DebateRunSubscription = {
   readonly debateRun: {
     readonly type: string;
     readonly seq: number;
+    readonly at: number;
+    readonly topic: string | null;
+    readonly firstStance: number | null;
+    readonly secondStance: number | null;
     readonly turn: number | null;
     readonly speaker: string | null;
     readonly round: number | null;
@@ -979,6 +988,10 @@ export type DebateRunSubscription = {
     readonly stage: string | null;
     readonly message: string | null;
     readonly freeDebateUsed: boolean | null;
+    readonly minWords: number | null;
+    readonly maxWords: number | null;
+    readonly deadline: string | null;
+    readonly stopReason: string | null;
     readonly firstModel: {
       readonly id: string;
       readonly label: string;
@@ -1053,6 +1066,14 @@ export type StopDebateMutationVariables = Exact<{
 export type StopDebateMutation = {
   readonly stopDebate: { readonly stopped: boolean; readonly freeDebateUsed: boolean };
 };
+
+export type SubmitTurnMutationVariables = Exact<{
+  runId: string;
+  turn: number;
+  text: string;
+}>;
+
+export type SubmitTurnMutation = { readonly submitTurn: boolean };
 
 export type LeaderboardRowFieldsFragment = {
   readonly id: string;
@@ -2075,6 +2096,10 @@ export const DebateRunDocument = new TypedDocumentString(`
   debateRun(id: $id) {
     type
     seq
+    at
+    topic
+    firstStance
+    secondStance
     firstModel {
       id
       label
@@ -2115,6 +2140,10 @@ export const DebateRunDocument = new TypedDocumentString(`
     }
     message
     freeDebateUsed
+    minWords
+    maxWords
+    deadline
+    stopReason
   }
 }
     fragment WrittenByFields on WrittenBy {
@@ -2171,6 +2200,11 @@ export const StopDebateDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<StopDebateMutation, StopDebateMutationVariables>;
+export const SubmitTurnDocument = new TypedDocumentString(`
+    mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {
+  submitTurn(runId: $runId, turn: $turn, text: $text)
+}
+    `) as unknown as TypedDocumentString<SubmitTurnMutation, SubmitTurnMutationVariables>;
 export const LeaderboardDocument = new TypedDocumentString(`
     query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
   leaderboard(subject: $subject, pairsOnly: $pairsOnly) {

@@ -18,3 +18,20 @@ export const offlineTurn: WrittenBy = {
 
 /** A whole debate's speaker: its three turns. */
 export const offlineSpeaker: WrittenBy = { ...offlineTurn, totalMs: 15_480, turns: 3 };
+
+/** One turn a person wrote (a debate against a model): named by their display name. */
+export const personTurn: WrittenBy = {
+  kind: 'person',
+  modelId: 'person',
+  label: 'Ada Lovelace',
+  serverModel: null,
+  tokensIn: null,
+  tokensOut: null,
+  firstTokenMs: null,
+  totalMs: 95_000,
+  turns: 1,
+  failedTurns: 0,
+};
+
+/** A person's whole side: their three turns. */
+export const personSpeaker: WrittenBy = { ...personTurn, totalMs: 300_000, turns: 3 };

@@ -13,8 +13,19 @@ export const OFFLINE_MODEL_LABEL = 'Offline speaker';
  */
 export const OFFLINE_TEAM_MODEL_ID = 'offline-team';
 export const OFFLINE_TEAM_MODEL_LABEL = 'Offline speaker team';
-/** A model's kind (in a catalogue entry and in what wrote a turn): a model, or the offline speaker. */
-export const modelKinds = ['model', 'offline'] as const;
+/**
+ * The reserved model id of a person's side in a debate against a model: never in the catalogue,
+ * and a speaker's model only when the debate's settings name that side as the person's.
+ */
+export const PERSON_MODEL_ID = 'person';
+
+/** How far from neutral a model's stance must be against a person: it takes the other side. */
+export const MIN_OPPOSING_STANCE = 0.2;
+/**
+ * A model's kind (in a catalogue entry and in what wrote a turn): a model, the offline speaker,
+ * or a person (only in what wrote a turn: the catalogue never offers one).
+ */
+export const modelKinds = ['model', 'offline', 'person'] as const;
 /** The judge that needs no network (the default judge): its id and label in a scorecard. */
 export const OFFLINE_JUDGE_ID = 'offline';
 export const OFFLINE_JUDGE_LABEL = 'Offline judge';
@@ -58,6 +69,21 @@ export const categoryNames = [
 
 /** Round 1, 2 and 3, in order. */
 export const roundTitles = ['Constructive Arguments', 'Rebuttal', 'Summary'] as const;
+
+/**
+ * The words a person's turn must have, by round (1 Constructive Arguments, 2 Rebuttal,
+ * 3 Summary): the run refuses a turn outside them, and the web's editor shows them.
+ */
+export const PERSON_TURN_WORDS: Readonly<Record<1 | 2 | 3, { min: number; max: number }>> = {
+  1: { min: 40, max: 400 },
+  2: { min: 25, max: 300 },
+  3: { min: 20, max: 250 },
+};
+
+/** A text's words as the turn limits count them: runs of anything but whitespace. */
+export function countWords(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== '').length;
+}
 
 /** The two speakers, as every round names them: the first speaker's side, then the second's. */
 export const speakerNames = ['First Speaker', 'Second Speaker'] as const;

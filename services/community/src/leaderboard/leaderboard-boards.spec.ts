@@ -307,6 +307,37 @@ describe(computeBoard.name, () => {
     });
   });
 
+  it("leaves a debate with a person's side off every board, unrated and uncounted", async () => {
+    const person = speaker('person', {
+      stance: -0.6,
+      writtenBy: { kind: 'person', modelId: 'person', label: 'Ada' },
+    });
+    // Ada beats model-a twice; were she rated as a model, model-a would be below model-b.
+    const againstAda = [
+      debate('model-a', 'person', 'Second Speaker', { model2: person }),
+      debate('model-a', 'person', 'Second Speaker', { model2: person }),
+    ];
+    const models = [
+      debate('model-a', 'model-b', 'First Speaker'),
+      debate('model-b', 'model-a', 'Second Speaker'),
+    ];
+    const all = [...againstAda, ...models];
+    const ratings = ratingsOf(all, 3);
+    expect(againstAda.map((one) => ratings.get(one.id))).toEqual([undefined, undefined]);
+    for (const subject of ['MODEL', 'SETUP', 'STYLE'] as const) {
+      const board = await computeBoard(all, subject, false, NOW, fast);
+      const alone = await computeBoard(models, subject, false, NOW, fast);
+      expect(board.rows).toEqual(alone.rows);
+      expect([board.debates, board.apartDebates, board.notRated]).toEqual([
+        alone.debates,
+        alone.apartDebates,
+        alone.notRated,
+      ]);
+    }
+    const board = await computeBoard(all, 'MODEL', false, NOW, fast);
+    expect(board.rows.map((row) => row.id).sort()).toEqual(['model-a', 'model-b']);
+  });
+
   it('rates the debates as the ratings it is given say, as ratingsOf would with the limit', async () => {
     const mine = (sharedAt: number) =>
       debate('model-a', 'model-b', 'First Speaker', { authorId: 'ada', sharedAt });

@@ -79,6 +79,8 @@ function pairingOf(debate: RatedDebate): string {
  * by a rematch); and of one author's debates of one pairing (the two models, either side) shared
  * on one UTC day, only the first `dailyLimit` count, by sharedAt then id, so that one account
  * sharing a pairing many times a day moves its ratings no more than `dailyLimit` debates can.
+ * A debate with a person's side gets no rating at all: a person is no model, so it is on none of
+ * these boards (and says nothing of being rated), until a board of people rates it.
  */
 export function ratingsOf(
   debates: readonly RatedDebate[],
@@ -91,6 +93,7 @@ export function ratingsOf(
   );
   for (const debate of inOrder) {
     const speakers = [debate.model1, debate.model2];
+    if (speakers.some((s) => s.writtenBy?.kind === 'person')) continue;
     if (!debate.judged) {
       ratings.set(debate.id, 'NOT_JUDGED');
     } else if (speakers.some((s) => s.writtenBy === null || s.personalityHints === null)) {
@@ -240,7 +243,8 @@ const notRatedKey: Record<
  * audience's minds-changed winners fitted the same way for the second column, over the debates
  * ratingsOf rates (the others judged are counted in `notRated`, by reason). A debate with a
  * speaker written by the offline speaker goes to the fit shown apart. Not rated either: a debate
- * whose two sides are the same subject (it tells nothing of either).
+ * whose two sides are the same subject (it tells nothing of either); left out altogether: one
+ * with a person's side (ratingsOf gives it no rating).
  */
 export async function computeBoard(
   debates: readonly RatedDebate[],

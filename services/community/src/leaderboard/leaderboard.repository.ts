@@ -2,6 +2,7 @@ import {
   DebateRating,
   type LeaderboardBoard,
   type LeaderboardSubject,
+  modelKinds,
   speakerNames,
   StanceAfter,
   StanceBefore,
@@ -45,7 +46,7 @@ const ratedSpeaker = z.object({
   rhetoricStyle: z.string().min(1),
   writtenBy: z
     .object({
-      kind: z.enum(['model', 'offline']),
+      kind: z.enum(modelKinds),
       modelId: z.string().min(1),
       label: z.string().min(1),
     })

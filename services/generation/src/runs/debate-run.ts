@@ -1,17 +1,25 @@
 import {
+  countWords,
   type DebateSettings,
+  type generationContracts,
   generationTexts,
+  PERSON_MODEL_ID,
+  PERSON_TURN_WORDS,
+  type ResponseOf,
   roundTitles,
   type RunEvent,
+  type RunStopReason,
   type SpeakerModelRef,
   type SpeakerSettings,
   type TurnSpeaker,
   type Verdict,
+  type WrittenBy,
 } from '@debate/contracts';
 import { Observable } from 'rxjs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { JudgedTurn } from '../judging/judge.js';
 import type { Models } from '../models/models.js';
+import { firstSentence } from '../speakers/offline.speaker.js';
 import type { SpokenTurn, TurnRequest } from '../speakers/speaker.js';
 
 type Unsequenced<E> = E extends RunEvent ? Omit<E, 'seq' | 'at'> : never;
@@ -22,10 +30,13 @@ interface PlannedTurn {
   readonly roundTitle: string;
 }
 
-/** The moderator's settings: neutral, with the first speaker's model. */
-function moderator(first: SpeakerSettings): SpeakerSettings {
+/**
+ * The moderator's settings: neutral, with the first speaker's model (the second's when the
+ * first is a person's side: a model speaks for the moderator).
+ */
+function moderator(settings: DebateSettings): SpeakerSettings {
   return {
-    model: first.model,
+    model: settings.person?.speaker === 'first' ? settings.second.model : settings.first.model,
     stance: 0,
     rhetoricStyle: 'formal',
     personality: 'a neutral moderator',
@@ -81,6 +92,17 @@ function spokeAnyArgument(events: readonly RunEvent[]): boolean {
   );
 }
 
+type SubmitReply = ResponseOf<typeof generationContracts.submitTurn>;
+
+/** A person's turn the run waits for: its number, its round's limits, and who takes the text. */
+interface AwaitedTurn {
+  readonly turn: number;
+  readonly roundTitle: string;
+  readonly minWords: number;
+  readonly maxWords: number;
+  readonly take: (text: string) => void;
+}
+
 /**
  * One debate being generated: it records what it reports for its whole life, so that a watcher
  * who arrives (or comes back) mid-run gets the debate from the start, then the rest live. A
@@ -92,6 +114,8 @@ export class DebateRun {
   private readonly watchers = new Set<(event: RunEvent) => void>();
   private finished = false;
   private stopRequested = false;
+  private stopReason: RunStopReason = 'owner';
+  private awaited: AwaitedTurn | undefined;
   private resolveEnd: (event: EndEvent) => void = () => undefined;
   /** Its last event, once it has ended. */
   readonly end = new Promise<EndEvent>((resolve) => {
@@ -134,15 +158,86 @@ export class DebateRun {
     return this.completed || (this.stopped && hasCompleteSpeakerTurn(this.events));
   }
 
+  /** Why it was asked to stop: its owner's Stop, or its person's turn waited too long. */
+  get stoppedFor(): RunStopReason {
+    return this.stopReason;
+  }
+
   /**
-   * Asks the run to stop: the model call under way is aborted and generateDebate ends it with
-   * runStopped. False when it had ended already, or was asked already (nothing changes).
+   * Asks the run to stop: the model call under way (or the wait for its person's turn) is
+   * aborted and generateDebate ends it with runStopped. False when it had ended already, or was
+   * asked already (nothing changes).
    */
-  stop(): boolean {
+  stop(reason: RunStopReason = 'owner'): boolean {
     if (this.finished || this.stopRequested) return false;
     this.stopRequested = true;
+    this.stopReason = reason;
     this.abort.abort();
     return true;
+  }
+
+  /**
+   * Waits for the person's text of `turn` (generateDebate, after its turnAwaiting): resolves
+   * with the accepted text; rejects when the run is stopped, or when `timeoutMs` passes first
+   * (the run is then stopped as 'timedOut').
+   */
+  awaitTurn(
+    turn: number,
+    roundTitle: string,
+    limits: { readonly min: number; readonly max: number },
+    timeoutMs: number,
+  ): Promise<string> {
+    const { signal } = this.abort;
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => this.stop('timedOut'), timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', aborted);
+        this.awaited = undefined;
+      };
+      const aborted = () => {
+        done();
+        reject(signal.reason as Error);
+      };
+      if (signal.aborted) {
+        aborted();
+        return;
+      }
+      signal.addEventListener('abort', aborted, { once: true });
+      this.awaited = {
+        turn,
+        roundTitle,
+        minWords: limits.min,
+        maxWords: limits.max,
+        take: (text) => {
+          done();
+          resolve(text);
+        },
+      };
+    });
+  }
+
+  /**
+   * The person's text for the turn the run awaits: refused (and nothing changes) when it awaits
+   * no turn of that number, or the words are outside the round's limits; accepted, the run
+   * completes the turn and goes on.
+   */
+  submit(turn: number, text: string): SubmitReply {
+    const awaited = this.awaited;
+    if (!awaited || awaited.turn !== turn || this.stopRequested) {
+      return { accepted: false, reason: 'not_your_turn', message: generationTexts.notYourTurn };
+    }
+    const words = countWords(text);
+    if (words < awaited.minWords) {
+      const message = generationTexts.turnTooShort(awaited.minWords, awaited.roundTitle, words);
+      return { accepted: false, reason: 'too_short', message };
+    }
+    if (words > awaited.maxWords) {
+      const message = generationTexts.turnTooLong(awaited.maxWords, awaited.roundTitle, words);
+      return { accepted: false, reason: 'too_long', message };
+    }
+    awaited.take(text.trim());
+    return { accepted: true };
   }
 
   get history(): readonly RunEvent[] {
@@ -212,7 +307,12 @@ export interface RunOptions {
   readonly pauseMs: number;
   /** An example debate: the offline speaker writes each turn at once, the offline judge judges. */
   readonly example?: boolean;
+  /** How long a person's turn is awaited before the run ends (PERSON_TURN_TIMEOUT_MS). */
+  readonly personTurnTimeoutMs?: number;
 }
+
+/** PERSON_TURN_TIMEOUT_MS's default: a person has a quarter of an hour for a turn. */
+export const DEFAULT_PERSON_TURN_TIMEOUT_MS = 15 * 60 * 1000;
 
 /** The turn being written: what it has streamed so far, and since when. */
 interface TurnInProgress {
@@ -225,9 +325,9 @@ interface TurnInProgress {
 }
 
 /**
- * Ends a run its owner stopped: the turn being written is kept as far as it was streamed,
- * marked as cut off (nothing streamed: no turn); then runStopped, saying whether the run cost
- * its free debate (a speaker's turn was complete).
+ * Ends a run its owner stopped (or its person left waiting): the turn being written is kept
+ * as far as it was streamed, marked as cut off (nothing streamed: no turn); then runStopped,
+ * saying whether the run cost its free debate (a speaker's model had written).
  */
 function endStopped(run: DebateRun, cut: TurnInProgress | undefined): 'stopped' {
   if (cut && cut.text.trim() !== '') {
@@ -254,17 +354,22 @@ function endStopped(run: DebateRun, cut: TurnInProgress | undefined): 'stopped' 
       team: null,
     });
   }
-  run.emit({ type: 'runStopped', freeDebateUsed: spokeAnyArgument(run.history) });
+  run.emit({
+    type: 'runStopped',
+    freeDebateUsed: spokeAnyArgument(run.history),
+    reason: run.stoppedFor,
+  });
   return 'stopped';
 }
 
 /**
  * Generates the debate: each turn sees every earlier one and is written by its speaker's model
  * of the catalogue (the moderator's by the first speaker's); a turn whose model fails gets the
- * spec's error texts and the debate goes on. Resolves 'completed', or 'failed' when no turn
+ * spec's error texts and the debate goes on. A person's side (settings.person) writes its own
+ * turns: the run reports turnAwaiting and waits for DebateRun.submit, until the timeout. Resolves 'completed', or 'failed' when no turn
  * could be written at all (or the run broke), after reporting it; 'stopped' when its owner
- * stopped it (DebateRun.stop), the turn under way cut where it was and no judging. The models
- * must be in the catalogue (the start checks them).
+ * stopped it (DebateRun.stop) or its person's turn timed out, the turn under way cut where it
+ * was and no judging. The models must be in the catalogue (the start checks them).
  */
 export async function generateDebate(
   run: DebateRun,
@@ -273,7 +378,17 @@ export async function generateDebate(
   options: RunOptions,
 ): Promise<'completed' | 'failed' | 'stopped'> {
   const { signal } = run.abort;
+  const { person } = settings;
+  // The person's side is no model of the catalogue: its turns are written by the person's name.
+  const personRef: SpeakerModelRef | undefined = person && {
+    id: PERSON_MODEL_ID,
+    label: person.displayName,
+    kind: 'person',
+  };
+  const personSpeaker: TurnSpeaker | undefined =
+    person && (person.speaker === 'first' ? 'First Speaker' : 'Second Speaker');
   const refOf = (modelId: string) => {
+    if (personRef && modelId === PERSON_MODEL_ID) return personRef;
     const ref = models.ref(modelId);
     if (!ref) throw new Error(`No model ${modelId} in the catalogue`);
     return ref;
@@ -293,7 +408,12 @@ export async function generateDebate(
   let inProgress: TurnInProgress | undefined;
   try {
     for (const [turn, planned] of planTurns(settings.moderatorEnabled).entries()) {
-      if (turn > 0 && options.pauseMs > 0) await sleep(options.pauseMs, undefined, { signal });
+      // The pause paces the models' turns for a reader; a person who has just submitted is
+      // answered at once (nothing of theirs to read, and the answer's wait is what they feel).
+      const afterPerson = personSpeaker !== undefined && earlier.at(-1)?.speaker === personSpeaker;
+      if (turn > 0 && options.pauseMs > 0 && !afterPerson) {
+        await sleep(options.pauseMs, undefined, { signal });
+      }
       const request: TurnRequest = {
         topic: settings.topic,
         debateFormat: settings.debateFormat,
@@ -304,12 +424,29 @@ export async function generateDebate(
             ? settings.first
             : planned.speaker === 'Second Speaker'
               ? settings.second
-              : moderator(settings.first),
+              : moderator(settings),
         round: planned.round,
         roundTitle: planned.roundTitle,
         earlier: [...earlier],
+        opponentIsPerson: personSpeaker !== undefined && planned.speaker !== personSpeaker,
       };
       const model = refOf(request.settings.model);
+      if (personRef && planned.speaker === personSpeaker) {
+        const spoken = await personTurn(run, turn, planned, personRef, options);
+        earlier.push({ ...planned, ...spoken.turn });
+        written += 1;
+        run.emit({
+          type: 'turnCompleted',
+          turn,
+          ...planned,
+          ...spoken.turn,
+          failed: false,
+          cutOff: false,
+          writtenBy: spoken.writtenBy,
+          team: null,
+        });
+        continue;
+      }
       run.emit({ type: 'turnStarted', turn, ...planned, model });
       const writing: TurnInProgress = {
         turn,
@@ -375,7 +512,11 @@ export async function generateDebate(
   }
   try {
     // The judges read the speakers' rounds (not the moderator's) once the Summary is spoken.
-    const judge = models.judgeFor([settings.first.model, settings.second.model], options.example);
+    // A person is no model: the judge is chosen as though only the model side spoke.
+    const spokeBy = [settings.first.model, settings.second.model].filter(
+      (model) => model !== PERSON_MODEL_ID,
+    );
+    const judge = models.judgeFor(spokeBy, options.example);
     run.emit({ type: 'judgingStarted', judge: judge.ref });
     const judged: JudgedTurn[] = earlier.flatMap((turn) =>
       turn.speaker === 'Moderator'
@@ -400,4 +541,46 @@ export async function generateDebate(
   }
   run.emit({ type: 'runCompleted' });
   return 'completed';
+}
+
+/**
+ * A person's turn: reports turnAwaiting with the round's limits and the deadline, then waits
+ * for the accepted text (DebateRun.submit). Its summary is the text's first sentence, as the
+ * offline speaker's; its provenance, the person's name and how long they took. A Stop or the
+ * timeout rejects (generateDebate then ends the run as stopped; nothing of the turn is kept).
+ */
+async function personTurn(
+  run: DebateRun,
+  turn: number,
+  planned: PlannedTurn,
+  person: SpeakerModelRef,
+  options: RunOptions,
+): Promise<{ turn: { text: string; summary: string }; writtenBy: WrittenBy }> {
+  const limits = PERSON_TURN_WORDS[planned.round as 1 | 2 | 3];
+  const timeoutMs = options.personTurnTimeoutMs ?? DEFAULT_PERSON_TURN_TIMEOUT_MS;
+  run.emit({
+    type: 'turnAwaiting',
+    turn,
+    ...planned,
+    minWords: limits.min,
+    maxWords: limits.max,
+    deadline: new Date(Date.now() + timeoutMs).toISOString(),
+  });
+  const startedAt = performance.now();
+  const text = await run.awaitTurn(turn, planned.roundTitle, limits, timeoutMs);
+  return {
+    turn: { text, summary: firstSentence(text) },
+    writtenBy: {
+      kind: 'person',
+      modelId: person.id,
+      label: person.label,
+      serverModel: null,
+      tokensIn: null,
+      tokensOut: null,
+      firstTokenMs: null,
+      totalMs: Math.round(performance.now() - startedAt),
+      turns: 1,
+      failedTurns: 0,
+    },
+  };
 }

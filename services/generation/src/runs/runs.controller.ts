@@ -12,7 +12,10 @@ import { RunsService } from './runs.service.js';
 
 type Contracts = typeof generationContracts;
 
-/** The generation service's requests on the debates' runs: starting, watching, stopping and looking up. */
+/**
+ * The generation service's requests on the debates' runs: starting, watching, stopping, a
+ * person's turns and looking up.
+ */
 @Controller()
 export class RunsController {
   constructor(private readonly runs: RunsService) {}
@@ -37,6 +40,13 @@ export class RunsController {
   @HandleRequest(generationContracts.stop, { onThisInstance: true })
   stop(request: ParsedRequestOf<Contracts['stop']>): Promise<ResponseOf<Contracts['stop']>> {
     return this.runs.stop(request);
+  }
+
+  @HandleRequest(generationContracts.submitTurn, { onThisInstance: true })
+  submitTurn(
+    request: ParsedRequestOf<Contracts['submitTurn']>,
+  ): ResponseOf<Contracts['submitTurn']> {
+    return this.runs.submitTurn(request);
   }
 
   @HandleRequest(generationContracts.watch, { onThisInstance: true })

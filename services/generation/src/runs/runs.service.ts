@@ -88,8 +88,10 @@ export class RunsService {
   ): Promise<ResponseOf<Contracts['start']>> {
     const runId = newRunId();
     const { userId, email, emailVerified, settings, rematchOf } = request;
-    // A model the catalogue does not have is refused before anything is taken.
+    // A model the catalogue does not have is refused before anything is taken. The person's
+    // side has no model (its reserved id is checked by the settings' contract).
     for (const speaker of ['first', 'second'] as const) {
+      if (settings.person?.speaker === speaker) continue;
       const model = settings[speaker].model;
       if (!this.models.ref(model)) {
         return {
@@ -204,6 +206,19 @@ export class RunsService {
       stopped: stopping && end.type === 'runStopped',
       freeDebateUsed: end.type === 'runStopped' ? end.freeDebateUsed : end.type === 'runCompleted',
     };
+  }
+
+  /**
+   * The person's text for the turn their run awaits (see DebateRun.submit): accepted, or
+   * refused with nothing changed. Someone else's run, or one this instance does not have,
+   * reads as NO_SUCH_RUN.
+   */
+  submitTurn(
+    request: ParsedRequestOf<Contracts['submitTurn']>,
+  ): ResponseOf<Contracts['submitTurn']> {
+    const run = this.registry.find(request.runId, request.userId);
+    if (!run) throw new RpcException({ status: 'error', message: NO_SUCH_RUN });
+    return run.submit(request.turn, request.text);
   }
 
   /** The events of a run of the user's on this instance, from its first. */

@@ -55,7 +55,8 @@ function pick<T>(list: readonly T[], n: number, offset = 0): T {
   return list[(n + offset) % list.length] as T;
 }
 
-function firstSentence(text: string): string {
+/** A turn's first sentence, at most 160 characters: what its summary says (a person's turn's too). */
+export function firstSentence(text: string): string {
   const sentence = /^(.+?[.!?])(\s|$)/.exec(text.trim())?.[1] ?? text.trim();
   return sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence;
 }
@@ -66,6 +67,21 @@ function capitalised(text: string): string {
 
 function lastTurnOf(earlier: readonly SpokenTurn[], speaker: string): SpokenTurn | undefined {
   return [...earlier].reverse().find((turn) => turn.speaker === speaker);
+}
+
+/**
+ * One sentence of a person's turn, verbatim, for the offline speaker to quote and answer: a
+ * sentence ends at . ! or ? before a space, or at a line break; one of at least three words is
+ * preferred, chosen by the stable seed so a debate reads the same each time.
+ */
+function sentenceToAnswer(text: string, n: number): string | undefined {
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== '');
+  const substantial = sentences.filter((sentence) => sentence.split(/\s+/).length >= 3);
+  const pool = substantial.length > 0 ? substantial : sentences;
+  return pool.length === 0 ? undefined : pick(pool, n);
 }
 
 /** The motion without its question mark, for quoting in a sentence. */
@@ -100,22 +116,40 @@ function write(request: TurnRequest): { text: string; summary: string } {
     request.earlier,
     speaker === 'First Speaker' ? 'Second Speaker' : 'First Speaker',
   );
+  // Against a person, each turn quotes a sentence of their last turn word for word and answers
+  // it, so that the person sees the model took in what they wrote.
+  const personSaid =
+    request.opponentIsPerson && opponent ? sentenceToAnswer(opponent.text, n) : undefined;
+  const youSaid = personSaid === undefined ? undefined : `You said: “${personSaid}”`;
   if (round === 1) {
-    const text = `${opener}${hints} I stand ${side} ${quoted} (${label}). First, ${reasons[0]}. Second, ${reasons[1]}. Third, ${reasons[2]}. Taken together, these points show why ${quoted} should be judged as I judge it.`;
+    const answered = youSaid ? ` ${youSaid} I see it the other way.` : '';
+    const text = `${opener}${hints}${answered} I stand ${side} ${quoted} (${label}). First, ${reasons[0]}. Second, ${reasons[1]}. Third, ${reasons[2]}. Taken together, these points show why ${quoted} should be judged as I judge it.`;
     const summary = `I argued ${side} ${quoted}. The heart of it: ${reasons[0]}.`;
     return { text, summary };
   }
   if (round === 2) {
-    const answered = opponent
-      ? `My opponent claimed: ${firstSentence(opponent.summary)}`
-      : 'My opponent has not yet made a case.';
+    const answered =
+      youSaid ??
+      (opponent
+        ? `My opponent claimed: ${firstSentence(opponent.summary)}`
+        : 'My opponent has not yet made a case.');
     const text = `${answered} That does not hold up. ${capitalised(reasons[1])}, and nothing said so far answers that. Moreover, ${reasons[2]}. So my position ${side} ${quoted} stands.`;
     const summary = `I answered my opponent: ${reasons[1]}. My position ${side} ${quoted} stands.`;
     return { text, summary };
   }
-  const text = `To sum up: I have argued ${side} ${quoted}. ${capitalised(reasons[0])}, and ${reasons[1]}. ${opponent ? `My opponent's best point was this: ${firstSentence(opponent.summary)} It does not change the balance.` : ''} I ask you to weigh these reasons carefully.`;
+  const bestPoint = youSaid
+    ? `${youSaid} It does not change the balance.`
+    : opponent
+      ? `My opponent's best point was this: ${firstSentence(opponent.summary).replace(/\s+/g, ' ')} It does not change the balance.`
+      : undefined;
+  const text = [
+    `To sum up: I have argued ${side} ${quoted}.`,
+    `${capitalised(reasons[0])}, and ${reasons[1]}.`,
+    ...(bestPoint ? [bestPoint] : []),
+    'I ask you to weigh these reasons carefully.',
+  ].join(' ');
   const summary = `I closed ${side} ${quoted}. ${capitalised(reasons[0])}.`;
-  return { text: text.replace(/\s+/g, ' ').trim(), summary };
+  return { text, summary };
 }
 
 /** The offline team's analysis: the opponent's last point, the clash, a plan for the round. */

@@ -29,6 +29,11 @@ export interface TurnRequest {
   readonly roundTitle: string;
   /** Every earlier turn of the debate, in order. */
   readonly earlier: readonly SpokenTurn[];
+  /**
+   * The other side is a person's (a debate against a model): the offline speaker then quotes
+   * and answers a sentence of their last turn. Absent: two models.
+   */
+  readonly opponentIsPerson?: boolean;
   /** A team's writer: the plan, and for a revision the draft and the fixes. */
   readonly guidance?: WriterGuidance;
   /** What a team's searcher found, for its analyzer and writer (numbered from 1). */

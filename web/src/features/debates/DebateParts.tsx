@@ -1,5 +1,5 @@
 import type { DebateSpeakerFieldsFragment } from '../../gql/graphql';
-import { speakerModel, speakerModelDetails } from './provenance';
+import { PERSON_KIND, speakerModel, speakerModelDetails } from './provenance';
 import { communityStanceLabel } from './stance';
 
 /** A debate's categories, as chips. */
@@ -40,8 +40,17 @@ export function SpeakerFacts({
         <div key={label}>
           <dt>{label}</dt>
           <dd>
-            Model: {detailed ? speakerModelDetails(model) : speakerModel(model)} · Position:{' '}
-            {communityStanceLabel(model.stance)} · Style: {model.rhetoricStyle}
+            {model.writtenBy?.kind === PERSON_KIND ? (
+              // A person: who, and their position (no model, and no style they were given).
+              <>
+                {speakerModelDetails(model)} · Position: {communityStanceLabel(model.stance)}
+              </>
+            ) : (
+              <>
+                Model: {detailed ? speakerModelDetails(model) : speakerModel(model)} · Position:{' '}
+                {communityStanceLabel(model.stance)} · Style: {model.rhetoricStyle}
+              </>
+            )}
           </dd>
         </div>
       ))}

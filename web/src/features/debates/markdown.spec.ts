@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { debateToMarkdown, type ExportedDebate, markdownFileName } from './markdown';
 import type { WrittenBy } from './provenance';
-import { offlineSpeaker, offlineTurn } from '../../test/written-by';
+import { offlineSpeaker, offlineTurn, personSpeaker, personTurn } from '../../test/written-by';
 
 /** A debate saved before provenance was kept: its speakers' catalogue ids are all it has. */
 const debate: ExportedDebate = {
@@ -138,5 +138,24 @@ describe(debateToMarkdown.name, () => {
   it('names the file after the topic', () => {
     expect(markdownFileName(debate)).toBe('is-c-better-than-rust.md');
     expect(markdownFileName({ topic: '???' })).toBe('debate.md');
+  });
+});
+
+describe('the export of a debate against a model', () => {
+  it('says the person wrote their side and their turns, by name, with no style or timing', () => {
+    const markdown = debateToMarkdown({
+      ...offlineDebate,
+      model1: { name: 'person', stance: 0.8, rhetoricStyle: 'standard', writtenBy: personSpeaker },
+      rounds: offlineDebate.rounds.map((round) =>
+        round.speaker === 'First Speaker' ? { ...round, writtenBy: personTurn } : round,
+      ),
+    });
+    expect(markdown).toContain(
+      '- **First Speaker**: Written by Ada Lovelace, Strongly For (0.8)\n',
+    );
+    expect(markdown).toContain(
+      '## Round 1 - First Speaker (Constructive Arguments)\n\nWritten by Ada Lovelace\n\nSpeed',
+    );
+    expect(markdown).toContain('- **Second Speaker**: Offline speaker, Against (-0.6), casual');
   });
 });

@@ -1,6 +1,6 @@
 import { MAX_VERDICT_TOTAL, roundTitles } from '@debate/contracts/constants';
 import type { DebateSpeakerFieldsFragment, MyDebateQuery } from '../../gql/graphql';
-import { judgeDetails, speakerModelDetails, turnProvenance } from './provenance';
+import { judgeDetails, PERSON_KIND, speakerModelDetails, turnProvenance } from './provenance';
 import {
   NO_SOURCES,
   reviewText,
@@ -34,8 +34,9 @@ function escape(text: string): string {
 export function debateToMarkdown(debate: ExportedDebate): string {
   // What really wrote each speaker's rounds ('Offline speaker'), with the server's model and the
   // tokens; the catalogue id only for a debate saved before that was kept.
+  // A person's side: who wrote it and the position, no style (a person was given none).
   const speaker = (label: string, model: DebateSpeakerFieldsFragment) =>
-    `- **${label}**: ${escape(speakerModelDetails(model, ', '))}, ${communityStanceLabel(model.stance)} (${model.stance}), ${escape(model.rhetoricStyle)} style`;
+    `- **${label}**: ${escape(speakerModelDetails(model, ', '))}, ${communityStanceLabel(model.stance)} (${model.stance})${model.writtenBy?.kind === PERSON_KIND ? '' : `, ${escape(model.rhetoricStyle)} style`}`;
   const lines = [
     `# ${escape(debate.topic)}`,
     '',

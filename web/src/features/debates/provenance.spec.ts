@@ -8,7 +8,7 @@ import {
   turnProvenance,
   type WrittenBy,
 } from './provenance';
-import { offlineTurn as offline } from '../../test/written-by';
+import { offlineTurn as offline, personSpeaker, personTurn } from '../../test/written-by';
 
 const model: WrittenBy = {
   kind: 'model',
@@ -94,5 +94,16 @@ describe(speakerModelDetails.name, () => {
     expect(speakerModelDetails({ name: 'offline', writtenBy: { ...offline, turns: 3 } })).toBe(
       'Offline speaker',
     );
+  });
+});
+
+describe('a person’s turns', () => {
+  it('are written by the person’s name, without seconds or tokens, wherever provenance is shown', () => {
+    expect(turnProvenance(personTurn)).toBe('Written by Ada Lovelace');
+    expect(roundProvenance(personTurn)).toBe('Written by Ada Lovelace');
+    const side = { name: 'person', writtenBy: personSpeaker };
+    expect(speakerModelDetails(side)).toBe('Written by Ada Lovelace');
+    // The card's '{person} vs {model}' names the person as the model's place would.
+    expect(speakerModel(side)).toBe('Ada Lovelace');
   });
 });

@@ -13,6 +13,14 @@ export type WrittenBy = WrittenByFieldsFragment;
 /** The kind of the offline speaker, in WrittenBy, SpeakerModel and SpeakerModelRef. */
 export const OFFLINE_KIND: (typeof modelKinds)[number] = 'offline';
 
+/** The kind of a person's turns (a debate against a model): named by the person's label. */
+export const PERSON_KIND: (typeof modelKinds)[number] = 'person';
+
+/** A person's turns: 'Written by Ada', no timing and no tokens (nothing a model measured). */
+function personText(writtenBy: Pick<WrittenBy, 'label'>): string {
+  return `Written by ${writtenBy.label}`;
+}
+
 /** A duration in seconds, one decimal: '5.2 s'. */
 function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -57,6 +65,7 @@ function failed(writtenBy: WrittenBy): boolean {
  * 230 out tokens · first words 0.8 s · 5.2 s'; 'Written by the offline speaker · 5.2 s'.
  */
 export function turnProvenance(writtenBy: WrittenBy): string {
+  if (writtenBy.kind === PERSON_KIND) return personText(writtenBy);
   if (failed(writtenBy)) return failedTurnText(writtenBy);
   const parts = [
     `Written by ${writer(writtenBy)}${writtenBy.serverModel ? ` (${writtenBy.serverModel})` : ''}`,
@@ -74,6 +83,7 @@ export function turnProvenance(writtenBy: WrittenBy): string {
 
 /** One round's provenance, briefly (a saved debate's rounds): 'Written by GPT-4o · 5.2 s'. */
 export function roundProvenance(writtenBy: WrittenBy): string {
+  if (writtenBy.kind === PERSON_KIND) return personText(writtenBy);
   if (failed(writtenBy)) return failedTurnText(writtenBy);
   return `Written by ${writer(writtenBy)} · ${formatSeconds(writtenBy.totalMs)}`;
 }
@@ -104,6 +114,7 @@ export function speakerModelDetails(
 ): string {
   const writtenBy = speaker.writtenBy;
   if (!writtenBy) return notRecorded(speaker.name);
+  if (writtenBy.kind === PERSON_KIND) return personText(writtenBy);
   const parts = [`${writtenBy.label}${writtenBy.serverModel ? ` (${writtenBy.serverModel})` : ''}`];
   if (writtenBy.kind !== OFFLINE_KIND) {
     const tokens = tokensText(writtenBy);

@@ -1,12 +1,13 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { CatalogQuery, DebateSettingsInput } from '../../gql/graphql';
 import { renderWithProviders } from '../../test/render';
 import { initialAuthState } from '../auth/auth.slice';
 import type { WrittenBy } from '../debates/provenance';
 import { EnginePage, speakingText } from './EnginePage';
-import { eventReceived, type RunEvent, runDebate } from './engine.slice';
-import { offlineTurn } from '../../test/written-by';
+import { engineSlice, eventReceived, type RunEvent, runDebate } from './engine.slice';
+import { offlineTurn, personTurn } from '../../test/written-by';
+import { fakeRunSocket } from '../../test/run-socket';
 
 const catalog: CatalogQuery['catalog'] = {
   categories: ['Politics'],
@@ -81,6 +82,14 @@ afterEach(() => {
 const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
   type: 'textDelta',
   seq,
+  at: 0,
+  topic: null,
+  firstStance: null,
+  secondStance: null,
+  minWords: null,
+  maxWords: null,
+  deadline: null,
+  stopReason: null,
   turn: null,
   speaker: null,
   round: null,
@@ -543,5 +552,302 @@ describe('the engine settings', () => {
     expect(started[0]?.debateFormat).toBe('comment_section');
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
+  });
+});
+
+describe('you against a model', () => {
+  // Each test begins with the defaults: no settings kept from the tests before, no draft.
+  beforeEach(() => {
+    window.sessionStorage.clear();
+    window.localStorage.clear();
+  });
+  afterEach(() => {
+    window.sessionStorage.clear();
+    window.localStorage.clear();
+  });
+
+  const topic = 'Should cities ban private cars from their centres?';
+  const catalogueReady = () =>
+    waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Random topic' }).hasAttribute('disabled')).toBe(
+        false,
+      ),
+    );
+
+  it("sends the user's side as the person's, and the model on the other side", async () => {
+    const started = fakeGateway();
+    renderWithProviders(<EnginePage />, { preloadedState: signedIn, route: '/engine' });
+    await catalogueReady();
+    fireEvent.click(screen.getByRole('radio', { name: 'You against a model' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Against' }));
+    fireEvent.click(screen.getByRole('radio', { name: 'The model' }));
+    // One speaker card, the model's: it opens, so it is the First Speaker, now For.
+    expect(screen.getAllByRole('button', { name: 'Settings' })).toHaveLength(1);
+    expect(screen.getByRole('heading', { name: 'First Speaker' })).toBeTruthy();
+    expect(screen.getByText('For', { selector: 'strong' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'offline' } });
+    fireEvent.change(screen.getByLabelText('Debate topic'), { target: { value: topic } });
+    fireEvent.click(screen.getByRole('button', { name: 'Begin discussion' }));
+    await screen.findByText(NO_FREE);
+    expect(started).toEqual([
+      {
+        topic,
+        debateFormat: 'structured',
+        moderatorEnabled: false,
+        first: { model: 'offline', stance: 0.6, rhetoricStyle: 'standard', personality: '' },
+        second: { model: 'person', stance: -0.8, rhetoricStyle: 'standard', personality: '' },
+        person: 'SECOND',
+      },
+    ]);
+  });
+
+  it('asks a signed-out visitor to sign in first', async () => {
+    fakeGateway();
+    renderWithProviders(<EnginePage />, { route: '/engine' });
+    await catalogueReady();
+    fireEvent.click(screen.getByRole('radio', { name: 'You against a model' }));
+    expect(screen.getByRole('dialog', { name: 'Sign in required' })).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'Two models' }).checked).toBe(true);
+  });
+
+  const personRef = { id: 'person', label: 'Ada Lovelace', kind: 'person' };
+  const FIFTEEN_MINUTES = 15 * 60_000;
+
+  /** The page with the user's run against the offline speaker going, the user first. */
+  function versus() {
+    const rendered = renderWithProviders(<EnginePage />, {
+      preloadedState: signedIn,
+      route: '/engine',
+    });
+    const { store } = rendered;
+    act(() => {
+      store.dispatch(
+        runDebate.pending('run', {
+          kind: 'new',
+          settings: {
+            topic,
+            debateFormat: 'structured',
+            moderatorEnabled: false,
+            first: { model: 'person', stance: 0.8, rhetoricStyle: 'standard', personality: '' },
+            second: { model: 'offline', stance: -0.6, rhetoricStyle: 'standard', personality: '' },
+            person: 'FIRST',
+          },
+        }),
+      );
+      store.dispatch(engineSlice.actions.runAccepted('run-p'));
+    });
+    let seq = 0;
+    const play = (fields: Partial<RunEvent>) =>
+      act(() => {
+        store.dispatch(eventReceived(event(seq, fields)));
+        seq += 1;
+      });
+    play({ type: 'runStarted', firstModel: personRef, secondModel: offlineRef });
+    const awaiting = (turn: number, round: number, roundTitle: string, words: [number, number]) => {
+      const at = Date.now();
+      play({
+        type: 'turnAwaiting',
+        turn,
+        speaker: 'First Speaker',
+        round,
+        roundTitle,
+        minWords: words[0],
+        maxWords: words[1],
+        at,
+        deadline: new Date(at + FIFTEEN_MINUTES).toISOString(),
+      });
+    };
+    return { ...rendered, play, awaiting };
+  }
+
+  /** `count` words of a turn. */
+  const words = (count: number) =>
+    Array.from({ length: count }, (_, index) => `point${index}`).join(' ');
+
+  /** The gateway answering Submit turn with `answer` (the answers in turn), and what it was sent. */
+  function fakeSubmit(...answers: object[]) {
+    const sent: { runId: string; turn: number; text: string }[] = [];
+    globalThis.fetch = jest.fn(async (_url: unknown, init?: RequestInit) => {
+      const request = JSON.parse(String(init?.body)) as {
+        query: string;
+        variables: { runId: string; turn: number; text: string };
+      };
+      if (!request.query.includes('mutation SubmitTurn'))
+        return new Promise<never>(() => undefined);
+      sent.push(request.variables);
+      const body = answers[Math.min(sent.length, answers.length) - 1];
+      return { ok: true, status: 200, json: async () => body };
+    }) as unknown as typeof fetch;
+    return sent;
+  }
+
+  it("counts the words against the round's limits, keeps the draft, shows a refusal, then the turn by its writer", async () => {
+    const refusal =
+      'Your turn is too short: at least 40 words for Constructive Arguments (you wrote 12).';
+    const sent = fakeSubmit(
+      { errors: [{ message: refusal, extensions: { code: 'TURN_TOO_SHORT' } }] },
+      { data: { submitTurn: true } },
+    );
+    const { play, awaiting } = versus();
+    expect(
+      screen.getByText(
+        'You are First Speaker. Second Speaker is written by the offline speaker: no AI model is called for it.',
+      ),
+    ).toBeTruthy();
+    awaiting(0, 1, 'Constructive Arguments', [40, 400]);
+    const editor = screen.getByRole('textbox', { name: 'Your turn: Constructive Arguments' });
+    expect(document.activeElement).toBe(editor);
+    // The user opens: there is no model's turn to answer yet.
+    expect(screen.queryByText(/last turn/)).toBeNull();
+    const submit = screen.getByRole('button', { name: 'Submit turn' });
+    expect(screen.getByText('0 words (40 to 400)')).toBeTruthy();
+    expect(screen.getByText(/^1[45]:\d\d left$/)).toBeTruthy();
+
+    fireEvent.change(editor, { target: { value: words(12) } });
+    expect(screen.getByText('12 words (40 to 400)')).toBeTruthy();
+    expect(submit.hasAttribute('disabled')).toBe(true);
+    expect(window.localStorage.getItem('debate-draft:run-p:0')).toBe(words(12));
+
+    fireEvent.change(editor, { target: { value: words(45) } });
+    expect(screen.getByText('45 words (40 to 400)')).toBeTruthy();
+    expect(submit.hasAttribute('disabled')).toBe(false);
+    fireEvent.change(editor, { target: { value: words(401) } });
+    expect(submit.hasAttribute('disabled')).toBe(true);
+    fireEvent.change(editor, { target: { value: words(45) } });
+
+    // Refused: the reason is shown, the text and its draft stay.
+    fireEvent.click(submit);
+    expect((await screen.findByRole('alert')).textContent).toBe(refusal);
+    expect(window.localStorage.getItem('debate-draft:run-p:0')).toBe(words(45));
+    // Accepted: the draft is forgotten; the turn comes back as the run's, by the user's name.
+    fireEvent.click(submit);
+    await waitFor(() => expect(window.localStorage.getItem('debate-draft:run-p:0')).toBeNull());
+    // Until the run says so, the turn sent is what the editor shows, and it is not sent twice.
+    expect(submit.hasAttribute('disabled')).toBe(true);
+    expect(editor.hasAttribute('readonly')).toBe(true);
+    expect(sent).toEqual([
+      { runId: 'run-p', turn: 0, text: words(45) },
+      { runId: 'run-p', turn: 0, text: words(45) },
+    ]);
+    play({
+      type: 'turnCompleted',
+      turn: 0,
+      text: words(45),
+      summary: 'point0 point1.',
+      writtenBy: personTurn,
+    });
+    expect(screen.queryByRole('textbox', { name: /^Your turn/ })).toBeNull();
+    const mine = screen.getByRole('article', { name: 'First Speaker, Constructive Arguments' });
+    expect(mine.querySelector('h4')?.textContent).toBe('First Speaker (you) · For');
+    expect(within(mine).getByText('Written by Ada Lovelace')).toBeTruthy();
+
+    // The model answers; the user's next turn shows its words beside the editor.
+    play({
+      type: 'turnStarted',
+      turn: 1,
+      speaker: 'Second Speaker',
+      round: 1,
+      roundTitle: 'Constructive Arguments',
+      model: offlineRef,
+    });
+    play({
+      type: 'turnCompleted',
+      turn: 1,
+      text: 'You said: “point0 point1.” Not so.',
+      summary: 'Not so.',
+      writtenBy: offlineTurn,
+    });
+    awaiting(2, 2, 'Rebuttal', [25, 300]);
+    const answering = screen.getByRole('article', { name: 'Second Speaker’s last turn · Against' });
+    expect(within(answering).getByText('You said: “point0 point1.” Not so.')).toBeTruthy();
+    expect(screen.getByRole('textbox', { name: 'Your turn: Rebuttal' })).toBeTruthy();
+    expect(screen.getByText('0 words (25 to 300)')).toBeTruthy();
+  });
+
+  it('follows the run again after a reload, its turn awaiting the draft typed before', async () => {
+    fakeGateway();
+    // What the page left in the browser: the run it followed, and the draft of the turn.
+    window.localStorage.setItem(
+      'engineRun',
+      JSON.stringify({ userId: 'u1', runId: 'run-p', moderatorEnabled: false, rematchOf: null }),
+    );
+    window.localStorage.setItem('debate-draft:run-p:0', 'What I had typed before the reload');
+    const at = Date.now();
+    const socket = fakeRunSocket((runId) => ({
+      events:
+        runId === 'run-p'
+          ? [
+              event(0, {
+                type: 'runStarted',
+                topic,
+                firstStance: 0.8,
+                secondStance: -0.6,
+                firstModel: personRef,
+                secondModel: offlineRef,
+              }),
+              event(1, {
+                type: 'turnAwaiting',
+                turn: 0,
+                speaker: 'First Speaker',
+                round: 1,
+                roundTitle: 'Constructive Arguments',
+                minWords: 40,
+                maxWords: 400,
+                at,
+                deadline: new Date(at + FIFTEEN_MINUTES).toISOString(),
+              }),
+            ]
+          : [],
+      complete: false,
+    }));
+    try {
+      // A fresh page: nothing in the store, all of it from the browser's storage and the run.
+      const { unmount } = renderWithProviders(<EnginePage />, {
+        preloadedState: signedIn,
+        route: '/engine',
+      });
+      const editor = await screen.findByRole<HTMLTextAreaElement>('textbox', {
+        name: 'Your turn: Constructive Arguments',
+      });
+      expect(editor.value).toBe('What I had typed before the reload');
+      expect(screen.getByText('7 words (40 to 400)')).toBeTruthy();
+      unmount();
+    } finally {
+      socket.restore();
+    }
+  });
+
+  it("keeps the model on the other side of the user's, never neutral", async () => {
+    const started = fakeGateway();
+    renderWithProviders(<EnginePage />, { preloadedState: signedIn, route: '/engine' });
+    await catalogueReady();
+    fireEvent.click(screen.getByRole('radio', { name: 'You against a model' }));
+    // The user is For: the model's slider offers Against only, at least 0.2 from neutral.
+    const slider = screen.getByRole<HTMLInputElement>('slider');
+    expect([slider.min, slider.max]).toEqual(['-1', '-0.2']);
+    fireEvent.change(slider, { target: { value: '-0.2' } });
+    // Against: the model is For, as far from neutral as it was.
+    fireEvent.click(screen.getByRole('radio', { name: 'Against' }));
+    expect([slider.min, slider.max]).toEqual(['0.2', '1']);
+    expect(slider.value).toBe('0.2');
+    fireEvent.change(screen.getByLabelText('Debate topic'), { target: { value: topic } });
+    fireEvent.click(screen.getByRole('button', { name: 'Begin discussion' }));
+    await screen.findByText(NO_FREE);
+    expect(
+      started.map(({ first, second, person }) => [first.stance, second.stance, person]),
+    ).toEqual([[-0.8, 0.2, 'FIRST']]);
+  });
+
+  it('says the debate waited its time for the turn and ended, what was written kept', () => {
+    const { play, awaiting } = versus();
+    awaiting(0, 1, 'Constructive Arguments', [40, 400]);
+    play({ type: 'runStopped', freeDebateUsed: false, stopReason: 'timedOut' });
+    expect(screen.queryByRole('textbox', { name: /^Your turn/ })).toBeNull();
+    expect(
+      screen.getByText(
+        'This debate waited 15 minutes for your turn and ended. What was written is kept.',
+      ),
+    ).toBeTruthy();
   });
 });

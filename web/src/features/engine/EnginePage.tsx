@@ -1,4 +1,4 @@
-import { MAX_TOPIC_LENGTH, roundTitles } from '@debate/contracts/constants';
+import { MAX_TOPIC_LENGTH, PERSON_MODEL_ID, roundTitles } from '@debate/contracts/constants';
 import { useEffect, useId, useRef, useState } from 'react';
 import { api } from '../../app/api';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -11,14 +11,16 @@ import { NextFreeDebate } from '../account/NextFreeDebate';
 import { useUsageQuery } from '../account/usage.api';
 import { useUnsavedDebateQuery } from '../debates/debates.api';
 import { useCatalogQuery, useCatalogQueryState } from './catalog.api';
-import { readDraft, sessionStore, writeDraft } from './draft';
+import { readDraft, readFollowedRun, sessionStore, writeDraft } from './draft';
 import { GlobalSettings } from './components/GlobalSettings';
+import { type EngineMode, ModeChoice, PersonSetup } from './components/PersonSetup';
 import { RoundResults } from './components/RoundResults';
 import { SavePanel } from './components/SavePanel';
 import { SpeakerCard } from './components/SpeakerCard';
 import { VerifyEmailNotice } from './components/VerifyEmailNotice';
 import {
   type CurrentTurn,
+  followRun,
   type RunRequest,
   runDebate,
   runRestored,
@@ -27,7 +29,8 @@ import {
   type TurnStage,
 } from './engine.slice';
 import { catalogPollingInterval, chosenModel, localModelText, whoWrites } from './models';
-import { initialStances } from './stance';
+import { localStore, timedOutText } from './person';
+import { initialStances, opposingRange, opposingStance } from './stance';
 
 /** Draws a topic other than `current` when there is one. */
 function drawTopic(topics: readonly string[], current: string, random: number): string {
@@ -92,6 +95,9 @@ const NOT_JUDGED =
 /** The run ended without a scorecard: the judge could not score it. */
 const JUDGE_FAILED = 'The judge could not score this debate.';
 
+/** The stance a person's side is sent with: For or Against, firmly. */
+const PERSON_STANCE = 0.8;
+
 // No model chosen yet: each speaker is given the catalogue's first (chosenModel).
 const speaker = (stance: number): SpeakerSettingsInput => ({
   model: '',
@@ -125,6 +131,15 @@ export function EnginePage() {
     const [first, second] = initialStances(Math.random());
     return { first: speaker(first), second: speaker(second) };
   });
+  // 'You against a model': the user's side, who opens, and the model's settings.
+  const [mode, setMode] = useState<EngineMode>(draft?.versus ? 'person' : 'models');
+  const [personFor, setPersonFor] = useState(draft?.versus?.personFor ?? true);
+  const [personOpens, setPersonOpens] = useState(draft?.versus?.personOpens ?? true);
+  // A kept stance the gateway would refuse (a draft from before the rule) is brought in range.
+  const [opponent, setOpponent] = useState(() => {
+    const kept = draft?.versus?.opponent ?? speaker(0.6);
+    return { ...kept, stance: opposingStance(kept.stance, personFor) };
+  });
   const [askSignIn, setAskSignIn] = useState(false);
   const [askReplace, setAskReplace] = useState(false);
   const signedIn = auth === 'signedIn';
@@ -141,8 +156,28 @@ export function EnginePage() {
       moderatorEnabled,
       first: speakers.first,
       second: speakers.second,
+      versus: mode === 'person' ? { personFor, personOpens, opponent } : null,
     });
-  }, [typedTopic, debateFormat, moderatorEnabled, speakers]);
+  }, [
+    typedTopic,
+    debateFormat,
+    moderatorEnabled,
+    speakers,
+    mode,
+    personFor,
+    personOpens,
+    opponent,
+  ]);
+
+  // The run that was going when the page was left (a reload, a closed tab) is followed again:
+  // its events, replayed from its start, bring back every turn, and a turn awaiting its person.
+  useEffect(() => {
+    if (!user || engine.status !== 'idle') return;
+    const run = readFollowedRun(localStore(), user.uid);
+    if (run) {
+      void dispatch(followRun(run)).finally(() => dispatch(api.util.invalidateTags(['Usage'])));
+    }
+  }, [user, engine.status, dispatch]);
 
   useEffect(() => {
     if (unsaved && engine.status === 'idle') {
@@ -195,6 +230,42 @@ export function EnginePage() {
   const saveable =
     engine.status === 'done' || (engine.status === 'stopped' && engine.freeDebateUsed === true);
 
+  /**
+   * A debate against the model `model`: the user's side a model of its own ('person', the
+   * gateway names it by the user's display name), the model's stance on the other side.
+   */
+  const versusSettings = (model: SpeakerSettingsInput): DebateSettingsInput => {
+    const person: SpeakerSettingsInput = {
+      model: PERSON_MODEL_ID,
+      stance: personFor ? PERSON_STANCE : -PERSON_STANCE,
+      rhetoricStyle: 'standard',
+      personality: '',
+    };
+    const against = { ...model, stance: opposingStance(model.stance, personFor) };
+    return {
+      topic,
+      debateFormat,
+      moderatorEnabled,
+      first: personOpens ? person : against,
+      second: personOpens ? against : person,
+      person: personOpens ? 'FIRST' : 'SECOND',
+    };
+  };
+
+  // A signed-out visitor is asked to sign in first, as Begin does.
+  const chooseMode = (chosen: EngineMode) => {
+    if (chosen === 'person' && auth !== 'signedIn') {
+      setAskSignIn(true);
+      return;
+    }
+    setMode(chosen);
+  };
+  // The model takes the other side: its stance's sign follows the user's choice.
+  const chooseSide = (chosen: boolean) => {
+    setPersonFor(chosen);
+    setOpponent({ ...opponent, stance: opposingStance(opponent.stance, chosen) });
+  };
+
   const begin = (replacing = false) => {
     if (auth !== 'signedIn') {
       setAskSignIn(true);
@@ -212,13 +283,16 @@ export function EnginePage() {
       ...settings,
       model: chosenModel(data.models, settings.model),
     });
-    const settings: DebateSettingsInput = {
-      topic,
-      debateFormat,
-      moderatorEnabled,
-      first: given(speakers.first),
-      second: given(speakers.second),
-    };
+    const settings: DebateSettingsInput =
+      mode === 'person'
+        ? versusSettings(given(opponent))
+        : {
+            topic,
+            debateFormat,
+            moderatorEnabled,
+            first: given(speakers.first),
+            second: given(speakers.second),
+          };
     start({ kind: 'new', settings });
   };
 
@@ -281,6 +355,8 @@ export function EnginePage() {
         ) : null}
       </div>
 
+      <ModeChoice mode={mode} disabled={running} onChoose={chooseMode} />
+
       <GlobalSettings
         debateFormat={debateFormat}
         debateFormats={data?.debateFormats ?? ['structured']}
@@ -295,19 +371,40 @@ export function EnginePage() {
           {localModelLine}
         </p>
       )}
-      <div className="speakers">
-        {(['first', 'second'] as const).map((key) => (
+      {mode === 'person' ? (
+        <div className="speakers">
+          <PersonSetup
+            personFor={personFor}
+            personOpens={personOpens}
+            disabled={running}
+            onSideChange={chooseSide}
+            onOpensChange={setPersonOpens}
+          />
           <SpeakerCard
-            key={key}
-            name={key === 'first' ? 'First Speaker' : 'Second Speaker'}
-            settings={speakers[key]}
+            name={personOpens ? 'Second Speaker' : 'First Speaker'}
+            settings={opponent}
             models={data?.models ?? []}
             rhetoricStyles={data?.rhetoricStyles ?? ['standard']}
             disabled={running}
-            onChange={(settings) => setSpeakers({ ...speakers, [key]: settings })}
+            stanceRange={opposingRange(personFor)}
+            onChange={setOpponent}
           />
-        ))}
-      </div>
+        </div>
+      ) : (
+        <div className="speakers">
+          {(['first', 'second'] as const).map((key) => (
+            <SpeakerCard
+              key={key}
+              name={key === 'first' ? 'First Speaker' : 'Second Speaker'}
+              settings={speakers[key]}
+              models={data?.models ?? []}
+              rhetoricStyles={data?.rhetoricStyles ?? ['standard']}
+              disabled={running}
+              onChange={(settings) => setSpeakers({ ...speakers, [key]: settings })}
+            />
+          ))}
+        </div>
+      )}
 
       {auth === 'signedIn' && user?.mustVerifyEmail && <VerifyEmailNotice email={user.email} />}
 
@@ -355,7 +452,7 @@ export function EnginePage() {
       {engine.turns.length > 0 && <RoundResults turns={engine.turns} />}
       {running && engine.runId && (
         <div className="run-controls">
-          {current && (
+          {current && !engine.awaiting && (
             <p className="loading run-status" role="status">
               {speakingText(current)}
             </p>
@@ -372,7 +469,9 @@ export function EnginePage() {
       )}
       {engine.status === 'stopped' && engine.freeDebateUsed !== null && (
         <p className="hint run-stopped" role="status">
-          {stoppedText(engine.freeDebateUsed)}
+          {engine.timedOutAfterMs === null
+            ? stoppedText(engine.freeDebateUsed)
+            : timedOutText(engine.timedOutAfterMs)}
         </p>
       )}
       <div ref={streamEnd} />

@@ -1,4 +1,4 @@
-import { roundTitles, turnStages } from '@debate/contracts/constants';
+import { roundTitles, speakerNames, turnStages } from '@debate/contracts/constants';
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import {
   currentAccessToken,
@@ -13,11 +13,14 @@ import type {
   DebateSettingsInput,
   UnsavedDebateQuery,
 } from '../../gql/graphql';
+import { type AuthState, signOut } from '../auth/auth.slice';
 import type { WrittenBy } from '../debates/provenance';
 import type { SideStances } from '../debates/sides';
 import type { TeamNotesFields } from '../debates/team-notes';
 import type { Verdict } from '../debates/verdict';
+import { type FollowedRun, writeFollowedRun } from './draft';
 import type { RunModel } from './models';
+import { localStore, removeEveryTurnDraft, removeTurnDrafts } from './person';
 
 /** The user's last debate, not saved yet, as the debates service keeps it. */
 export type UnsavedRun = NonNullable<UnsavedDebateQuery['unsavedDebate']>;
@@ -55,6 +58,20 @@ export interface CurrentTurn {
   readonly stage: TurnStage | null;
 }
 
+/** A person's turn the run waits for (turnAwaiting): the round's limits and the deadline. */
+export interface AwaitingTurn {
+  readonly turn: number;
+  readonly speaker: string;
+  readonly round: number;
+  readonly roundTitle: string;
+  readonly minWords: number;
+  readonly maxWords: number;
+  /** After it (ms since the epoch) the run ends, timed out, if nothing was submitted. */
+  readonly deadline: number;
+  /** How long the run waits for the turn, from its start to the deadline (ms). */
+  readonly waitMs: number;
+}
+
 export interface EngineState {
   /** The run being shown, once the gateway accepted it: what 'Save Your Debate' saves. */
   readonly runId: string | null;
@@ -77,6 +94,17 @@ export interface EngineState {
   readonly turns: readonly Turn[];
   /** The turn being written. */
   readonly current: CurrentTurn | null;
+  /** The person's turn the run waits for; null when it waits for none. */
+  readonly awaiting: AwaitingTurn | null;
+  /**
+   * The person's turn is on its way to the run (Submit turn), from the click until the run
+   * confirms it (its turnCompleted): the editor cannot be changed or sent again meanwhile.
+   */
+  readonly submitting: boolean;
+  /** Why the person's turn was refused (too short, too long, not their turn); else null. */
+  readonly refusal: string | null;
+  /** Stopped because the person's turn waited too long: how long it waited (ms); else null. */
+  readonly timedOutAfterMs: number | null;
   /** Whether the run's debate was saved (else beginning another asks first). */
   readonly saved: boolean;
   /** The saved debate this run is the side-swapped rematch of; null: a new debate. */
@@ -118,6 +146,10 @@ const initialState: EngineState = {
   stances: null,
   turns: [],
   current: null,
+  awaiting: null,
+  submitting: false,
+  refusal: null,
+  timedOutAfterMs: null,
   error: null,
   retry: null,
   saved: false,
@@ -177,6 +209,10 @@ const DebateRunDocument = graphql(`
     debateRun(id: $id) {
       type
       seq
+      at
+      topic
+      firstStance
+      secondStance
       firstModel {
         id
         label
@@ -217,6 +253,10 @@ const DebateRunDocument = graphql(`
       }
       message
       freeDebateUsed
+      minWords
+      maxWords
+      deadline
+      stopReason
     }
   }
 `);
@@ -259,57 +299,181 @@ async function openSubscriptionClient() {
   });
 }
 
+/** The gateway refused the subscription; `gone` when the run is not (or no longer) known. */
+class RunGone extends Error {
+  constructor(
+    message: string,
+    readonly gone: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The gateway's refusal of a subscription: graphql-ws hands `sink.error` the `error` message's
+ * payload, a plain array of GraphQL errors (an unknown run, someone else's: NOT_FOUND), where a
+ * lost connection gives a close event or an Error. Null when `error` is not such a refusal.
+ */
+function refusalOf(error: unknown): RunGone | null {
+  if (!Array.isArray(error)) return null;
+  const errors: readonly unknown[] = error;
+  const first: unknown = errors[0];
+  if (typeof first !== 'object' || first === null) return null;
+  const { message, extensions } = first as Record<string, unknown>;
+  const code =
+    typeof extensions === 'object' && extensions !== null
+      ? (extensions as Record<string, unknown>)['code']
+      : undefined;
+  return new RunGone(typeof message === 'string' ? message : RUN_FAILED, code === 'NOT_FOUND');
+}
+
+/** The graphql-ws client following a run, if one is (a sign-out closes it). */
+let following: { dispose(): unknown } | null = null;
+
+/**
+ * Forgets the run being followed and every turn's draft (a sign-out): the subscription is
+ * closed, and nothing of it stays in the browser for the next user.
+ */
+export function forgetFollowedRun() {
+  void following?.dispose();
+  following = null;
+  writeFollowedRun(localStore(), null);
+  removeEveryTurnDraft();
+}
+
+/** How following a run ended: at its last event, or why not (`gone`: the run is not known). */
+type Followed = { readonly ended: true } | { readonly ended: false; readonly gone: boolean };
+
+/**
+ * Follows run `runId` over `client` (graphql-ws, the access token in connection_init): every
+ * event from the run's start, then the live ones until it ends. The run is kept in local storage
+ * meanwhile, so that a reload comes back to it (followRun).
+ */
+async function follow(
+  client: Awaited<ReturnType<typeof openSubscriptionClient>>,
+  run: FollowedRun,
+  dispatch: (action: PayloadAction<RunEvent>) => unknown,
+): Promise<Followed> {
+  writeFollowedRun(localStore(), run);
+  following = client;
+  const variables: DebateRunSubscriptionVariables = { id: run.runId };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      client.subscribe<DebateRunSubscription>(
+        { query: DebateRunDocument.toString(), variables },
+        {
+          next: (result) => {
+            const error = result.errors?.[0];
+            if (error) {
+              reject(new RunGone(error.message, error.extensions?.['code'] === 'NOT_FOUND'));
+              return;
+            }
+            if (result.data) dispatch(engineSlice.actions.eventReceived(result.data.debateRun));
+          },
+          error: (error: unknown) =>
+            reject(
+              refusalOf(error) ??
+                (error instanceof Error ? error : new Error('The connection was lost')),
+            ),
+          complete: () => resolve(),
+        },
+      );
+    });
+  } catch (error) {
+    console.error('The debate run could not be followed', error);
+    const gone = error instanceof RunGone && error.gone;
+    // A run its instance no longer knows will never come back: a reload need not try again,
+    // and nothing can be submitted to it.
+    if (gone) {
+      writeFollowedRun(localStore(), null);
+      removeTurnDrafts(run.runId);
+    }
+    return { ended: false, gone };
+  } finally {
+    if (following === client) following = null;
+    void client.dispose();
+  }
+  // Over: a reload shows it as the user's last debate, if it is saveable, and nothing is typed.
+  writeFollowedRun(localStore(), null);
+  removeTurnDrafts(run.runId);
+  return { ended: true };
+}
+
 /**
  * Starts a debate and follows it to its end: the mutation takes a free debate, then the
- * subscription (graphql-ws, the access token in connection_init) brings every event, from the
- * start if the connection has to be made again.
+ * subscription brings every event, from the start if the connection has to be made again.
  */
-export const runDebate = createAsyncThunk<undefined, RunRequest, { rejectValue: RunFailure }>(
-  'engine/runDebate',
-  async (request, { dispatch, rejectWithValue }) => {
-    // The connection is opened while the debate is being started (only the engine subscribes:
-    // the client loads with the first debate, not with every page), so that the run's first
-    // words, which the model may write at once, find the subscription ready.
-    const connecting = openSubscriptionClient();
-    const started = await startRun(request);
-    if ('error' in started) {
-      void connecting.then((client) => client.dispose()).catch(() => undefined);
-      return rejectWithValue({
-        message: started.error.message,
-        canRetry: isTransportFailure(started.error),
-      });
-    }
-    const { runId } = started;
-    dispatch(engineSlice.actions.runAccepted(runId));
-    const client = await connecting;
-    const variables: DebateRunSubscriptionVariables = { id: runId };
-    try {
-      await new Promise<void>((resolve, reject) => {
-        client.subscribe<DebateRunSubscription>(
-          { query: DebateRunDocument.toString(), variables },
-          {
-            next: (result) => {
-              if (result.errors?.[0]) {
-                reject(new Error(result.errors[0].message));
-                return;
-              }
-              if (result.data) dispatch(engineSlice.actions.eventReceived(result.data.debateRun));
-            },
-            error: (error: unknown) =>
-              reject(error instanceof Error ? error : new Error('The connection was lost')),
-            complete: () => resolve(),
-          },
-        );
-      });
-    } catch (error) {
-      console.error('The debate run could not be followed', error);
-      return rejectWithValue({ message: RUN_FAILED, canRetry: false });
-    } finally {
-      void client.dispose();
-    }
-    return undefined;
+export const runDebate = createAsyncThunk<
+  undefined,
+  RunRequest,
+  { rejectValue: RunFailure; state: { auth: AuthState } }
+>('engine/runDebate', async (request, { dispatch, getState, rejectWithValue }) => {
+  // The connection is opened while the debate is being started (only the engine subscribes:
+  // the client loads with the first debate, not with every page), so that the run's first
+  // words, which the model may write at once, find the subscription ready.
+  const connecting = openSubscriptionClient();
+  const userId = getState().auth.user?.uid ?? '';
+  const started = await startRun(request);
+  // Signed out meanwhile: the page was reset, and the run is not the next user's to follow.
+  if ('error' in started || getState().auth.user?.uid !== userId) {
+    void connecting.then((client) => client.dispose()).catch(() => undefined);
+    if (!('error' in started)) return undefined;
+    return rejectWithValue({
+      message: started.error.message,
+      canRetry: isTransportFailure(started.error),
+    });
+  }
+  const { runId } = started;
+  dispatch(engineSlice.actions.runAccepted(runId));
+  const followed = await follow(
+    await connecting,
+    {
+      userId,
+      runId,
+      moderatorEnabled:
+        request.kind === 'new' ? request.settings.moderatorEnabled : request.moderatorEnabled,
+      rematchOf: request.kind === 'rematch' ? request.debateId : null,
+    },
+    dispatch,
+  );
+  return followed.ended ? undefined : rejectWithValue({ message: RUN_FAILED, canRetry: false });
+});
+
+/**
+ * Follows again the run that was going when the page was left (a reload, a closed tab): its
+ * events from the start rebuild the page, a person's turn awaiting its text among them.
+ * Rejected with `gone` when the run is no longer known (the page then shows what it would
+ * without it).
+ */
+export const followRun = createAsyncThunk<undefined, FollowedRun, { rejectValue: Followed }>(
+  'engine/followRun',
+  async (run, { dispatch, rejectWithValue }) => {
+    const followed = await follow(await openSubscriptionClient(), run, dispatch);
+    return followed.ended ? undefined : rejectWithValue(followed);
   },
 );
+
+const SubmitTurnDocument = graphql(`
+  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {
+    submitTurn(runId: $runId, turn: $turn, text: $text)
+  }
+`);
+
+/**
+ * Sends the person's turn (Submit turn). Accepted, its draft is forgotten and the run goes on
+ * (turnCompleted comes through the subscription); refused, the reason is shown and nothing
+ * changes, the draft kept.
+ */
+export const submitTurn = createAsyncThunk<
+  undefined,
+  { readonly runId: string; readonly turn: number; readonly text: string },
+  { rejectValue: string }
+>('engine/submitTurn', async (request, { rejectWithValue }) => {
+  const answer = await graphqlRequest(SubmitTurnDocument, request);
+  if ('error' in answer) return rejectWithValue(answer.error.message);
+  removeTurnDrafts(request.runId);
+  return undefined;
+});
 
 /** A turnStage event's stage; null for anything the gateway sends that is not one. */
 function turnStageOf(stage: string | null | undefined): TurnStage | null {
@@ -318,6 +482,13 @@ function turnStageOf(stage: string | null | undefined): TurnStage | null {
 
 function patchTurn(turns: readonly Turn[], index: number, patch: (turn: Turn) => Turn): Turn[] {
   return turns.map((turn) => (turn.turn === index ? patch(turn) : turn));
+}
+
+/** The subscription ended without the run's last event: the run is lost to us. */
+function endedUnseen(state: EngineState): EngineState {
+  return state.status === 'running'
+    ? { ...state, status: 'failed', current: null, awaiting: null, error: RUN_FAILED }
+    : state;
 }
 
 export const engineSlice = createSlice({
@@ -379,6 +550,12 @@ export const engineSlice = createSlice({
         case 'runStarted':
           return {
             ...next,
+            // Said again, for a run followed after a reload (the page had not started it).
+            topic: event.topic ?? state.topic,
+            stances:
+              typeof event.firstStance === 'number' && typeof event.secondStance === 'number'
+                ? { first: event.firstStance, second: event.secondStance }
+                : state.stances,
             models:
               event.firstModel && event.secondModel
                 ? { first: event.firstModel, second: event.secondModel }
@@ -404,6 +581,43 @@ export const engineSlice = createSlice({
           };
           return { ...next, current: { ...position, stage: null }, turns: [...state.turns, turn] };
         }
+        case 'turnAwaiting': {
+          // The person's turn: an editor in its place until their text comes as turnCompleted.
+          const position = {
+            speaker: event.speaker ?? '',
+            round: event.round ?? 0,
+            roundTitle: event.roundTitle ?? '',
+          };
+          const deadline = Date.parse(event.deadline ?? '');
+          const person =
+            position.speaker === speakerNames[0] ? state.models?.first : state.models?.second;
+          const turn: Turn = {
+            turn: event.turn ?? 0,
+            ...position,
+            text: '',
+            summary: '',
+            complete: false,
+            failed: false,
+            cutOff: false,
+            model: person ?? null,
+            writtenBy: null,
+            team: null,
+          };
+          return {
+            ...next,
+            current: { ...position, stage: null },
+            turns: [...state.turns, turn],
+            awaiting: {
+              turn: turn.turn,
+              ...position,
+              minWords: event.minWords ?? 0,
+              maxWords: event.maxWords ?? Number.MAX_SAFE_INTEGER,
+              deadline,
+              waitMs: deadline - event.at,
+            },
+            refusal: null,
+          };
+        }
         case 'turnStage': {
           const stage = turnStageOf(event.stage);
           return {
@@ -427,6 +641,9 @@ export const engineSlice = createSlice({
         case 'turnCompleted':
           return {
             ...next,
+            ...(state.awaiting?.turn === event.turn
+              ? { awaiting: null, submitting: false, refusal: null }
+              : {}),
             turns: patchTurn(state.turns, event.turn ?? -1, (turn) => ({
               ...turn,
               text: event.text ?? turn.text,
@@ -445,15 +662,25 @@ export const engineSlice = createSlice({
           return { ...next, verdict: event.verdict };
         case 'runCompleted':
           // A Stop that failed said so while the run went on; it has ended now.
-          return { ...next, status: 'done', current: null, error: null };
+          return { ...next, status: 'done', current: null, awaiting: null, error: null };
         case 'runFailed':
-          return { ...next, status: 'failed', current: null, error: event.message ?? RUN_FAILED };
+          return {
+            ...next,
+            status: 'failed',
+            current: null,
+            awaiting: null,
+            error: event.message ?? RUN_FAILED,
+          };
         case 'runStopped':
           return {
             ...next,
             status: 'stopped',
             stopping: false,
             current: null,
+            awaiting: null,
+            submitting: false,
+            refusal: null,
+            timedOutAfterMs: event.stopReason === 'timedOut' ? (state.awaiting?.waitMs ?? 0) : null,
             error: null,
             // A turn stopped before its first word is not kept (one with words came back as
             // turnCompleted, cut off): the page shows what the saved debate will have.
@@ -480,19 +707,43 @@ export const engineSlice = createSlice({
           rematchOf: arg.kind === 'rematch' ? arg.debateId : null,
         };
       })
-      .addCase(runDebate.fulfilled, (state) =>
-        // The subscription ended without the run's last event: the run is lost to us.
-        state.status === 'running'
-          ? { ...state, status: 'failed', current: null, error: RUN_FAILED }
-          : state,
+      .addCase(followRun.pending, (_state, { meta: { arg } }) => ({
+        ...initialState,
+        status: 'running',
+        runId: arg.runId,
+        moderator: arg.moderatorEnabled,
+        rematchOf: arg.rematchOf,
+      }))
+      // Not known any more (its instance forgot it, or restarted): the page is as without it.
+      .addCase(followRun.rejected, (state, action) =>
+        action.payload?.ended === false && action.payload.gone
+          ? initialState
+          : { ...state, status: 'failed', current: null, awaiting: null, error: RUN_FAILED },
       )
+      .addCase(submitTurn.pending, (state) => ({ ...state, submitting: true, refusal: null }))
+      // Accepted: sent until the run says the turn is complete (turnCompleted, which may have
+      // come first over the subscription, and then ended the wait).
+      .addCase(submitTurn.fulfilled, (state, { meta: { arg } }) => ({
+        ...state,
+        submitting: state.awaiting?.turn === arg.turn,
+      }))
+      .addCase(submitTurn.rejected, (state, action) => ({
+        ...state,
+        submitting: false,
+        refusal: action.payload ?? action.error.message ?? RUN_FAILED,
+      }))
+      .addCase(runDebate.fulfilled, endedUnseen)
+      .addCase(followRun.fulfilled, endedUnseen)
       .addCase(runDebate.rejected, (state, action) => ({
         ...state,
         status: 'failed',
         current: null,
+        awaiting: null,
         error: action.payload?.message ?? RUN_FAILED,
         retry: action.payload?.canRetry ? action.meta.arg : null,
       }))
+      // The next user of the browser sees nothing of this one's run (forgetFollowedRun closes it).
+      .addCase(signOut.pending, () => initialState)
       .addCase(stopDebate.pending, (state, { meta: { arg } }) =>
         state.runId === arg && state.status === 'running' ? { ...state, stopping: true } : state,
       )

@@ -1,5 +1,5 @@
 import type { CatalogQuery, DebateRunSubscription } from '../../gql/graphql';
-import { OFFLINE_KIND } from '../debates/provenance';
+import { OFFLINE_KIND, PERSON_KIND } from '../debates/provenance';
 
 /** A model of the catalogue, as the speaker cards offer it. */
 export type CatalogModel = CatalogQuery['catalog']['models'][number];
@@ -63,6 +63,18 @@ export function whoWrites(first: RunModel, second: RunModel, moderator: boolean)
     model.kind === OFFLINE_KIND
       ? `${subject} ${plural ? 'are' : 'is'} written by the offline speaker: no AI model is called for ${scope}.`
       : `${subject} ${plural ? 'are' : 'is'} written by ${model.label}.`;
+  // A person against a model: the model's side writes the moderator's turns, if any.
+  if (first.kind === PERSON_KIND || second.kind === PERSON_KIND) {
+    const personFirst = first.kind === PERSON_KIND;
+    const model = personFirst ? second : first;
+    const modelSide = personFirst ? 'Second Speaker' : 'First Speaker';
+    return [
+      `You are ${personFirst ? 'First Speaker' : 'Second Speaker'}.`,
+      moderator
+        ? sentence(`${modelSide} and the moderator`, true, model, 'them')
+        : sentence(modelSide, false, model, 'it'),
+    ];
+  }
   if (first.id === second.id) {
     const subject = moderator ? 'Both speakers and the moderator' : 'Both speakers';
     return [sentence(subject, true, first, 'this debate')];

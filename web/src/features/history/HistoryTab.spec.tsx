@@ -121,6 +121,17 @@ describe(HistoryTab.name, () => {
     );
   });
 
+  it('offers a rematch with sides swapped between two models, never against a person', async () => {
+    fakeGateway(saved);
+    const { unmount } = renderHistory();
+    expect(await screen.findByRole('button', { name: 'Rematch, sides swapped' })).toBeTruthy();
+    unmount();
+    fakeGateway({ ...saved, model2: { ...saved.model2, name: 'person' } });
+    renderHistory();
+    await screen.findByRole('button', { name: 'Share with Community' });
+    expect(screen.queryByRole('button', { name: 'Rematch, sides swapped' })).toBeNull();
+  });
+
   it('does not promise a verdict or a name the debate does not have', async () => {
     fakeGateway({ ...saved, verdict: null, userDisplayName: 'Anonymous User' });
     renderHistory();

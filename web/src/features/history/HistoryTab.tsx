@@ -1,4 +1,4 @@
-import { authorName } from '@debate/contracts/constants';
+import { authorName, PERSON_MODEL_ID } from '@debate/contracts/constants';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api } from '../../app/api';
@@ -100,6 +100,8 @@ function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }
     wasPublishing.current = false;
     (shared ? unshareButton : shareButton).current?.focus();
   }, [publishing, shared]);
+  // A person cannot be made to argue the other side: the gateway rematches two models only.
+  const rematchable = ![debate.model1, debate.model2].some((side) => side.name === PERSON_MODEL_ID);
   // The same motion, format and styles, each model on the other side: on the engine page.
   const onRematch = () => {
     void dispatch(
@@ -171,14 +173,16 @@ function SavedCard({ debate, shared, publishing, expanded, onPublish, onToggle }
             {publishing === 'unshare' ? 'Unsharing...' : 'Unshare'}
           </button>
         )}
-        <button
-          type="button"
-          className="button secondary"
-          disabled={engineBusy}
-          onClick={onRematch}
-        >
-          Rematch, sides swapped
-        </button>
+        {rematchable && (
+          <button
+            type="button"
+            className="button secondary"
+            disabled={engineBusy}
+            onClick={onRematch}
+          >
+            Rematch, sides swapped
+          </button>
+        )}
         <button type="button" className="link-button" aria-expanded={expanded} onClick={onToggle}>
           {expanded ? 'Hide Debate' : 'View Debate'}
         </button>

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { useAppSelector } from '../../../app/hooks';
-import { failedTurnText, turnProvenance } from '../../debates/provenance';
+import { failedTurnText, PERSON_KIND, turnProvenance } from '../../debates/provenance';
 import { sideOf, type SideStances, stanceOf, turnClasses } from '../../debates/sides';
 import { TeamNotesView } from '../../debates/team-notes';
 import type { Turn } from '../engine.slice';
 import { stanceLabel } from '../stance';
+import { PersonTurn } from './PersonTurn';
 
 /** What wrote a completed turn, or that its model failed it; null while nothing is known. */
 function turnLine(turn: Turn): string | null {
@@ -40,6 +41,7 @@ function TurnView({ turn, latest, stances }: TurnViewProps) {
     >
       <h4>
         {turn.speaker}
+        {(turn.writtenBy ?? turn.model)?.kind === PERSON_KIND && ' (you)'}
         {stance !== null && <span className="side-label"> · {stanceLabel(stance)}</span>}
       </h4>
       {!turn.complete ? (
@@ -62,8 +64,17 @@ function TurnView({ turn, latest, stances }: TurnViewProps) {
 
 /** The results, per round (the moderator's opening and closing around them). */
 export function RoundResults({ turns }: { turns: readonly Turn[] }) {
-  const stances = useAppSelector((state) => state.engine.stances);
+  const { stances, awaiting, runId } = useAppSelector((state) => state.engine);
   const last = turns.at(-1);
+  // The person answers the other side's last turn (none when they open).
+  const answering =
+    awaiting &&
+    turns.findLast(
+      (turn) =>
+        turn.complete &&
+        sideOf(turn.speaker) !== 'moderator' &&
+        sideOf(turn.speaker) !== sideOf(awaiting.speaker),
+    );
   const groups = new Map<string, Turn[]>();
   for (const turn of turns) {
     const key =
@@ -77,14 +88,24 @@ export function RoundResults({ turns }: { turns: readonly Turn[] }) {
       {[...groups.entries()].map(([title, group]) => (
         <section key={title} className="round" aria-label={title}>
           <h3>{title}</h3>
-          {group.map((turn) => (
-            <TurnView
-              key={turn.turn}
-              turn={turn}
-              latest={turn === last && turn.complete}
-              stances={stances}
-            />
-          ))}
+          {group.map((turn) =>
+            awaiting?.turn === turn.turn && runId ? (
+              <PersonTurn
+                key={turn.turn}
+                runId={runId}
+                awaiting={awaiting}
+                answering={answering ?? null}
+                stances={stances}
+              />
+            ) : (
+              <TurnView
+                key={turn.turn}
+                turn={turn}
+                latest={turn === last && turn.complete}
+                stances={stances}
+              />
+            ),
+          )}
         </section>
       ))}
     </div>

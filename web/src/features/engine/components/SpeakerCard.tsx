@@ -3,7 +3,7 @@ import type { SpeakerSettingsInput } from '../../../gql/graphql';
 import { stanceBand } from '../../debates/sides';
 import { choiceOf, rhetoricStyleChoices } from '../choices';
 import { type CatalogModel, chosenModel, modelOptionText } from '../models';
-import { stanceLabel } from '../stance';
+import { ANY_STANCE, type StanceRange, stanceLabel } from '../stance';
 import { SectionToggle } from './SectionToggle';
 
 interface SpeakerCardProps {
@@ -13,6 +13,8 @@ interface SpeakerCardProps {
   readonly models: readonly CatalogModel[];
   readonly rhetoricStyles: readonly string[];
   readonly disabled: boolean;
+  /** The stances the slider offers; every one (-1 to 1) unless the speaker's side is set. */
+  readonly stanceRange?: StanceRange;
   onChange(settings: SpeakerSettingsInput): void;
 }
 
@@ -23,6 +25,7 @@ export function SpeakerCard({
   models,
   rhetoricStyles,
   disabled,
+  stanceRange = ANY_STANCE,
   onChange,
 }: SpeakerCardProps) {
   const id = useId();
@@ -41,8 +44,8 @@ export function SpeakerCard({
       <input
         id={`${id}-stance`}
         type="range"
-        min={-1}
-        max={1}
+        min={stanceRange.min}
+        max={stanceRange.max}
         step={0.1}
         value={settings.stance}
         disabled={disabled}
