@@ -4,9 +4,9 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { createElement } from 'react';
 import type { UsageQuery } from '../../gql/graphql';
 import { renderWithProviders } from '../../test/render';
-import { initialAuthState } from '../auth/auth.slice';
 import { AccountPage, tokensUsed } from './AccountPage';
 import { longDate, NEXT_FREE_DEBATE } from './NextFreeDebate';
+import { signedInState } from '../../test/fixtures';
 
 describe(tokensUsed.name, () => {
   it('gives the tokens the models read and wrote for the user’s debates', () => {
@@ -17,21 +17,7 @@ describe(tokensUsed.name, () => {
 
 type Usage = UsageQuery['usage'];
 
-const signedIn = {
-  auth: {
-    ...initialAuthState(),
-    status: 'signedIn' as const,
-    user: {
-      uid: 'u1',
-      email: 'ada@example.org',
-      displayName: null,
-      photoURL: null,
-      isPro: false,
-      creationTime: '2026-11-01T10:00:00.000Z',
-      mustVerifyEmail: false,
-    },
-  },
-};
+const signedIn = signedInState({ creationTime: '2026-11-01T10:00:00.000Z' });
 
 const spent: Usage = {
   freeDebatesRemaining: 0,

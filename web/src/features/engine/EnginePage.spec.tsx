@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { CatalogQuery, DebateSettingsInput } from '../../gql/graphql';
 import { renderWithProviders } from '../../test/render';
-import { initialAuthState } from '../auth/auth.slice';
 import type { WrittenBy } from '../debates/provenance';
 import { EnginePage, speakingText } from './EnginePage';
 import { engineSlice, eventReceived, type RunEvent, runDebate } from './engine.slice';
 import { offlineTurn, personTurn } from '../../test/written-by';
 import { fakeRunSocket } from '../../test/run-socket';
+import { runEvent as event, signedInState } from '../../test/fixtures';
 
 const catalog: CatalogQuery['catalog'] = {
   categories: ['Politics'],
@@ -36,21 +36,7 @@ const catalog: CatalogQuery['catalog'] = {
   ],
 };
 
-const signedIn = {
-  auth: {
-    ...initialAuthState(),
-    status: 'signedIn' as const,
-    user: {
-      uid: 'u1',
-      email: 'ada@example.org',
-      displayName: null,
-      photoURL: null,
-      isPro: false,
-      creationTime: null,
-      mustVerifyEmail: false,
-    },
-  },
-};
+const signedIn = signedInState();
 
 const NO_FREE = 'No free debates left.';
 const realFetch = globalThis.fetch;
@@ -77,38 +63,6 @@ function fakeGateway(offered: CatalogQuery['catalog'] = catalog) {
 afterEach(() => {
   globalThis.fetch = realFetch;
   jest.useRealTimers();
-});
-
-const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
-  type: 'textDelta',
-  seq,
-  at: 0,
-  topic: null,
-  firstStance: null,
-  secondStance: null,
-  minWords: null,
-  maxWords: null,
-  deadline: null,
-  stopReason: null,
-  turn: null,
-  speaker: null,
-  round: null,
-  roundTitle: null,
-  text: null,
-  summary: null,
-  failed: null,
-  cutOff: null,
-  stage: null,
-  team: null,
-  message: null,
-  freeDebateUsed: null,
-  firstModel: null,
-  secondModel: null,
-  model: null,
-  writtenBy: null,
-  judge: null,
-  verdict: null,
-  ...fields,
 });
 
 const offlineRef = { id: 'offline', label: 'Offline speaker', kind: 'offline' };

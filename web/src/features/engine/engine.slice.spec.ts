@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { setupStore } from '../../app/store';
 import { fakeRunSocket } from '../../test/run-socket';
-import { initialAuthState, signOut } from '../auth/auth.slice';
+import { signOut } from '../auth/auth.slice';
 import { type FollowedRun, readFollowedRun, writeFollowedRun } from './draft';
 import {
   engineSlice,
   eventReceived,
   followRun,
-  type RunEvent,
   runDebate,
   runRestored,
   stopDebate,
@@ -16,38 +15,7 @@ import {
   type UnsavedRun,
 } from './engine.slice';
 import { draftKey } from './person';
-
-const event = (seq: number, fields: Partial<RunEvent>): RunEvent => ({
-  type: 'textDelta',
-  seq,
-  at: 0,
-  topic: null,
-  firstStance: null,
-  secondStance: null,
-  minWords: null,
-  maxWords: null,
-  deadline: null,
-  stopReason: null,
-  turn: null,
-  speaker: null,
-  round: null,
-  roundTitle: null,
-  text: null,
-  summary: null,
-  failed: null,
-  cutOff: null,
-  stage: null,
-  team: null,
-  message: null,
-  freeDebateUsed: null,
-  firstModel: null,
-  secondModel: null,
-  model: null,
-  writtenBy: null,
-  judge: null,
-  verdict: null,
-  ...fields,
-});
+import { runEvent as event, signedInState } from '../../test/fixtures';
 
 const offline = { id: 'offline', label: 'Offline speaker', kind: 'offline' };
 const position = (turn: number, speaker: string) => ({
@@ -224,21 +192,7 @@ describe('the run followed through a reload', () => {
     rematchOf: null,
   };
   const personRef = { id: 'person', label: 'Ada Lovelace', kind: 'person' };
-  const signedIn = {
-    auth: {
-      ...initialAuthState(),
-      status: 'signedIn' as const,
-      user: {
-        uid: 'u1',
-        email: 'ada@example.org',
-        displayName: 'Ada Lovelace',
-        photoURL: null,
-        isPro: false,
-        creationTime: null,
-        mustVerifyEmail: false,
-      },
-    },
-  };
+  const signedIn = signedInState({ displayName: 'Ada Lovelace' });
   /** The run's events until it waits for the person's opening turn. */
   const untilAwaiting = [
     event(0, {

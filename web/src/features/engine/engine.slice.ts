@@ -491,6 +491,31 @@ function endedUnseen(state: EngineState): EngineState {
     : state;
 }
 
+/** A turn that has begun (a model's, or one awaiting its person): where it stands, no words yet. */
+function turnBegun(
+  event: RunEvent,
+  model: Turn['model'],
+): { turn: Turn; position: Omit<CurrentTurn, 'stage'> } {
+  const position = {
+    speaker: event.speaker ?? '',
+    round: event.round ?? 0,
+    roundTitle: event.roundTitle ?? '',
+  };
+  const turn: Turn = {
+    turn: event.turn ?? 0,
+    ...position,
+    text: '',
+    summary: '',
+    complete: false,
+    failed: false,
+    cutOff: false,
+    model,
+    writtenBy: null,
+    team: null,
+  };
+  return { turn, position };
+}
+
 export const engineSlice = createSlice({
   name: 'engine',
   initialState: initialState as EngineState,
@@ -562,47 +587,15 @@ export const engineSlice = createSlice({
                 : null,
           };
         case 'turnStarted': {
-          const position = {
-            speaker: event.speaker ?? '',
-            round: event.round ?? 0,
-            roundTitle: event.roundTitle ?? '',
-          };
-          const turn: Turn = {
-            turn: event.turn ?? 0,
-            ...position,
-            text: '',
-            summary: '',
-            complete: false,
-            failed: false,
-            cutOff: false,
-            model: event.model,
-            writtenBy: null,
-            team: null,
-          };
+          const { turn, position } = turnBegun(event, event.model);
           return { ...next, current: { ...position, stage: null }, turns: [...state.turns, turn] };
         }
         case 'turnAwaiting': {
           // The person's turn: an editor in its place until their text comes as turnCompleted.
-          const position = {
-            speaker: event.speaker ?? '',
-            round: event.round ?? 0,
-            roundTitle: event.roundTitle ?? '',
-          };
           const deadline = Date.parse(event.deadline ?? '');
           const person =
-            position.speaker === speakerNames[0] ? state.models?.first : state.models?.second;
-          const turn: Turn = {
-            turn: event.turn ?? 0,
-            ...position,
-            text: '',
-            summary: '',
-            complete: false,
-            failed: false,
-            cutOff: false,
-            model: person ?? null,
-            writtenBy: null,
-            team: null,
-          };
+            event.speaker === speakerNames[0] ? state.models?.first : state.models?.second;
+          const { turn, position } = turnBegun(event, person ?? null);
           return {
             ...next,
             current: { ...position, stage: null },

@@ -1,28 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
-import { initialAuthState } from '../auth/auth.slice';
 import { offlineDebate } from '../community/community.fixtures';
 import type { SavedDebate } from '../debates/debates.api';
 import { HistoryTab } from './HistoryTab';
+import { signedInState } from '../../test/fixtures';
 
 const SHARED = 'Debate shared successfully! It will appear in Community Rankings.';
 
-const signedIn = {
-  auth: {
-    ...initialAuthState(),
-    status: 'signedIn' as const,
-    user: {
-      uid: 'u1',
-      email: 'ada@example.org',
-      displayName: 'Ada',
-      photoURL: null,
-      isPro: false,
-      creationTime: null,
-      mustVerifyEmail: false,
-    },
-  },
-};
+const signedIn = signedInState({ displayName: 'Ada' });
 
 const saved: SavedDebate = {
   id: 'd 1',
