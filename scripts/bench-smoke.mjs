@@ -14,7 +14,7 @@ import { root } from './workspace.mjs';
 const SMOKE = {
   store: ['--documents', '1000', '--samples', '20', '--warmup', '0'],
   generation: ['--runs', '2', '--tps', '500', '--first-token-ms', '0', '--pause-ms', '0'],
-  streaming: ['--debates', '1', '--ttft', '100'],
+  streaming: ['--debates', '1', '--ttft', '100', '--people', '2'],
   // Lighthouse takes minutes on two cores: the smoke run measures the queries and the JS size.
   community: [
     ...['--debates', '100', '--votes', '100', '--duration', '1', '--connections', '2'],

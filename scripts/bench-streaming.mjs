@@ -13,6 +13,17 @@
 // machine's. Prints per turn the time from the request to the words on screen, its p50/p95/max,
 // and the goal: p95 <= TTFT + 150 ms. The browser, the platform and this script share the
 // machine's cores, so their delays are in the figure.
+//
+// Then a person against the model (issue 39): `--people` other users (20) each begin "You
+// against a model", the person opening, write a Constructive Arguments turn and all press Submit
+// turn at once. The page records the click, the fake the model's request, the page the model's
+// first words on screen. Prints per submit the time from the click to the words on screen, the
+// TTFT subtracted, its p50/p95/max, and the goal: p95 <= 150 ms. A second phase of the same run,
+// not a mode of its own: the same platform, fake and browser, so that both figures come from one
+// command under the same conditions, and the smoke run covers both for one platform start.
+//
+//   npm run bench:streaming -- --debates 10 --people 5
+//   npm run bench:streaming -- --people 0                # the two-model debates only
 import { startFakeOpenAi } from '@debate/testing';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
@@ -23,11 +34,13 @@ import { buildAll, ensureInstalled, startPlatformProcess } from './workspace.mjs
 const { values } = parseArgs({
   options: {
     debates: { type: 'string', default: '20' },
+    people: { type: 'string', default: '20' },
     ttft: { type: 'string', default: '800' },
     'no-build': { type: 'boolean', default: false },
   },
 });
 const debates = Number(values.debates);
+const people = Number(values.people);
 const ttftMs = Number(values.ttft);
 const GOAL_MS = 150;
 
@@ -35,6 +48,8 @@ if (!values['no-build']) {
   ensureInstalled();
   buildAll();
 }
+// Built above: the rounds, and the word limits the page counts a person's turn against.
+const { countWords, PERSON_TURN_WORDS, roundTitles } = await import('@debate/contracts/constants');
 
 // The model writes its answer in 24 pieces, 40 ms apart, after its time to first token.
 const provider = await startFakeOpenAi({ family: 'openai', firstTokenMs: ttftMs });
@@ -50,7 +65,7 @@ const { url, child } = await startPlatformProcess({
       baseUrl: provider.baseUrl,
       providerModel: 'bench-model',
       structuredOutput: 'tool_call',
-      maxConcurrentTurns: debates,
+      maxConcurrentTurns: Math.max(debates, people),
     },
   ]),
   OPENAI_MAX_RETRIES: '0',
@@ -91,19 +106,181 @@ function watchFirstWords() {
   });
 }
 
-async function signUpAndOpen(index) {
+/** Records, in the page, when Submit turn was clicked (before the page's own handler runs). */
+function watchSubmit() {
+  window.__submittedAt = null;
+  document.addEventListener(
+    'click',
+    (event) => {
+      const button = event.target.closest?.('button');
+      if (button?.textContent === 'Submit turn') window.__submittedAt ??= Date.now();
+    },
+    { capture: true },
+  );
+}
+
+/** A new browser context, signed up as `email`: its page. */
+async function signUp(email) {
   const context = await browser.newContext({ baseURL: url });
   const page = await context.newPage();
   await page.goto('/login');
   await page.getByRole('button', { name: 'Create one' }).click();
-  await page.getByLabel('Email').fill(`stream-${index}@example.org`);
+  await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('a long enough password');
   await page.getByRole('button', { name: 'Create Account', exact: true }).click();
   await page.waitForURL('**/account');
+  return page;
+}
+
+async function signUpAndOpen(index) {
+  const page = await signUp(`stream-${index}@example.org`);
   await page.goto('/engine');
   await page.getByLabel('Debate topic').fill(`Bench motion ${index}: should cities ban cars?`);
   await page.evaluate(watchFirstWords);
   return { page, topic: `Bench motion ${index}: should cities ban cars?` };
+}
+
+/** Each request of the fake, by its debate (the topic) and turn (speaker and round title). */
+function requestTimes() {
+  const asked = new Map();
+  for (const request of provider.requests) {
+    const system = request.body.messages.find((message) => message.role === 'system')?.content;
+    const user = request.body.messages.find((message) => message.role === 'user')?.content;
+    const topic = /<motion>([^<]*)<\/motion>/.exec(user ?? '')?.[1];
+    const speaker = /You are the (First Speaker|Second Speaker)/.exec(system ?? '')?.[1];
+    const round = /Round \d, ([A-Za-z ]+):/.exec(system ?? '')?.[1];
+    if (topic && speaker && round) asked.set(`${topic}|${speaker}, ${round}`, request.receivedAt);
+  }
+  return asked;
+}
+
+const ms = (samples, p) => fixed(samples.percentile(p), 0);
+
+/** Prints `[label, value]` rows, the values in one column. */
+function printRows(rows) {
+  const width = Math.max(...rows.map(([label]) => String(label).length));
+  for (const [label, value] of rows)
+    process.stdout.write(`${String(label).padEnd(width)}  ${value}\n`);
+}
+
+/** The person's Constructive Arguments: sentences of 13 words, a few more than the fewest. */
+const personTurn = Array.from(
+  { length: Math.ceil(PERSON_TURN_WORDS[1].min / 13) + 1 },
+  (_, index) =>
+    `My point number ${index + 1} is that quiet streets without cars keep children safe.`,
+).join(' ');
+const PERSON_TITLE = roundTitles[0];
+/** The model's turn that answers the person's first: its first words are the figure. */
+const ANSWER = `Second Speaker, ${PERSON_TITLE}`;
+
+/** A new user on /engine set up against the bench model, the person opening, For. */
+async function signUpAgainstModel(index) {
+  const page = await signUp(`person-${index}@example.org`);
+  await page.goto('/engine');
+  const topic = `Person motion ${index}: should cities ban cars?`;
+  await page.getByLabel('Debate topic').fill(topic);
+  await page.getByRole('radio', { name: 'You against a model' }).check();
+  await page.getByRole('radio', { name: 'For', exact: true }).check();
+  await page.getByRole('radio', { name: 'You', exact: true }).check();
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
+  await page.getByLabel('Model', { exact: true }).selectOption('bench-model');
+  await page.evaluate(watchFirstWords);
+  await page.evaluate(watchSubmit);
+  return { page, topic };
+}
+
+/**
+ * The person's submit to the model's first words on screen: `people` users begin, write their
+ * first turn, and press Submit turn at once. Prints the figures, and fails as the first phase
+ * does when no submit was measured.
+ */
+async function measureSubmits() {
+  process.stdout.write(`\nSigning up ${people} people in Chromium…\n`);
+  const users = [];
+  for (let index = 0; index < people; index += 1) users.push(await signUpAgainstModel(index));
+  await Promise.all(
+    users.map(({ page }) => page.getByRole('button', { name: 'Begin discussion' }).click()),
+  );
+  const { min, max } = PERSON_TURN_WORDS[1];
+  await Promise.all(
+    users.map(async ({ page }) => {
+      const editor = page.getByRole('textbox', { name: `Your turn: ${PERSON_TITLE}` });
+      await editor.waitFor({ timeout: 60_000 });
+      await editor.fill(personTurn);
+      await page.getByText(`${countWords(personTurn)} words (${min} to ${max})`).waitFor();
+    }),
+  );
+
+  process.stdout.write(
+    `Submitting ${people} turns at once (the model: ${ttftMs} ms to its first token)…\n`,
+  );
+  await Promise.all(
+    users.map(({ page }) => page.getByRole('button', { name: 'Submit turn' }).click()),
+  );
+  // Each page until the model's first words are painted, or a minute: a refusal never comes.
+  const painted = await Promise.all(
+    users.map(({ page }) =>
+      page
+        .waitForFunction((key) => window.__firstWords.get(key)?.onScreen != null, ANSWER, {
+          timeout: 60_000,
+        })
+        .then(
+          () => null,
+          async () =>
+            (await page.getByRole('alert').allTextContents()).join(' ') ||
+            'no words on screen within a minute',
+        ),
+    ),
+  );
+
+  const asked = requestTimes();
+  // Each submit's time (ms) from the click to the model's words on screen, the TTFT taken off.
+  const beyond = new Samples();
+  const toRequest = new Samples();
+  const onScreen = new Samples();
+  for (const [index, { page, topic }] of users.entries()) {
+    const failure = painted[index];
+    const { submittedAt, times } = await page.evaluate((key) => {
+      return { submittedAt: window.__submittedAt, times: window.__firstWords.get(key) ?? null };
+    }, ANSWER);
+    const receivedAt = asked.get(`${topic}|${ANSWER}`);
+    const missing =
+      failure ??
+      (submittedAt === null ? 'no click recorded' : null) ??
+      (receivedAt === undefined ? 'no request of the model' : null);
+    if (missing !== null) {
+      beyond.fail(`${topic}: ${missing}`);
+      continue;
+    }
+    toRequest.add(receivedAt - submittedAt);
+    onScreen.add(times.onScreen - submittedAt);
+    beyond.add(times.onScreen - submittedAt - ttftMs);
+  }
+  const p95 = beyond.percentile(95);
+  printRows([
+    ['people submitting at once', people],
+    ['submits measured', beyond.count],
+    ['submits not measured', beyond.errors],
+    ["model's time to first token (ms)", ttftMs],
+    [
+      'submit -> request of the model p50 / p95 (ms)',
+      `${ms(toRequest, 50)} / ${ms(toRequest, 95)}`,
+    ],
+    ['submit -> first words on screen p50 / p95 (ms)', `${ms(onScreen, 50)} / ${ms(onScreen, 95)}`],
+    ['submit -> first words on screen - TTFT p50 (ms)', ms(beyond, 50)],
+    ['submit -> first words on screen - TTFT p95 (ms)', fixed(p95, 0)],
+    ['submit -> first words on screen - TTFT max (ms)', ms(beyond, 100)],
+    [`goal: p95 - TTFT <= ${GOAL_MS} ms`, p95 <= GOAL_MS ? 'met' : 'NOT met'],
+  ]);
+  reportFailures([['submit -> first words on screen', beyond]]);
+
+  // Stopped, the runs waiting for the people's next turns do not hold up the platform's shutdown.
+  await Promise.all(
+    users.map(async ({ page }) => {
+      await page.getByRole('button', { name: 'Stop', exact: true }).click();
+      await page.getByRole('button', { name: 'Begin discussion' }).waitFor();
+    }),
+  );
 }
 
 try {
@@ -125,16 +302,7 @@ try {
   );
   const wallSeconds = (Date.now() - startedAt) / 1000;
 
-  // Each request of the fake, by its debate (the topic) and turn (speaker and round title).
-  const asked = new Map();
-  for (const request of provider.requests) {
-    const system = request.body.messages.find((message) => message.role === 'system')?.content;
-    const user = request.body.messages.find((message) => message.role === 'user')?.content;
-    const topic = /<motion>([^<]*)<\/motion>/.exec(user ?? '')?.[1];
-    const speaker = /You are the (First Speaker|Second Speaker)/.exec(system ?? '')?.[1];
-    const round = /Round \d, ([A-Za-z ]+):/.exec(system ?? '')?.[1];
-    if (topic && speaker && round) asked.set(`${topic}|${speaker}, ${round}`, request.receivedAt);
-  }
+  const asked = requestTimes();
 
   // Each turn's time from the request to its first words (ms); a turn not matched is an error.
   const onScreen = new Samples();
@@ -161,9 +329,8 @@ try {
     }
   }
   if (onScreen.count === 0 && onScreen.errors === 0) onScreen.fail('no turn had words on screen');
-  const ms = (samples, p) => fixed(samples.percentile(p), 0);
   const p95 = onScreen.percentile(95);
-  const rows = [
+  printRows([
     ['debates at once', debates],
     ['turns measured', onScreen.count],
     ['turns not matched', onScreen.errors],
@@ -177,11 +344,12 @@ try {
     ['  the later turns: p50 / p95 (ms)', `${ms(laterTurns, 50)} / ${ms(laterTurns, 95)}`],
     ['p95 beyond the TTFT (ms)', fixed(p95 - ttftMs, 0)],
     [`goal: p95 <= TTFT + ${GOAL_MS} ms`, p95 <= ttftMs + GOAL_MS ? 'met' : 'NOT met'],
-  ];
-  const width = Math.max(...rows.map(([label]) => String(label).length));
-  for (const [label, value] of rows)
-    process.stdout.write(`${String(label).padEnd(width)}  ${value}\n`);
+  ]);
   reportFailures([['request -> first words on screen', onScreen]]);
+
+  // The two-model debates' pages closed, the people's run on the same platform alone.
+  await Promise.all(users.map(({ page }) => page.context().close()));
+  if (people > 0) await measureSubmits();
 } finally {
   await browser.close();
   await provider.close();
