@@ -100,6 +100,18 @@ async function stopWhen(
   return { events, answer: await answer };
 }
 
+/** The generation service alone, its speakers as `speakers` say, the usage service stood in for. */
+function startGeneration(
+  usage: UsageStandIn,
+  speakers: Parameters<typeof GenerationServiceModule.register>[0]['speakers'],
+): Promise<ServiceUnderTest> {
+  return startServiceUnderTest({
+    service: 'generation',
+    register: (runtime) => GenerationServiceModule.register({ ...runtime, speakers }),
+    standIns: { usage: usage.module() },
+  });
+}
+
 const completedTurns = (events: readonly RunEvent[]) =>
   events.flatMap((event) => (event.type === 'turnCompleted' ? [event] : []));
 
@@ -109,19 +121,11 @@ describe('a debate run', () => {
   let generation: ServiceUnderTest;
 
   beforeAll(async () => {
-    generation = await startServiceUnderTest({
-      service: 'generation',
-      register: (runtime) =>
-        GenerationServiceModule.register({
-          ...runtime,
-          // Fast, yet slow enough that a watcher arriving at once sees it live.
-          speakers: {
-            OFFLINE_TOKENS_PER_SECOND: 2_000,
-            OFFLINE_FIRST_TOKEN_MS: 0,
-            TURN_PAUSE_MS: 5,
-          },
-        }),
-      standIns: { usage: usage.module() },
+    // Fast, yet slow enough that a watcher arriving at once sees it live.
+    generation = await startGeneration(usage, {
+      OFFLINE_TOKENS_PER_SECOND: 2_000,
+      OFFLINE_FIRST_TOKEN_MS: 0,
+      TURN_PAUSE_MS: 5,
     });
   });
 
@@ -410,14 +414,10 @@ describe('a debate against a person', () => {
     });
 
   beforeAll(async () => {
-    generation = await startServiceUnderTest({
-      service: 'generation',
-      register: (runtime) =>
-        GenerationServiceModule.register({
-          ...runtime,
-          speakers: { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 },
-        }),
-      standIns: { usage: usage.module() },
+    generation = await startGeneration(usage, {
+      OFFLINE_TOKENS_PER_SECOND: 0,
+      OFFLINE_FIRST_TOKEN_MS: 0,
+      TURN_PAUSE_MS: 0,
     });
   });
 
@@ -497,19 +497,11 @@ describe('a debate run whose speaker fails every turn', () => {
   beforeAll(async () => {
     openai = await startFakeOpenAi();
     openai.mode = { kind: 'status', status: 500 };
-    generation = await startServiceUnderTest({
-      service: 'generation',
-      register: (runtime) =>
-        GenerationServiceModule.register({
-          ...runtime,
-          speakers: {
-            OPENAI_API_KEY: 'sk-test-key',
-            OPENAI_BASE_URL: openai.baseUrl,
-            OPENAI_MAX_RETRIES: 0,
-            TURN_PAUSE_MS: 0,
-          },
-        }),
-      standIns: { usage: usage.module() },
+    generation = await startGeneration(usage, {
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: openai.baseUrl,
+      OPENAI_MAX_RETRIES: 0,
+      TURN_PAUSE_MS: 0,
     });
   });
 
@@ -567,20 +559,12 @@ describe('a debate run whose speakers are teams', () => {
 
   beforeAll(async () => {
     search = await startFakeSearch();
-    generation = await startServiceUnderTest({
-      service: 'generation',
-      register: (runtime) =>
-        GenerationServiceModule.register({
-          ...runtime,
-          speakers: {
-            OFFLINE_SPEAKER_MODE: 'team',
-            SEARCH_URL: search.baseUrl,
-            OFFLINE_TOKENS_PER_SECOND: 5_000,
-            OFFLINE_FIRST_TOKEN_MS: 0,
-            TURN_PAUSE_MS: 0,
-          },
-        }),
-      standIns: { usage: usage.module() },
+    generation = await startGeneration(usage, {
+      OFFLINE_SPEAKER_MODE: 'team',
+      SEARCH_URL: search.baseUrl,
+      OFFLINE_TOKENS_PER_SECOND: 5_000,
+      OFFLINE_FIRST_TOKEN_MS: 0,
+      TURN_PAUSE_MS: 0,
     });
   });
 
@@ -646,18 +630,10 @@ describe('a debate run stopped before a speaker wrote a word', () => {
   let generation: ServiceUnderTest;
 
   beforeAll(async () => {
-    generation = await startServiceUnderTest({
-      service: 'generation',
-      register: (runtime) =>
-        GenerationServiceModule.register({
-          ...runtime,
-          speakers: {
-            OFFLINE_TOKENS_PER_SECOND: 2_000,
-            OFFLINE_FIRST_TOKEN_MS: 30_000,
-            TURN_PAUSE_MS: 0,
-          },
-        }),
-      standIns: { usage: usage.module() },
+    generation = await startGeneration(usage, {
+      OFFLINE_TOKENS_PER_SECOND: 2_000,
+      OFFLINE_FIRST_TOKEN_MS: 30_000,
+      TURN_PAUSE_MS: 0,
     });
   });
 
