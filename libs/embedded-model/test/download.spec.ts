@@ -153,12 +153,18 @@ describe('downloadModel', () => {
 
     await expect(first).rejects.toThrow(DownloadError);
     await expect(first).rejects.toThrow(/Test model/);
-    expect(statSync(part()).size).toBe(cut);
+    // The part holds what was read before the cut was seen: every byte the server sent, or fewer,
+    // since fetch drops the chunks still queued in its stream when the connection ends early
+    // (seen under load). Whatever it holds is the file's first bytes, and the resume starts there.
+    const kept = statSync(part()).size;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(cut);
+    expect(readFileSync(part()).equals(content.subarray(0, kept))).toBe(true);
     expect(existsSync(final())).toBe(false);
 
     const sut = await downloadModel(model, { cacheDir });
 
-    expect(server.ranges).toEqual([undefined, `bytes=${cut}-`]);
+    expect(server.ranges).toEqual([undefined, `bytes=${kept}-`]);
     expect(sha256(readFileSync(sut))).toBe(model.sha256);
     expect(existsSync(part())).toBe(false);
   });
