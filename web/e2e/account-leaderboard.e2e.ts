@@ -99,14 +99,14 @@ describe('the leaderboard’s first board and the account page’s allowance', (
     expect(words.bottom - words.top).toBeLessThan(2 * (box.bottom - box.top) + 8);
 
     // The user's choice wins, and stays in the address: a reload, or a link, opens on it.
-    await page.getByRole('button', { name: 'Models' }).click();
+    await page.getByRole('button', { name: 'Models', exact: true }).click();
     await page.getByText(/^No ratings yet\./).waitFor();
     expect(new URL(page.url()).searchParams.get('board')).toBe('models');
     await page.reload();
     await page.getByText(/^No ratings yet\./).waitFor();
-    expect(await page.getByRole('button', { name: 'Models' }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
+    expect(
+      await page.getByRole('button', { name: 'Models', exact: true }).getAttribute('aria-pressed'),
+    ).toBe('true');
   }, 120_000);
 
   it('shows the allowance’s tooltip once, over the page; at 0, the day the next free debate comes', async () => {

@@ -188,7 +188,7 @@ describe('the leaderboard tab', () => {
     // At 360 px the page does not scroll sideways: a table scrolls in its own box.
     await page.setViewportSize({ width: 360, height: 740 });
     await page.getByRole('checkbox', { name: 'Only side-swapped pairs' }).uncheck();
-    await page.getByRole('button', { name: 'Models' }).click();
+    await page.getByRole('button', { name: 'Models', exact: true }).click();
     await models().waitFor();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -1,4 +1,4 @@
-import { LeaderboardSubject } from '@debate/contracts';
+import { LeaderboardRowKind, LeaderboardSubject } from '@debate/contracts';
 import { Field, Float, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 
 /** The contract's subjects, which are their own names. */
@@ -6,7 +6,16 @@ export const LeaderboardSubjectValue = LeaderboardSubject.enum;
 registerEnumType(LeaderboardSubjectValue, {
   name: 'LeaderboardSubject',
   description:
-    'MODEL: the models that really wrote the debates; STYLE: the rhetoric styles of the speakers.',
+    'MODEL: the models that really wrote the debates; SETUP: each model as one completion or as a ' +
+    'speaker team; STYLE: the rhetoric styles of the speakers; PEOPLE: the people who debated a ' +
+    'model, against the models.',
+});
+
+const LeaderboardRowKindValue = LeaderboardRowKind.enum;
+registerEnumType(LeaderboardRowKindValue, {
+  name: 'LeaderboardRowKind',
+  description:
+    "A People board row that is no model: PERSON, a listed person; PEOPLE, every person's side pooled.",
 });
 
 @ObjectType('AudienceRating', {
@@ -28,11 +37,15 @@ export class AudienceRatingModel {
 
 @ObjectType('LeaderboardRow', {
   description:
-    "A model or a style: its rating from the judges' verdicts (Bradley-Terry, ties half a win, " +
+    "A model, setup, style or person: its rating from the judges' verdicts (Bradley-Terry, ties half a win, " +
     '1000 + 400·log10 strength) with a 95% bootstrap interval.',
 })
 export class LeaderboardRowModel {
-  @Field(() => String, { description: "The model's catalogue id, or the style." })
+  @Field(() => String, {
+    description:
+      "The model's catalogue id, the setup or the style; on the People board a listed person's " +
+      "'person:' and a hash (never the account's id), or 'people'.",
+  })
   id!: string;
 
   @Field(() => String)
@@ -58,6 +71,12 @@ export class LeaderboardRowModel {
     description: 'Null when none of its debates has a minds-changed winner.',
   })
   audience!: AudienceRatingModel | null;
+
+  @Field(() => LeaderboardRowKindValue, {
+    nullable: true,
+    description: 'Null: a model, setup or style.',
+  })
+  kind!: LeaderboardRowKind | null;
 }
 
 @ObjectType('LeaderboardNotRated')
@@ -124,4 +143,23 @@ export class LeaderboardModel {
     description: 'When it was computed (ISO 8601); null before the first computation.',
   })
   computedAt!: string | null;
+}
+
+@ObjectType('PeopleListing', {
+  description: "The user's listing on the People board (they are shown from three rated debates).",
+})
+export class PeopleListingModel {
+  @Field(() => Boolean)
+  listed!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The name shown on the People board while listed.',
+  })
+  name!: string | null;
+
+  @Field(() => Int, {
+    description: "The user's shared debates against a model the board has rated.",
+  })
+  ratedDebates!: number;
 }

@@ -1,14 +1,26 @@
-import { type LeaderboardBoard, subjects } from '@debate/contracts';
-import { type MessageSender, ServiceClient } from '@debate/nest';
+import {
+  type GenerationCatalog,
+  type LeaderboardBoard,
+  type PeopleListing,
+  rateLimitsSchema,
+  subjects,
+  type User,
+} from '@debate/contracts';
+import { inProcessTransport, type MessageSender, ServiceClient } from '@debate/nest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { MercuriusDriver } from '@nestjs/mercurius';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { GraphQLError } from 'graphql';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { of } from 'rxjs';
 import { AuthDecisionGuard } from '../auth/auth-decision.guard.js';
+import { type AuthenticatedUser, GATEWAY_AUDIENCE, TokenVerifier } from '../auth/token-verifier.js';
 import { startGraphqlApp } from '../graphql-app.spec-support.js';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { LeaderboardResolver } from './leaderboard.resolver.js';
 
 const BOARD: LeaderboardBoard = {
@@ -24,6 +36,7 @@ const BOARD: LeaderboardBoard = {
       debates: 12,
       pairs: 3,
       audience: { rating: 1010, low: 950, high: 1070, debates: 4 },
+      kind: null,
     },
   ],
   apart: [
@@ -36,6 +49,7 @@ const BOARD: LeaderboardBoard = {
       debates: 2,
       pairs: 0,
       audience: null,
+      kind: null,
     },
   ],
   debates: 12,
@@ -130,7 +144,7 @@ describe('the leaderboard query over GraphQL', () => {
   it('answers anyone, signed in or not, with the rows and the rows rated apart', async () => {
     const answer = await ask(
       '{ leaderboard(subject: MODEL) { subject pairsOnly computedAt bootstrapRounds ' +
-        'rows { id label rating low high debates pairs audience { rating low high debates } } ' +
+        'rows { id label rating low high debates pairs audience { rating low high debates } kind } ' +
         'apart { id label audience { rating } } notRated { sameSubject notRecorded personalityHints dailyLimit } } }',
     );
     expect(answer.errors).toBeUndefined();
@@ -190,5 +204,242 @@ describe('the leaderboard query over GraphQL', () => {
     expect(answer.data ?? null).toBeNull();
     expect(answer.errors?.[0]?.message).toMatch(message);
     expect(community.asked).toEqual([]);
+  });
+});
+
+const ISSUER = 'http://localhost:3000/auth/realms/debate';
+const ADA: AuthenticatedUser = {
+  id: 'user-ada',
+  email: 'ada@example.org',
+  emailVerified: true,
+  roles: ['user'],
+};
+
+/** What the services answer the listing's requests with, by subject, and what they were asked. */
+function servicesForListing() {
+  const asked: Array<{ subject: string; payload: unknown }> = [];
+  const state = {
+    displayName: 'Ada Lovelace' as string | null,
+    listing: { listed: false, name: null, ratedDebates: 2 } as PeopleListing,
+  };
+  const catalog: Pick<GenerationCatalog, 'models'> = {
+    models: [{ id: 'gpt-4o', label: 'GPT-4o', kind: 'model', status: 'ok', speakerMode: 'single' }],
+  };
+  const sender: MessageSender = {
+    send: <TResult, TInput>(subject: string, payload: TInput) => {
+      asked.push({ subject, payload });
+      if (subject === subjects.identity.user.get) {
+        const user: User = {
+          id: ADA.id,
+          email: ADA.email,
+          displayName: state.displayName,
+          photoURL: null,
+          isPro: false,
+          createdAt: '2025-06-01T12:00:00.000Z',
+          emailVerified: true,
+          mustVerifyEmail: false,
+        };
+        return of({ user } as TResult);
+      }
+      if (subject === subjects.generation.catalog.get) {
+        return of({
+          rhetoricStyles: ['formal'],
+          debateFormats: ['Oxford'],
+          searcher: false,
+          localModel: null,
+          roundTitles: ['Opening'],
+          topics: ['Cats'],
+          ...catalog,
+        } as TResult);
+      }
+      if (subject === subjects.community.listing.set) {
+        const request = payload as { listed: boolean; name?: string };
+        state.listing = {
+          ...state.listing,
+          listed: request.listed,
+          name: request.listed ? (request.name ?? null) : null,
+        };
+      }
+      return of(state.listing as TResult);
+    },
+  };
+  return Object.assign(state, { services: new ServiceClient(sender), asked });
+}
+
+/** What a resolver call was refused with (BAD_USER_INPUT and its message), or null. */
+async function refusal(call: Promise<unknown>): Promise<{ code: unknown; message: string } | null> {
+  try {
+    await call;
+    return null;
+  } catch (error) {
+    const refused = error as GraphQLError;
+    return { code: refused.extensions?.['code'], message: refused.message };
+  }
+}
+
+describe(`${LeaderboardResolver.name}: the People board listing`, () => {
+  it('answers the user’s listing from the community service', async () => {
+    const services = servicesForListing();
+    const sut = new LeaderboardResolver(services.services);
+    expect(await sut.peopleListing(ADA)).toEqual({ listed: false, name: null, ratedDebates: 2 });
+    expect(services.asked).toEqual([
+      { subject: subjects.community.listing.get, payload: { userId: ADA.id } },
+    ]);
+  });
+
+  it('lists the user under the name given, trimmed, or else under their display name', async () => {
+    const services = servicesForListing();
+    const sut = new LeaderboardResolver(services.services);
+    expect(await sut.setPeopleListing(true, ADA, '  Ada L.  ')).toEqual({
+      listed: true,
+      name: 'Ada L.',
+      ratedDebates: 2,
+    });
+    expect(services.asked.at(-1)).toEqual({
+      subject: subjects.community.listing.set,
+      payload: { userId: ADA.id, listed: true, name: 'Ada L.' },
+    });
+    expect(await sut.setPeopleListing(true, ADA, null)).toMatchObject({ name: 'Ada Lovelace' });
+    expect(services.asked.at(-1)?.payload).toEqual({
+      userId: ADA.id,
+      listed: true,
+      name: 'Ada Lovelace',
+    });
+    // Off the board: no name needed, none asked for.
+    services.asked.length = 0;
+    expect(await sut.setPeopleListing(false, ADA, null)).toMatchObject({ listed: false });
+    expect(services.asked).toEqual([
+      {
+        subject: subjects.community.listing.set,
+        payload: { userId: ADA.id, listed: false },
+      },
+    ]);
+  });
+
+  it('refuses to list a user with neither a name nor a display name', async () => {
+    const services = servicesForListing();
+    services.displayName = '   ';
+    const sut = new LeaderboardResolver(services.services);
+    expect(await refusal(sut.setPeopleListing(true, ADA, null))).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'Choose the name to be listed under.',
+    });
+    services.displayName = null;
+    expect(await refusal(sut.setPeopleListing(true, ADA))).toMatchObject({
+      message: 'Choose the name to be listed under.',
+    });
+    expect(services.asked.filter(({ subject }) => subject.startsWith('community.'))).toEqual([]);
+  });
+
+  it.each([
+    ['an empty name', '   ', 'Choose the name to be listed under.'],
+    ['a name over 80 characters', 'a'.repeat(81), 'A name on the board has at most 80 characters.'],
+    [
+      'the People row’s name',
+      'pEOPLE',
+      '"People" is the row of everyone pooled: choose another name.',
+    ],
+    [
+      'a model’s name',
+      ' gpt-4O ',
+      '"gpt-4O" is a model\'s name on the board: choose another name.',
+    ],
+  ])('refuses %s, changing nothing', async (_case, name, message) => {
+    const services = servicesForListing();
+    const sut = new LeaderboardResolver(services.services);
+    expect(await refusal(sut.setPeopleListing(true, ADA, name))).toEqual({
+      code: 'BAD_USER_INPUT',
+      message,
+    });
+    expect(
+      services.asked.filter(({ subject }) => subject === subjects.community.listing.set),
+    ).toEqual([]);
+  });
+});
+
+interface ListingAnswer {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+// The listing in the real GraphQL pipeline: signed in only, and limited per account.
+describe('the People board listing over GraphQL', () => {
+  let app: NestFastifyApplication;
+  let url: string;
+  let token: (subject: string) => Promise<string>;
+  const services = servicesForListing();
+
+  beforeAll(async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const jwks = createLocalJWKSet({
+      keys: [{ ...(await exportJWK(publicKey)), kid: 'k', alg: 'RS256' }],
+    });
+    token = (subject) =>
+      new SignJWT({ typ: 'Bearer', email: 'ada@example.org', realm_access: { roles: ['user'] } })
+        .setAudience(GATEWAY_AUDIENCE)
+        .setProtectedHeader({ alg: 'RS256', kid: 'k' })
+        .setIssuer(ISSUER)
+        .setSubject(subject)
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(privateKey);
+    const limits = rateLimitsSchema.parse('{"setPeopleListing":{"account":"2/1m"}}');
+    @Module({
+      imports: [GraphQLModule.forRoot({ driver: MercuriusDriver, autoSchemaFile: true })],
+      providers: [
+        LeaderboardResolver,
+        { provide: ServiceClient, useValue: services.services },
+        { provide: APP_GUARD, useClass: AuthDecisionGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: TokenVerifier, useValue: new TokenVerifier({ issuer: ISSUER, jwks }) },
+        { provide: RateLimiter, useValue: new RateLimiter(limits, inProcessTransport()) },
+      ],
+    })
+    class ListingTestModule {}
+    ({ app, url } = await startGraphqlApp(ListingTestModule));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  async function ask(query: string, subject?: string): Promise<ListingAnswer> {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(subject ? { authorization: `Bearer ${await token(subject)}` } : {}),
+      },
+      body: JSON.stringify({ query }),
+    });
+    return (await response.json()) as ListingAnswer;
+  }
+
+  const set =
+    'mutation { setPeopleListing(listed: true, name: "Ada") { listed name ratedDebates } }';
+
+  it('asks for sign-in', async () => {
+    expect((await ask('{ peopleListing { listed } }')).errors?.[0]?.message).toBe(
+      'Sign in required',
+    );
+    expect((await ask(set)).errors?.[0]?.message).toBe('Sign in required');
+  });
+
+  it('sets and reads the listing, and limits the changes per account', async () => {
+    expect((await ask(set, 'user-ada')).data).toEqual({
+      setPeopleListing: { listed: true, name: 'Ada', ratedDebates: 2 },
+    });
+    expect((await ask('{ peopleListing { listed name } }', 'user-ada')).data).toEqual({
+      peopleListing: { listed: true, name: 'Ada' },
+    });
+    expect((await ask(set, 'user-ada')).errors).toBeUndefined();
+    // The third change within the minute (the limit here is 2): refused before it runs.
+    services.asked.length = 0;
+    const limited = await ask(set, 'user-ada');
+    expect(limited.errors?.[0]?.extensions?.['code']).toBe('RATE_LIMITED');
+    expect(services.asked).toEqual([]);
+    // Reading is not limited, and another account has its own count.
+    expect((await ask('{ peopleListing { listed } }', 'user-ada')).errors).toBeUndefined();
+    expect((await ask(set, 'user-bob')).errors).toBeUndefined();
   });
 });

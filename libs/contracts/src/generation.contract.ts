@@ -7,6 +7,7 @@ import {
   MAX_VERDICT_TOTAL,
   modelKinds,
   MAX_EVIDENCE,
+  MAX_PERSON_NAME_LENGTH,
   MIN_OPPOSING_STANCE,
   PERSON_MODEL_ID,
   speakerNames,
@@ -70,9 +71,6 @@ export const SpeakerSettings = z
   })
   .strict();
 export type SpeakerSettings = z.output<typeof SpeakerSettings>;
-
-/** The longest display name a person's side carries (as a WrittenBy label). */
-export const MAX_PERSON_NAME_LENGTH = 80;
 
 /**
  * A person's side in a debate against a model: which speaker they are, and the name their

@@ -1,12 +1,14 @@
 import { z } from 'zod';
+import { MAX_PERSON_NAME_LENGTH } from './constants/index.js';
 import { defineRequest } from './contract.js';
 import { subjects } from './subjects.js';
 
 /**
  * What a board rates: the models that wrote the debates, each model's setup (as one completion,
- * or as a speaker team: 'GPT-4o, team' against 'GPT-4o, single'), or the rhetoric styles.
+ * or as a speaker team: 'GPT-4o, team' against 'GPT-4o, single'), the rhetoric styles, or the
+ * people who debated a model against the models (PEOPLE).
  */
-export const LeaderboardSubject = z.enum(['MODEL', 'SETUP', 'STYLE']);
+export const LeaderboardSubject = z.enum(['MODEL', 'SETUP', 'STYLE', 'PEOPLE']);
 export type LeaderboardSubject = z.output<typeof LeaderboardSubject>;
 
 const count = z.number().int().nonnegative();
@@ -26,6 +28,13 @@ export const AudienceRating = z
 export type AudienceRating = z.output<typeof AudienceRating>;
 
 /**
+ * What a row of the People board is besides a model: a listed person (PERSON), or every
+ * person's side pooled (PEOPLE).
+ */
+export const LeaderboardRowKind = z.enum(['PERSON', 'PEOPLE']);
+export type LeaderboardRowKind = z.output<typeof LeaderboardRowKind>;
+
+/**
  * One row of a board: a model (its catalogue id and label) or a style, its rating from the
  * judges' verdicts (Bradley-Terry, ties half a win each way) with the 95% interval of the
  * bootstrap rounds, the debates it was rated on and the completed side-swapped pairs among them,
@@ -41,6 +50,8 @@ export const LeaderboardRow = z
     debates: count,
     pairs: count,
     audience: AudienceRating.nullable(),
+    /** Null: a model, a setup or a style. (Defaulted: stored boards of the last version.) */
+    kind: LeaderboardRowKind.nullable().default(null),
   })
   .strict();
 export type LeaderboardRow = z.output<typeof LeaderboardRow>;
@@ -100,11 +111,65 @@ export const communitySettingsSchema = z.object({
 });
 export type CommunitySettingName = keyof typeof communitySettingsSchema.shape;
 
+/** The People board's pooled row: every person's side as one subject. */
+export const PEOPLE_ROW_ID = 'people';
+export const PEOPLE_ROW_LABEL = 'People';
+
+/** The refusal of a listing without a name (none given, and no display name to take). */
+export const NO_LISTING_NAME = 'Choose the name to be listed under.';
+
+/**
+ * The name a person is listed under on the People board: trimmed, 1 to 80 characters, and not
+ * the pooled row's label (in any case), which would pass them off as everyone. (That it is no
+ * model's label the gateway checks against the catalogue, which the community does not know.)
+ */
+export const ListingName = z
+  .string()
+  .trim()
+  .min(1, NO_LISTING_NAME)
+  .max(
+    MAX_PERSON_NAME_LENGTH,
+    `A name on the board has at most ${MAX_PERSON_NAME_LENGTH} characters.`,
+  )
+  .refine((name) => name.toLowerCase() !== PEOPLE_ROW_LABEL.toLowerCase(), {
+    message: `"${PEOPLE_ROW_LABEL}" is the row of everyone pooled: choose another name.`,
+  });
+
+/**
+ * A user's listing on the People board: whether they are listed and under what name, and how
+ * many of their shared debates against a model the board rated (they are shown from three).
+ */
+export const PeopleListing = z
+  .object({
+    listed: z.boolean(),
+    name: z.string().min(1).max(MAX_PERSON_NAME_LENGTH).nullable(),
+    ratedDebates: count,
+  })
+  .strict();
+export type PeopleListing = z.output<typeof PeopleListing>;
+
+const userId = z.string().min(1).max(128);
+
 export const leaderboardContracts = {
   /** The board of `subject` (only debates in completed side-swapped pairs with `pairsOnly`). */
   get: defineRequest(
     subjects.community.leaderboard.get,
     z.object({ subject: LeaderboardSubject, pairsOnly: z.boolean() }).strict(),
     LeaderboardBoard,
+  ),
+  /** The user's listing on the People board. */
+  getListing: defineRequest(
+    subjects.community.listing.get,
+    z.object({ userId }).strict(),
+    PeopleListing,
+  ),
+  /** Lists the user under `name`, or takes them off the board; the boards are recomputed. */
+  setListing: defineRequest(
+    subjects.community.listing.set,
+    z.discriminatedUnion('listed', [
+      z.object({ userId, listed: z.literal(true), name: ListingName }).strict(),
+      z.object({ userId, listed: z.literal(false) }).strict(),
+    ]),
+    PeopleListing,
   ),
 } as const;

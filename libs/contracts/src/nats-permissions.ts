@@ -85,6 +85,8 @@ export const natsCalls: Readonly<Record<NatsDeployable, readonly Callable[]>> = 
     communityDebateContracts.toggleStar,
     communityDebateContracts.mergeStars,
     leaderboardContracts.get,
+    leaderboardContracts.getListing,
+    leaderboardContracts.setListing,
   ],
   identity: [],
   usage: [],

@@ -37,6 +37,13 @@ describe('RATE_LIMITS', () => {
     expect(limits.mergeStars.account).toEqual({ points: 5, seconds: 60 });
   });
 
+  it('limits People board listing changes per account only, 10 a minute, by default', () => {
+    expect(defaultRateLimits().setPeopleListing).toEqual({ account: { points: 10, seconds: 60 } });
+    const limits = rateLimitsSchema.parse('{"setPeopleListing":{"account":null}}');
+    if (limits === 'off') throw new Error('expected limits');
+    expect(limits.setPeopleListing).toEqual({});
+  });
+
   it("limits a person's turns per account only by default", () => {
     expect(defaultRateLimits().submitTurn).toEqual({ account: { points: 20, seconds: 60 } });
     const limits = rateLimitsSchema.parse('{"submitTurn":{"account":"5/1m"}}');

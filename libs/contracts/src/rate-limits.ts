@@ -16,6 +16,7 @@ export const RateLimitedAction = z.enum([
   'vote',
   'toggleStar',
   'mergeStars',
+  'setPeopleListing',
   'sendVerificationEmail',
   'openWebSocket',
 ]);
@@ -89,6 +90,8 @@ export const DEFAULT_RATE_LIMITS = {
   // The web app merges a visitor's stars once per page that shows them, after sign-in: a person
   // opens a few such pages a minute; each merge may carry 500 ids.
   mergeStars: { address: '300/1m', account: '20/1m' },
+  // Listing changes recompute every board: a person changes theirs a few times at most.
+  setPeopleListing: { account: '10/1m' },
   sendVerificationEmail: { address: '10/1h', account: '3/1h' },
   // The web app opens one connection per debate it follows (and tries again up to 5 times).
   openWebSocket: { address: '60/1m', account: '30/1m' },

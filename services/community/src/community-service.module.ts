@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { LeaderboardController } from './leaderboard/leaderboard.controller.js';
 import { LeaderboardEventsConsumer } from './leaderboard/leaderboard-events.consumer.js';
 import { LeaderboardRepository } from './leaderboard/leaderboard.repository.js';
+import { PeopleListingsRepository } from './leaderboard/people-listings.repository.js';
 import { LEADERBOARD_DAILY_LIMIT, LeaderboardService } from './leaderboard/leaderboard.service.js';
 import { DEFAULT_LEADERBOARD_DAILY_LIMIT } from './community.config.js';
 import { DebateEventsConsumer } from './public-debates/debate-events.consumer.js';
@@ -55,6 +56,7 @@ export class CommunityServiceModule {
         DebateEventsConsumer,
         LeaderboardService,
         LeaderboardRepository,
+        PeopleListingsRepository,
         LeaderboardEventsConsumer,
         {
           provide: LEADERBOARD_DAILY_LIMIT,

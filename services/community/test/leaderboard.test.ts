@@ -5,6 +5,7 @@ import {
   type LeaderboardSubject,
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
+  PERSON_MODEL_ID,
   type SharedDebate,
   type Verdict,
 } from '@debate/contracts';
@@ -310,5 +311,80 @@ describe('the leaderboard', () => {
       (copy) => copy?.rating === 'RATED',
     );
     expect(third?.rating).toBe('RATED');
+  });
+
+  it('lists a person on the People board, showing them once three of their debates are rated', async () => {
+    const listing = (userId: string) =>
+      community.client.request(leaderboardContracts.getListing, { userId });
+    expect(await listing('grace')).toEqual({ listed: false, name: null, ratedDebates: 0 });
+    expect(
+      await community.client.request(leaderboardContracts.setListing, {
+        userId: 'grace',
+        listed: true,
+        name: 'Grace H.',
+      }),
+    ).toEqual({ listed: true, name: 'Grace H.', ratedDebates: 0 });
+    expect(await listing('grace')).toMatchObject({ listed: true, name: 'Grace H.' });
+
+    // Grace debates three models (her side written by her), and wins each.
+    const grace = {
+      ...speaker('gpt-4o', 'formal', 0.6),
+      name: PERSON_MODEL_ID,
+      writtenBy: offlineTurn({
+        kind: 'person',
+        modelId: PERSON_MODEL_ID,
+        label: 'Grace Hopper',
+        turns: 3,
+      }),
+    };
+    // (Each against another model: the daily limit here is two a pairing.)
+    for (const [id, model] of [
+      ['p1', 'gpt-4o'],
+      ['p2', 'llama'],
+      ['p3', 'mistral'],
+    ] as const) {
+      await share(
+        community,
+        judged(id, 'gpt-4o', model, 'first', { userId: 'grace', model1: grace }),
+      );
+      // Two rated: listed, and not shown yet.
+      if (id === 'p2') {
+        const early = await boardOf('PEOPLE', (found) => found.debates === 2);
+        expect(early.rows.filter((row) => row.kind === 'PERSON')).toEqual([]);
+        expect(early.rows.find((row) => row.kind === 'PEOPLE')?.debates).toBe(2);
+      }
+    }
+    const people = await boardOf('PEOPLE', (found) => found.debates === 3);
+    const shown = people.rows.find((row) => row.kind === 'PERSON');
+    expect(shown).toMatchObject({ label: 'Grace H.', debates: 3 });
+    expect(shown?.id).toMatch(/^person:[0-9a-f]{12}$/);
+    expect(people.rows.map((row) => row.id)).toEqual(
+      expect.arrayContaining(['gpt-4o', 'llama', 'mistral', 'people', shown?.id]),
+    );
+    // Her debates are on no other board, and their cards say they are rated.
+    expect((await board('MODEL')).rows.find((row) => row.label.includes('Grace'))).toBeUndefined();
+    expect((await publicCopy(community, 'p1'))?.rating).toBe('RATED');
+    // (The cards are saved after the boards.)
+    expect(
+      await eventually(
+        () => listing('grace'),
+        (found) => found.ratedDebates === 3,
+      ),
+    ).toEqual({ listed: true, name: 'Grace H.', ratedDebates: 3 });
+    // Asked for pairs only, the People board answers its one board.
+    expect(await board('PEOPLE', true)).toMatchObject({ pairsOnly: false, debates: 3 });
+
+    // Off the board: her row goes, the People row keeps her debates.
+    expect(
+      await community.client.request(leaderboardContracts.setListing, {
+        userId: 'grace',
+        listed: false,
+      }),
+    ).toEqual({ listed: false, name: null, ratedDebates: 3 });
+    const unlisted = await boardOf('PEOPLE', (found) =>
+      found.rows.every((row) => row.kind !== 'PERSON'),
+    );
+    expect(unlisted.rows.find((row) => row.kind === 'PEOPLE')?.debates).toBe(3);
+    expect(JSON.stringify(unlisted)).not.toContain('Grace');
   });
 });

@@ -13,6 +13,8 @@ import * as types from './graphql';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+  '\n  query PeopleListing {\n    peopleListing {\n      listed\n      name\n      ratedDebates\n    }\n  }\n': typeof types.PeopleListingDocument;
+  '\n  mutation SetPeopleListing($listed: Boolean!, $name: String) {\n    setPeopleListing(listed: $listed, name: $name) {\n      listed\n      name\n      ratedDebates\n    }\n  }\n': typeof types.SetPeopleListingDocument;
   '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      nextFreeDebateAt\n      totalDebates\n      memberSince\n      tokensIn\n      tokensOut\n    }\n  }\n': typeof types.UsageDocument;
   '\n  fragment AuthSessionFields on AuthSession {\n    accessToken\n    expiresIn\n    user {\n      id\n      email\n      displayName\n      photoURL\n      isPro\n      createdAt\n      mustVerifyEmail\n    }\n  }\n': typeof types.AuthSessionFieldsFragmentDoc;
   '\n  mutation RefreshSession {\n    refreshSession {\n      ...AuthSessionFields\n    }\n  }\n': typeof types.RefreshSessionDocument;
@@ -48,11 +50,15 @@ type Documents = {
   '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      at\n      topic\n      firstStance\n      secondStance\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n      minWords\n      maxWords\n      deadline\n      stopReason\n    }\n  }\n': typeof types.DebateRunDocument;
   '\n  mutation StopDebate($runId: String!) {\n    stopDebate(runId: $runId) {\n      stopped\n      freeDebateUsed\n    }\n  }\n': typeof types.StopDebateDocument;
   '\n  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {\n    submitTurn(runId: $runId, turn: $turn, text: $text)\n  }\n': typeof types.SubmitTurnDocument;
-  '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n': typeof types.LeaderboardRowFieldsFragmentDoc;
+  '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    kind\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n': typeof types.LeaderboardRowFieldsFragmentDoc;
   '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n': typeof types.LeaderboardDocument;
   '\n  query SignInProviders {\n    signInProviders\n  }\n': typeof types.SignInProvidersDocument;
 };
 const documents: Documents = {
+  '\n  query PeopleListing {\n    peopleListing {\n      listed\n      name\n      ratedDebates\n    }\n  }\n':
+    types.PeopleListingDocument,
+  '\n  mutation SetPeopleListing($listed: Boolean!, $name: String) {\n    setPeopleListing(listed: $listed, name: $name) {\n      listed\n      name\n      ratedDebates\n    }\n  }\n':
+    types.SetPeopleListingDocument,
   '\n  query Usage {\n    usage {\n      freeDebatesRemaining\n      lastDebateStarted\n      nextFreeDebateAt\n      totalDebates\n      memberSince\n      tokensIn\n      tokensOut\n    }\n  }\n':
     types.UsageDocument,
   '\n  fragment AuthSessionFields on AuthSession {\n    accessToken\n    expiresIn\n    user {\n      id\n      email\n      displayName\n      photoURL\n      isPro\n      createdAt\n      mustVerifyEmail\n    }\n  }\n':
@@ -121,13 +127,25 @@ const documents: Documents = {
     types.StopDebateDocument,
   '\n  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {\n    submitTurn(runId: $runId, turn: $turn, text: $text)\n  }\n':
     types.SubmitTurnDocument,
-  '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n':
+  '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    kind\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n':
     types.LeaderboardRowFieldsFragmentDoc,
   '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n':
     types.LeaderboardDocument,
   '\n  query SignInProviders {\n    signInProviders\n  }\n': types.SignInProvidersDocument,
 };
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query PeopleListing {\n    peopleListing {\n      listed\n      name\n      ratedDebates\n    }\n  }\n',
+): typeof import('./graphql').PeopleListingDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  mutation SetPeopleListing($listed: Boolean!, $name: String) {\n    setPeopleListing(listed: $listed, name: $name) {\n      listed\n      name\n      ratedDebates\n    }\n  }\n',
+): typeof import('./graphql').SetPeopleListingDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -342,7 +360,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n',
+  source: '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    kind\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n',
 ): typeof import('./graphql').LeaderboardRowFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

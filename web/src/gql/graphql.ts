@@ -20,8 +20,11 @@ export type DebateSettingsInput = {
   readonly topic: string;
 };
 
-/** MODEL: the models that really wrote the debates; STYLE: the rhetoric styles of the speakers. */
-export type LeaderboardSubject = 'MODEL' | 'SETUP' | 'STYLE';
+/** A People board row that is no model: PERSON, a listed person; PEOPLE, every person's side pooled. */
+export type LeaderboardRowKind = 'PEOPLE' | 'PERSON';
+
+/** MODEL: the models that really wrote the debates; SETUP: each model as one completion or as a speaker team; STYLE: the rhetoric styles of the speakers; PEOPLE: the people who debated a model, against the models. */
+export type LeaderboardSubject = 'MODEL' | 'PEOPLE' | 'SETUP' | 'STYLE';
 
 /** The side the signed-in user takes in a debate against a model: the first speaker's or the second's. */
 export type PersonSide = 'FIRST' | 'SECOND';
@@ -51,6 +54,29 @@ export type StanceBefore = 'AGAINST' | 'FOR' | 'UNDECIDED';
 
 /** One vote per user per debate. */
 export type VoteKind = 'AGAINST' | 'FOR' | 'INTERESTING';
+
+export type PeopleListingQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PeopleListingQuery = {
+  readonly peopleListing: {
+    readonly listed: boolean;
+    readonly name: string | null;
+    readonly ratedDebates: number;
+  };
+};
+
+export type SetPeopleListingMutationVariables = Exact<{
+  listed: boolean;
+  name?: string | null | undefined;
+}>;
+
+export type SetPeopleListingMutation = {
+  readonly setPeopleListing: {
+    readonly listed: boolean;
+    readonly name: string | null;
+    readonly ratedDebates: number;
+  };
+};
 
 export type UsageQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -1078,6 +1104,7 @@ export type SubmitTurnMutation = { readonly submitTurn: boolean };
 export type LeaderboardRowFieldsFragment = {
   readonly id: string;
   readonly label: string;
+  readonly kind: LeaderboardRowKind | null;
   readonly rating: number;
   readonly low: number;
   readonly high: number;
@@ -1113,6 +1140,7 @@ export type LeaderboardQuery = {
     readonly rows: ReadonlyArray<{
       readonly id: string;
       readonly label: string;
+      readonly kind: LeaderboardRowKind | null;
       readonly rating: number;
       readonly low: number;
       readonly high: number;
@@ -1128,6 +1156,7 @@ export type LeaderboardQuery = {
     readonly apart: ReadonlyArray<{
       readonly id: string;
       readonly label: string;
+      readonly kind: LeaderboardRowKind | null;
       readonly rating: number;
       readonly low: number;
       readonly high: number;
@@ -1359,6 +1388,7 @@ export const LeaderboardRowFieldsFragmentDoc = new TypedDocumentString(
     fragment LeaderboardRowFields on LeaderboardRow {
   id
   label
+  kind
   rating
   low
   high
@@ -1374,6 +1404,27 @@ export const LeaderboardRowFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'LeaderboardRowFields' },
 ) as unknown as TypedDocumentString<LeaderboardRowFieldsFragment, unknown>;
+export const PeopleListingDocument = new TypedDocumentString(`
+    query PeopleListing {
+  peopleListing {
+    listed
+    name
+    ratedDebates
+  }
+}
+    `) as unknown as TypedDocumentString<PeopleListingQuery, PeopleListingQueryVariables>;
+export const SetPeopleListingDocument = new TypedDocumentString(`
+    mutation SetPeopleListing($listed: Boolean!, $name: String) {
+  setPeopleListing(listed: $listed, name: $name) {
+    listed
+    name
+    ratedDebates
+  }
+}
+    `) as unknown as TypedDocumentString<
+  SetPeopleListingMutation,
+  SetPeopleListingMutationVariables
+>;
 export const UsageDocument = new TypedDocumentString(`
     query Usage {
   usage {
@@ -2231,6 +2282,7 @@ export const LeaderboardDocument = new TypedDocumentString(`
     fragment LeaderboardRowFields on LeaderboardRow {
   id
   label
+  kind
   rating
   low
   high

@@ -124,6 +124,12 @@ export const allowanceTexts = {
 /** The longest topic a debate may have, in characters. */
 export const MAX_TOPIC_LENGTH = 500;
 
+/**
+ * The longest name of a person: their side's label in a debate against a model (WrittenBy),
+ * and the name they are listed under on the People board.
+ */
+export const MAX_PERSON_NAME_LENGTH = 80;
+
 /** The name a saved debate's author gets when they have no display name (spec §3 debates). */
 export const ANONYMOUS_AUTHOR = 'Anonymous User';
 /** The community copy's fallback for an empty name (spec §3 publicDebates). */

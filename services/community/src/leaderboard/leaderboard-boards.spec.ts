@@ -3,7 +3,10 @@ import { describe, expect, it } from '@jest/globals';
 import { seededRandom } from './bradley-terry.js';
 import { DEFAULT_LEADERBOARD_DAILY_LIMIT } from '../community.config.js';
 import {
+  boardKeys,
   computeBoard,
+  MIN_PERSON_DEBATES,
+  personSubjectId,
   ratingsOf,
   type RatedDebate,
   type RatedSpeaker,
@@ -307,7 +310,7 @@ describe(computeBoard.name, () => {
     });
   });
 
-  it("leaves a debate with a person's side off every board, unrated and uncounted", async () => {
+  it("leaves a debate with a person's side off the model, setup and style boards, uncounted", async () => {
     const person = speaker('person', {
       stance: -0.6,
       writtenBy: { kind: 'person', modelId: 'person', label: 'Ada' },
@@ -323,7 +326,8 @@ describe(computeBoard.name, () => {
     ];
     const all = [...againstAda, ...models];
     const ratings = ratingsOf(all, 3);
-    expect(againstAda.map((one) => ratings.get(one.id))).toEqual([undefined, undefined]);
+    // Rated (the People board's), as its card says.
+    expect(againstAda.map((one) => ratings.get(one.id))).toEqual(['RATED', 'RATED']);
     for (const subject of ['MODEL', 'SETUP', 'STYLE'] as const) {
       const board = await computeBoard(all, subject, false, NOW, fast);
       const alone = await computeBoard(models, subject, false, NOW, fast);
@@ -364,6 +368,163 @@ describe(computeBoard.name, () => {
     });
     expect([onlyOther.debates, onlyOther.notRated.dailyLimit]).toEqual([1, 2]);
     expect(onlyOther.rows.map((row) => row.id).sort()).toEqual(['model-b', 'model-c']);
+  });
+});
+
+/** A person's side: their turns, written by them under `label`. */
+const personSide = (label: string, fields: Partial<RatedSpeaker> = {}): RatedSpeaker =>
+  speaker('person', { writtenBy: { kind: 'person', modelId: 'person', label }, ...fields });
+
+/**
+ * A judged debate of `authorId` (a person, as `label`) against `model`: the person first when
+ * `personFirst`, won by the person when `personWins`.
+ */
+function againstPerson(
+  authorId: string,
+  label: string,
+  model: string,
+  personWins: boolean,
+  personFirst = true,
+): RatedDebate {
+  const first = personFirst ? 'person' : model;
+  const second = personFirst ? model : 'person';
+  const winner = personWins === personFirst ? 'First Speaker' : 'Second Speaker';
+  return debate(first, second, winner, {
+    authorId,
+    ...(personFirst
+      ? { model1: personSide(label) }
+      : { model2: personSide(label, { stance: -0.6, rhetoricStyle: 'casual' }) }),
+  });
+}
+
+describe('the People board', () => {
+  const people = (debates: RatedDebate[], listings: Record<string, string> = {}) =>
+    computeBoard(debates, 'PEOPLE', false, NOW, {
+      ...fast,
+      listings: new Map(Object.entries(listings)),
+    });
+  const models = [
+    debate('model-a', 'model-b', 'First Speaker'),
+    debate('model-b', 'model-a', 'Second Speaker'),
+    debate('model-a', 'model-b', null),
+  ];
+
+  it('shows a listed person once three of their debates are rated, under their listing, on the models’ scale', async () => {
+    const ada = [
+      againstPerson('ada-account', 'Ada L.', 'model-a', true),
+      againstPerson('ada-account', 'Ada L.', 'model-b', true, false),
+    ];
+    const two = await people([...models, ...ada], { 'ada-account': 'Ada' });
+    expect(two.rows.map((row) => [row.id, row.kind])).toEqual([
+      ['people', 'PEOPLE'],
+      ['model-a', null],
+      ['model-b', null],
+    ]);
+
+    const three = [...ada, againstPerson('ada-account', 'Ada L.', 'model-a', true)];
+    const board = await people([...models, ...three], { 'ada-account': 'Ada' });
+    const row = board.rows.find((one) => one.kind === 'PERSON');
+    expect(row).toMatchObject({ id: personSubjectId('ada-account'), label: 'Ada', debates: 3 });
+    expect(row?.id).toMatch(/^person:[0-9a-f]{12}$/);
+    expect(MIN_PERSON_DEBATES).toBe(3);
+    // An interval around the rating; above the models she beat every time, which keep theirs.
+    expect(row?.low).toBeLessThan(row?.rating ?? 0);
+    expect(row?.high).toBeGreaterThan(row?.rating ?? 0);
+    expect(board.rows.map((one) => one.id)).toEqual([
+      personSubjectId('ada-account'),
+      'people',
+      'model-a',
+      'model-b',
+    ]);
+    expect(board.rows.find((one) => one.id === 'model-a')?.debates).toBe(5);
+    expect(board).toMatchObject({ subject: 'PEOPLE', pairsOnly: false, debates: 3 });
+  });
+
+  it('fits an unlisted person’s debates into the models’ and the People row, never showing them', async () => {
+    const bob = Array.from({ length: 5 }, () =>
+      againstPerson('bob-account', 'Bob', 'model-a', false),
+    );
+    const ada = Array.from({ length: 3 }, () =>
+      againstPerson('ada-account', 'Ada', 'model-b', true),
+    );
+    const board = await people([...models, ...bob, ...ada], { 'ada-account': 'Ada' });
+    const text = JSON.stringify(board);
+    expect(text).not.toContain('bob-account');
+    expect(text).not.toContain(personSubjectId('bob-account'));
+    expect(text).not.toContain('Bob');
+    expect(text).not.toContain('ada-account');
+    // The People row pools everyone, listed or not: Bob's five and Ada's three.
+    expect(board.rows.find((row) => row.kind === 'PEOPLE')).toMatchObject({
+      id: 'people',
+      label: 'People',
+      debates: 8,
+    });
+    expect(board.rows.filter((row) => row.kind === 'PERSON').map((row) => row.label)).toEqual([
+      'Ada',
+    ]);
+    // Bob's five wins count for model-a: it is rated above the model it lost to otherwise.
+    const without = await people([...models, ...ada], { 'ada-account': 'Ada' });
+    const rating = (found: typeof board, id: string) =>
+      found.rows.find((row) => row.id === id)?.rating ?? NaN;
+    expect(rating(board, 'model-a')).toBeGreaterThan(rating(without, 'model-a'));
+    expect(board.rows.find((row) => row.id === 'model-a')?.debates).toBe(8);
+    expect(board.debates).toBe(8);
+  });
+
+  it('rates a person against the offline speaker apart, and counts only debates with a person as its own', async () => {
+    const debates = [
+      ...models,
+      ...Array.from({ length: 3 }, () =>
+        againstPerson('ada-account', 'Ada', OFFLINE_MODEL_ID, true),
+      ),
+      againstPerson('ada-account', 'Ada', 'model-a', true),
+      // Not recorded: counted as not rated, and only a debate with a person's side is.
+      againstPerson('ada-account', 'Ada', 'model-a', true, false),
+      debate('model-a', 'model-b', 'First Speaker', {
+        model2: { ...speaker('model-b'), writtenBy: null },
+      }),
+    ];
+    const last = debates.at(-2);
+    const ratings = ratingsOf(debates, 10);
+    if (last) ratings.set(last.id, 'NOT_RECORDED');
+    const board = await computeBoard(debates, 'PEOPLE', false, NOW, {
+      ...fast,
+      ratings,
+      listings: new Map([['ada-account', 'Ada']]),
+    });
+    expect(board.apart.map((row) => [row.id, row.debates])).toEqual([
+      [personSubjectId('ada-account'), 3],
+      ['people', 3],
+      [OFFLINE_MODEL_ID, 3],
+    ]);
+    // One debate against model-a in the main group: Ada is not shown there.
+    expect(board.rows.map((row) => row.id)).toEqual(['people', 'model-a', 'model-b']);
+    expect(board).toMatchObject({
+      debates: 1,
+      apartDebates: 3,
+      notRated: { sameSubject: 0, notRecorded: 1, personalityHints: 0, dailyLimit: 0 },
+    });
+  });
+
+  it('has no pairs-only board, and answers all debates when asked for one', async () => {
+    expect(boardKeys.filter((key) => key.subject === 'PEOPLE')).toEqual([
+      { subject: 'PEOPLE', pairsOnly: false },
+    ]);
+    const ada = Array.from({ length: 3 }, () =>
+      againstPerson('ada-account', 'Ada', 'model-a', true),
+    );
+    const board = await computeBoard([...models, ...ada], 'PEOPLE', true, NOW, fast);
+    expect(board).toMatchObject({ pairsOnly: false, debates: 3 });
+    expect(board.rows.map((row) => row.id)).toContain('people');
+  });
+
+  it('gives an empty board without debates against a person, and no People row', async () => {
+    const board = await people(models);
+    expect(board.rows.map((row) => [row.id, row.kind])).toEqual([
+      ['model-a', null],
+      ['model-b', null],
+    ]);
+    expect([board.debates, board.apartDebates]).toEqual([0, 0]);
   });
 });
 
@@ -423,6 +584,35 @@ describe(ratingsOf.name, () => {
       [unknownWriter.id]: 'NOT_RECORDED',
       [hinted.id]: 'PERSONALITY_HINTS',
       [counted.id]: 'RATED',
+    });
+  });
+
+  it('rates debates against a person, within the daily limit of that person and model', () => {
+    const at = (hour: number, model = 'model-a') => ({
+      ...againstPerson('ada', 'Ada', model, true),
+      sharedAt: day + hour * HOUR,
+    });
+    const first = at(1);
+    const second = at(2);
+    const third = at(3);
+    const otherModel = at(4, 'model-b');
+    const notJudged = { ...at(5), judged: false, winner: null };
+    const hinted = {
+      ...at(6),
+      model2: speaker('model-a', { stance: -0.6, personalityHints: true }),
+    };
+    // Another person's debates with the same model have a limit of their own.
+    const bob = { ...againstPerson('bob', 'Bob', 'model-a', false), sharedAt: day + 7 * HOUR };
+    expect(
+      Object.fromEntries(ratingsOf([third, first, second, otherModel, notJudged, hinted, bob], 2)),
+    ).toEqual({
+      [first.id]: 'RATED',
+      [second.id]: 'RATED',
+      [third.id]: 'DAILY_LIMIT',
+      [otherModel.id]: 'RATED',
+      [notJudged.id]: 'NOT_JUDGED',
+      [hinted.id]: 'PERSONALITY_HINTS',
+      [bob.id]: 'RATED',
     });
   });
 });

@@ -4,10 +4,14 @@ import {
   type LeaderboardBoard,
   LeaderboardSubject,
   type LeaderboardRow,
+  type LeaderboardRowKind,
+  PEOPLE_ROW_ID,
+  PEOPLE_ROW_LABEL,
   type SpeakerMode,
   type Verdict,
   type WrittenBy,
 } from '@debate/contracts';
+import { createHash } from 'node:crypto';
 import { BOOTSTRAP_ROUNDS, type Game, rate, type RateOptions } from './bradley-terry.js';
 
 /** What the leaderboard reads of a speaker. */
@@ -39,11 +43,26 @@ export interface RatedDebate {
   readonly audience: 'FOR' | 'AGAINST' | 'TIE' | null;
 }
 
-/** A subject of a board: its id and label. */
+/** A subject of a board: its id and label, and on the People board what it is if no model. */
 interface Subject {
   readonly id: string;
   readonly label: string;
+  readonly kind?: LeaderboardRowKind;
 }
+
+/** How many rated debates a listed person needs before the People board shows them. */
+export const MIN_PERSON_DEBATES = 3;
+
+/**
+ * A person's id on the People board: a hash of their account's id, so that the board, which
+ * anyone reads, never gives an account's id away (nor tells whether an unlisted one debated).
+ */
+export const personSubjectId = (userId: string): string =>
+  `person:${createHash('sha256').update(userId).digest('hex').slice(0, 12)}`;
+
+/** Whether one side of the debate is a person's (the other is then a model). */
+const hasPersonSide = (debate: RatedDebate): boolean =>
+  debate.model1.writtenBy?.kind === 'person' || debate.model2.writtenBy?.kind === 'person';
 
 /** A style as a board names it: 'formal' → 'Formal'. */
 const styleLabel = (style: string) => style.charAt(0).toUpperCase() + style.slice(1);
@@ -66,10 +85,14 @@ function subjectOf(subject: LeaderboardSubject, speaker: RatedSpeaker): Subject 
 /** The UTC day of a moment (ms): the daily limit's day, the same everywhere. */
 const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 
-/** A debate's pairing: its two writers, whichever side each took ('a vs b', in order). */
+/**
+ * A debate's pairing: its two writers, whichever side each took ('a vs b', in order); a
+ * person's side is that person (its author): `person:<authorId>`.
+ */
 function pairingOf(debate: RatedDebate): string {
-  const ids = [debate.model1.writtenBy?.modelId ?? '', debate.model2.writtenBy?.modelId ?? ''];
-  return ids.sort().join(' vs ');
+  const writer = ({ writtenBy }: RatedSpeaker) =>
+    writtenBy?.kind === 'person' ? `person:${debate.authorId}` : (writtenBy?.modelId ?? '');
+  return [writer(debate.model1), writer(debate.model2)].sort().join(' vs ');
 }
 
 /**
@@ -79,8 +102,8 @@ function pairingOf(debate: RatedDebate): string {
  * by a rematch); and of one author's debates of one pairing (the two models, either side) shared
  * on one UTC day, only the first `dailyLimit` count, by sharedAt then id, so that one account
  * sharing a pairing many times a day moves its ratings no more than `dailyLimit` debates can.
- * A debate with a person's side gets no rating at all: a person is no model, so it is on none of
- * these boards (and says nothing of being rated), until a board of people rates it.
+ * A debate with a person's side is rated the same way (the People board's), its pairing the
+ * person against the model.
  */
 export function ratingsOf(
   debates: readonly RatedDebate[],
@@ -93,7 +116,6 @@ export function ratingsOf(
   );
   for (const debate of inOrder) {
     const speakers = [debate.model1, debate.model2];
-    if (speakers.some((s) => s.writtenBy?.kind === 'person')) continue;
     if (!debate.judged) {
       ratings.set(debate.id, 'NOT_JUDGED');
     } else if (speakers.some((s) => s.writtenBy === null || s.personalityHints === null)) {
@@ -201,6 +223,7 @@ class Fit {
       return {
         id: subject.id,
         label: subject.label,
+        kind: subject.kind ?? null,
         rating: rated.rating,
         low: rated.low,
         high: rated.high,
@@ -221,8 +244,10 @@ class Fit {
  * them (a recompute sorts every public debate once for all its boards and the cards), or the
  * daily limit to compute them with (none: no limit).
  */
-export type BoardOptions = RateOptions &
-  (
+export type BoardOptions = RateOptions & {
+  /** The People board's listed people: their listing's name by account id. */
+  readonly listings?: ReadonlyMap<string, string>;
+} & (
     | { readonly ratings: ReadonlyMap<string, DebateRating>; readonly dailyLimit?: never }
     | { readonly ratings?: never; readonly dailyLimit?: number }
   );
@@ -244,7 +269,7 @@ const notRatedKey: Record<
  * ratingsOf rates (the others judged are counted in `notRated`, by reason). A debate with a
  * speaker written by the offline speaker goes to the fit shown apart. Not rated either: a debate
  * whose two sides are the same subject (it tells nothing of either); left out altogether: one
- * with a person's side (ratingsOf gives it no rating).
+ * with a person's side, which only the People board rates (see peopleBoard).
  */
 export async function computeBoard(
   debates: readonly RatedDebate[],
@@ -256,12 +281,18 @@ export async function computeBoard(
   const {
     dailyLimit = Infinity,
     ratings = ratingsOf(debates, dailyLimit),
+    listings = new Map<string, string>(),
     ...rateOptions
   } = options;
   // In id order, so that the same debates always give the same bootstrap draws.
-  const sorted = debates
+  const judged = debates
     .filter((debate) => debate.judged)
     .sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const rounds = rateOptions.rounds ?? BOOTSTRAP_ROUNDS;
+  if (subject === 'PEOPLE') {
+    return peopleBoard(judged, ratings, listings, computedAt, { ...rateOptions, rounds });
+  }
+  const sorted = judged.filter((debate) => !hasPersonSide(debate));
   const inPairs = new Set(
     completedPairs(sorted).flatMap(([original, rematch]) => [original.id, rematch.id]),
   );
@@ -297,7 +328,6 @@ export async function computeBoard(
   }
   main.countPairs(pairs, sides);
   apart.countPairs(pairs, sides);
-  const rounds = rateOptions.rounds ?? BOOTSTRAP_ROUNDS;
   return {
     subject,
     pairsOnly,
@@ -312,7 +342,96 @@ export async function computeBoard(
   };
 }
 
-/** Every board: each subject, all debates and completed pairs only. */
+/**
+ * The People board (computed with all debates: a debate against a person has no rematch), over
+ * the judged `debates` in id order. Per group (the model-written debates, and apart those with
+ * the offline speaker's side, as computeBoard splits them) two fits of the same games: the
+ * MODEL board's rated debates and every rated debate of a person against a model:
+ * - each person their own subject: its rows are the models and each person listed (in
+ *   `listings`, by account) with at least MIN_PERSON_DEBATES rated debates here, under the
+ *   listing's name; the others are fitted (their games inform the models) but never shown;
+ * - every person's side as one subject, People: only its row is shown, beside the others.
+ * The prior (ties against a virtual 1000) anchors both fits, so people are on the models' scale.
+ * `debates`, `apartDebates` and `notRated` count the debates with a person's side only.
+ */
+async function peopleBoard(
+  debates: readonly RatedDebate[],
+  ratings: ReadonlyMap<string, DebateRating>,
+  listings: ReadonlyMap<string, string>,
+  computedAt: Date,
+  options: RateOptions & { readonly rounds: number },
+): Promise<LeaderboardBoard> {
+  const group = () => ({ individual: new Fit(), pooled: new Fit(), people: 0 });
+  const main = group();
+  const apart = group();
+  const notRated = { sameSubject: 0, notRecorded: 0, personalityHints: 0, dailyLimit: 0 };
+  const listed = new Set([...listings.keys()].map(personSubjectId));
+  const modelSides = (debate: RatedDebate) =>
+    [subjectOf('MODEL', debate.model1), subjectOf('MODEL', debate.model2)].filter(
+      (side): side is Subject => side !== null,
+    );
+  for (const debate of debates) {
+    const person = hasPersonSide(debate);
+    const rating = ratings.get(debate.id) ?? 'NOT_JUDGED';
+    if (rating !== 'RATED') {
+      if (person && rating !== 'NOT_JUDGED') notRated[notRatedKey[rating]] += 1;
+      continue;
+    }
+    const { model1, model2 } = debate;
+    if (!model1.writtenBy || !model2.writtenBy) continue;
+    // A person's side: its author, alone, then pooled with every other person.
+    const individual = (speaker: RatedSpeaker): Subject | null =>
+      speaker.writtenBy?.kind === 'person'
+        ? {
+            id: personSubjectId(debate.authorId),
+            label: listings.get(debate.authorId) ?? PEOPLE_ROW_LABEL,
+            kind: 'PERSON',
+          }
+        : subjectOf('MODEL', speaker);
+    const pooled = (speaker: RatedSpeaker): Subject | null =>
+      speaker.writtenBy?.kind === 'person'
+        ? { id: PEOPLE_ROW_ID, label: PEOPLE_ROW_LABEL, kind: 'PEOPLE' }
+        : subjectOf('MODEL', speaker);
+    const [first, second] = [individual(model1), individual(model2)];
+    const [firstPooled, secondPooled] = [pooled(model1), pooled(model2)];
+    if (!first || !second || !firstPooled || !secondPooled) continue;
+    if (first.id === second.id) {
+      if (person) notRated.sameSubject += 1;
+      continue;
+    }
+    const offline = model1.writtenBy.kind === 'offline' || model2.writtenBy.kind === 'offline';
+    const fits = offline ? apart : main;
+    fits.individual.add(debate, first, second);
+    fits.pooled.add(debate, firstPooled, secondPooled);
+    if (person) fits.people += 1;
+  }
+  // The models' completed pairs (a debate against a person has no rematch).
+  const pairs = completedPairs(debates.filter((debate) => ratings.get(debate.id) === 'RATED'));
+  const rowsOf = async ({ individual, pooled }: ReturnType<typeof group>) => {
+    individual.countPairs(pairs, modelSides);
+    const shown = (await individual.rows(options)).filter(
+      (row) => row.kind === null || (listed.has(row.id) && row.debates >= MIN_PERSON_DEBATES),
+    );
+    const people = (await pooled.rows(options)).filter((row) => row.kind === 'PEOPLE');
+    return [...shown, ...people].sort(
+      (x, y) => y.rating - x.rating || x.label.localeCompare(y.label),
+    );
+  };
+  return {
+    subject: 'PEOPLE',
+    pairsOnly: false,
+    rows: await rowsOf(main),
+    apart: await rowsOf(apart),
+    debates: main.people,
+    apartDebates: apart.people,
+    notRated,
+    bootstrapRounds: options.rounds,
+    computedAt: computedAt.toISOString(),
+    computeMs: null,
+  };
+}
+
+/** Every board: each subject, all debates and completed pairs only (People: all debates). */
 export const boardKeys = LeaderboardSubject.options.flatMap((subject) =>
-  [false, true].map((pairsOnly) => ({ subject, pairsOnly })),
+  (subject === 'PEOPLE' ? [false] : [false, true]).map((pairsOnly) => ({ subject, pairsOnly })),
 );

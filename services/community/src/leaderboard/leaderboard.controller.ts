@@ -5,7 +5,10 @@ import { LeaderboardService } from './leaderboard.service.js';
 
 type Contracts = typeof leaderboardContracts;
 
-/** The leaderboard's request: a stored board, never computed on the request's time. */
+/**
+ * The leaderboard's requests: a stored board, never computed on the request's time; a user's
+ * listing on the People board, read and set.
+ */
 @Controller()
 export class LeaderboardController {
   constructor(private readonly leaderboard: LeaderboardService) {}
@@ -13,5 +16,19 @@ export class LeaderboardController {
   @HandleRequest(leaderboardContracts.get)
   get(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
     return this.leaderboard.board(request);
+  }
+
+  @HandleRequest(leaderboardContracts.getListing)
+  getListing(
+    request: ParsedRequestOf<Contracts['getListing']>,
+  ): Promise<ResponseOf<Contracts['getListing']>> {
+    return this.leaderboard.listing(request);
+  }
+
+  @HandleRequest(leaderboardContracts.setListing)
+  setListing(
+    request: ParsedRequestOf<Contracts['setListing']>,
+  ): Promise<ResponseOf<Contracts['setListing']>> {
+    return this.leaderboard.setListing(request);
   }
 }

@@ -184,6 +184,21 @@ export class LeaderboardRepository implements OnApplicationBootstrap {
     );
   }
 
+  /**
+   * How many of the user's public debates against a model the boards rate (their stored
+   * rating, as the last recompute left it).
+   */
+  ratedPersonDebates(userId: string): Promise<number> {
+    return this.debates
+      .countDocuments({
+        userId,
+        removedAt: null,
+        rating: 'RATED',
+        $or: [{ 'model1.writtenBy.kind': 'person' }, { 'model2.writtenBy.kind': 'person' }],
+      })
+      .exec();
+  }
+
   /** When a debate's public copy was shared and taken down; null: it has none. */
   publicState(
     debateId: string,

@@ -4,6 +4,10 @@ import { describe, expect, it } from '@jest/globals';
 import { boardKeys, type RatedDebate, type RatedSpeaker } from './leaderboard-boards.js';
 import type { LeaderboardRepository } from './leaderboard.repository.js';
 import { LeaderboardService } from './leaderboard.service.js';
+import type { PeopleListingsRepository } from './people-listings.repository.js';
+
+/** No one listed on the People board. */
+const noListings = { all: async () => new Map() } as unknown as PeopleListingsRepository;
 
 /**
  * The store's edge of the service: each read of the public debates waits until the test lets
@@ -37,7 +41,7 @@ describe(LeaderboardService.name, () => {
 
   it('recomputes one at a time, and once more after changes made during one', async () => {
     const store = heldStore();
-    const sut = new LeaderboardService(store.repository, logger, 4);
+    const sut = new LeaderboardService(store.repository, noListings, logger, 4);
     let readsBegun = 0;
     const counted = store.repository.ratedDebates.bind(store.repository);
     store.repository.ratedDebates = () => {
@@ -91,7 +95,7 @@ describe(LeaderboardService.name, () => {
       save: async () => undefined,
       saveRatings: async () => undefined,
     } as unknown as LeaderboardRepository;
-    const sut = new LeaderboardService(repository, logger, 4);
+    const sut = new LeaderboardService(repository, noListings, logger, 4);
     await expect(sut.changed()).resolves.toBeUndefined();
     await expect(sut.changed()).resolves.toBeUndefined();
     expect(calls).toBe(2);
@@ -133,10 +137,15 @@ describe(LeaderboardService.name, () => {
         cards.push(ratings);
       },
     } as unknown as LeaderboardRepository;
-    const sut = new LeaderboardService(repository, logger, 4);
+    const sut = new LeaderboardService(repository, noListings, logger, 4);
     await sut.changed();
     expect(boards.map((board) => [board.subject, board.pairsOnly, board.debates])).toEqual(
-      boardKeys.map(({ subject, pairsOnly }) => [subject, pairsOnly, pairsOnly ? 0 : 1]),
+      // (The People board counts debates against a person only: none here.)
+      boardKeys.map(({ subject, pairsOnly }) => [
+        subject,
+        pairsOnly,
+        pairsOnly || subject === 'PEOPLE' ? 0 : 1,
+      ]),
     );
     expect(cards).toEqual([new Map([['d1', 'RATED']])]);
     expect(authorReads).toBe(1);

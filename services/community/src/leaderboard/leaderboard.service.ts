@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BOOTSTRAP_ROUNDS } from './bradley-terry.js';
 import { boardKeys, computeBoard, ratingsOf } from './leaderboard-boards.js';
 import { LeaderboardRepository } from './leaderboard.repository.js';
+import { PeopleListingsRepository } from './people-listings.repository.js';
 
 type Contracts = typeof leaderboardContracts;
 
@@ -64,6 +65,7 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
 
   constructor(
     private readonly repository: LeaderboardRepository,
+    private readonly listings: PeopleListingsRepository,
     private readonly logger: PinoLoggerService,
     @Inject(LEADERBOARD_DAILY_LIMIT) private readonly dailyLimit: number,
   ) {}
@@ -100,12 +102,35 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
     return this.queued;
   }
 
-  /** The stored board of the request's subject. */
-  async board({
-    subject,
-    pairsOnly,
-  }: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
+  /**
+   * The stored board of the request's subject. The People board has no completed pairs (a
+   * debate against a person has no rematch): asked for pairs only, it answers its one board.
+   */
+  async board(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
+    const { subject } = request;
+    const pairsOnly = subject === 'PEOPLE' ? false : request.pairsOnly;
     return (await this.repository.board(subject, pairsOnly)) ?? emptyBoard(subject, pairsOnly);
+  }
+
+  /** The user's listing on the People board, and how many of their debates it rated. */
+  async listing({
+    userId,
+  }: ParsedRequestOf<Contracts['getListing']>): Promise<ResponseOf<Contracts['getListing']>> {
+    const [name, ratedDebates] = await Promise.all([
+      this.listings.nameOf(userId),
+      this.repository.ratedPersonDebates(userId),
+    ]);
+    return { listed: name !== null, name, ratedDebates };
+  }
+
+  /** Lists the user (or takes them off); the People board is recomputed in the background. */
+  async setListing(
+    request: ParsedRequestOf<Contracts['setListing']>,
+  ): Promise<ResponseOf<Contracts['setListing']>> {
+    if (request.listed) await this.listings.list(request.userId, request.name, new Date());
+    else await this.listings.unlist(request.userId);
+    void this.changed();
+    return this.listing(request);
   }
 
   private async recompute(): Promise<void> {
@@ -113,12 +138,15 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
       if (this.stopping) return;
       const started = performance.now();
       const readAt = new Date();
-      const { debates, stored, unreadable } = await this.repository.ratedDebates();
+      const [{ debates, stored, unreadable }, listings] = await Promise.all([
+        this.repository.ratedDebates(),
+        this.listings.all(),
+      ]);
       // Whether each debate is rated, or why not: once, for every board and for the cards.
       const ratings = ratingsOf(debates, this.dailyLimit);
       const boards: LeaderboardBoard[] = [];
       for (const { subject, pairsOnly } of boardKeys) {
-        boards.push(await computeBoard(debates, subject, pairsOnly, readAt, { ratings }));
+        boards.push(await computeBoard(debates, subject, pairsOnly, readAt, { ratings, listings }));
       }
       const computeMs = Math.round(performance.now() - started);
       this.lastMs = computeMs;

@@ -112,6 +112,8 @@ publicDebateSchema.index({ sharedAt: -1, _id: -1 });
 publicDebateSchema.index({ popularity: -1, sharedAt: -1, _id: -1 });
 publicDebateSchema.index({ controversy: -1, sharedAt: -1, _id: -1 });
 publicDebateSchema.index({ categories: 1, sharedAt: -1 });
+// The account page counts its user's rated debates against a model (the People board).
+publicDebateSchema.index({ userId: 1 });
 // A debate's page finds its rematch (the other half of a side-swapped pair).
 publicDebateSchema.index(
   { rematchOf: 1 },

@@ -6,6 +6,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { RequireAuth } from '../auth/RequireAuth';
 import { formatTokens } from '../debates/provenance';
 import { longDate, NextFreeDebate } from './NextFreeDebate';
+import { PeopleListingSection } from './PeopleListingSection';
 import { useUsageQuery } from './usage.api';
 
 /** The plan names of the Account Type row. */
@@ -146,6 +147,7 @@ function Account() {
         </dl>
       </section>
       <UsageStatistics memberSince={user.creationTime} />
+      <PeopleListingSection displayName={user.displayName} />
       <section className="card" aria-labelledby="subscription-heading">
         <h2 id="subscription-heading">Subscription</h2>
         <button type="button" className="button" onClick={() => setUpgrading(true)}>
@@ -165,7 +167,7 @@ function Account() {
   );
 }
 
-/** /account: profile, usage statistics and subscription, for signed-in users. */
+/** /account: profile, usage, the People board listing and subscription, for signed-in users. */
 export function AccountPage() {
   return (
     <section className="page" aria-labelledby="account-heading">

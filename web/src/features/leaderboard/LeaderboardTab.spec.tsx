@@ -10,6 +10,8 @@ import {
   EMPTY_PAIRS,
   LeaderboardTab,
   LOAD_FAILURE,
+  PEOPLE_NOTE,
+  PERSON_TAG,
 } from './LeaderboardTab';
 
 type Board = LeaderboardQuery['leaderboard'];
@@ -26,6 +28,7 @@ const row = (id: string, label: string, rating: number, fields: Partial<Row> = {
   debates: 10,
   pairs: 2,
   audience: null,
+  kind: null,
   ...fields,
 });
 
@@ -65,6 +68,24 @@ const styles: Board = {
   debates: 4,
   computedAt: '2025-06-01T12:00:00.000Z',
   rows: [row('formal', 'Formal', 1030), row('casual', 'Casual', 970)],
+};
+
+/** Two listed people among the models; everyone's side pooled; one person against the offline speaker. */
+const people: Board = {
+  ...empty,
+  subject: 'PEOPLE',
+  debates: 6,
+  apartDebates: 1,
+  computedAt: '2025-06-01T12:00:00.000Z',
+  rows: [
+    row('person:0a1b2c3d4e5f', 'Ada Lovelace', 1090, { kind: 'PERSON', debates: 3, pairs: 0 }),
+    row('gpt-4o', 'GPT-4o', 1040, { debates: 7, pairs: 0 }),
+    row('people', 'People', 980, { kind: 'PEOPLE', debates: 6, pairs: 0 }),
+  ],
+  apart: [
+    row('offline', 'Offline speaker', 1010, { debates: 1, pairs: 0 }),
+    row('people', 'People', 990, { kind: 'PEOPLE', debates: 1, pairs: 0 }),
+  ],
 };
 
 const realFetch = globalThis.fetch;
@@ -156,6 +177,7 @@ describe(LeaderboardTab.name, () => {
       { subject: 'MODEL', pairsOnly: false },
       { subject: 'SETUP', pairsOnly: false },
       { subject: 'STYLE', pairsOnly: false },
+      { subject: 'PEOPLE', pairsOnly: false },
     ]);
     expect(screen.getByRole('button', { name: 'Models' }).getAttribute('aria-pressed')).toBe(
       'true',
@@ -188,7 +210,7 @@ describe(LeaderboardTab.name, () => {
       screen.getByRole('button', { name: 'Rhetoric styles' }).getAttribute('aria-pressed'),
     ).toBe('true');
     expect(screen.queryByText(EMPTY_BOARD)).toBeNull();
-    expect(asked).toHaveLength(3);
+    expect(asked).toHaveLength(4);
   });
 
   it('opens on the earlier board that rates anything, whichever answers first', async () => {
@@ -276,7 +298,81 @@ describe(LeaderboardTab.name, () => {
       { subject: 'MODEL', pairsOnly: false },
       { subject: 'SETUP', pairsOnly: false },
       { subject: 'STYLE', pairsOnly: false },
+      { subject: 'PEOPLE', pairsOnly: false },
       { subject: 'STYLE', pairsOnly: true },
+    ]);
+  });
+
+  it('opens on the People board a link names: each listed person tagged, the people pooled set apart and explained, no pairs toggle', async () => {
+    const asked = fakeGateway(({ subject }) => (subject === 'PEOPLE' ? people : models));
+    renderWithProviders(<LeaderboardTab />, {
+      preloadedState: signedOut,
+      route: '/community/leaderboard?board=people',
+    });
+    const table = await screen.findByRole('table', { name: 'People vs models: 6 judged debates' });
+    expect(asked).toEqual([{ subject: 'PEOPLE', pairsOnly: false }]);
+    expect(
+      screen.getByRole('button', { name: 'People vs models' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+    expect(within(table).getAllByRole('columnheader')[1]?.textContent).toBe('Debater');
+    expect(cells(table)).toEqual([
+      ['1', `Ada Lovelace ${PERSON_TAG}`, '1090', '1030 – 1150', '3', '0', '—'],
+      ['2', 'GPT-4o', '1040', '980 – 1100', '7', '0', '—'],
+      ['3', 'People', '980', '920 – 1040', '6', '0', '—'],
+    ]);
+    const [person, model, pooled] = within(table).getAllByRole('rowheader');
+    expect(within(person as HTMLElement).getByText(PERSON_TAG).className).toBe('row-tag');
+    expect(within(model as HTMLElement).queryByText(PERSON_TAG)).toBeNull();
+    expect(within(pooled as HTMLElement).queryByText(PERSON_TAG)).toBeNull();
+    expect(pooled?.closest('tr')?.className).toBe('people-row');
+    expect(person?.closest('tr')?.className).toBe('');
+    expect(screen.getByText(PEOPLE_NOTE)).toBeTruthy();
+    // A person against the offline speaker is rated apart, as on every board.
+    const apart = screen.getByRole('region', { name: APART_HEADING });
+    expect(
+      cells(
+        within(apart).getByRole('table', {
+          name: 'People vs models, offline speaker: 1 judged debate',
+        }),
+      ).map((cellsOfRow) => cellsOfRow[1]),
+    ).toEqual(['Offline speaker', 'People']);
+    // A person's debate has no rematch: no pairs to ask for.
+    expect(screen.queryByRole('checkbox', { name: 'Only side-swapped pairs' })).toBeNull();
+  });
+
+  it('opens on the People board when only people’s debates are rated', async () => {
+    fakeGateway(({ subject }) => (subject === 'PEOPLE' ? people : { ...empty, subject }));
+    renderWithProviders(<LeaderboardTab />, { preloadedState: signedOut });
+    expect(
+      await screen.findByRole('table', { name: 'People vs models: 6 judged debates' }),
+    ).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: 'People vs models' }).getAttribute('aria-pressed'),
+    ).toBe('true');
+  });
+
+  it('asks the People board for all its debates even with pairs only chosen, and the toggle comes back on the models', async () => {
+    const asked = fakeGateway(({ subject, pairsOnly }) =>
+      subject === 'PEOPLE' ? people : pairsOnly ? { ...empty, subject, pairsOnly } : models,
+    );
+    renderWithProviders(<LeaderboardTab />, {
+      preloadedState: signedOut,
+      route: '/community/leaderboard?board=models',
+    });
+    await screen.findByRole('table', { name: 'Models: 14 judged debates' });
+    expect(screen.queryByText(PEOPLE_NOTE)).toBeNull();
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Only side-swapped pairs' }));
+    await screen.findByText(EMPTY_PAIRS);
+    fireEvent.click(screen.getByRole('button', { name: 'People vs models' }));
+    await screen.findByRole('table', { name: 'People vs models: 6 judged debates' });
+    expect(screen.queryByRole('checkbox', { name: 'Only side-swapped pairs' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Models' }));
+    const toggle = await screen.findByRole('checkbox', { name: 'Only side-swapped pairs' });
+    expect((toggle as HTMLInputElement).checked).toBe(true);
+    expect(asked).toEqual([
+      { subject: 'MODEL', pairsOnly: false },
+      { subject: 'MODEL', pairsOnly: true },
+      { subject: 'PEOPLE', pairsOnly: false },
     ]);
   });
 

@@ -9,6 +9,7 @@ const SUBJECTS: ReadonlyArray<[LeaderboardSubject, string]> = [
   ['MODEL', 'Models'],
   ['SETUP', 'Single or team'],
   ['STYLE', 'Rhetoric styles'],
+  ['PEOPLE', 'People vs models'],
 ];
 
 /** A board as the address names it (`?board=styles`): a link opens on it. */
@@ -16,6 +17,7 @@ const BOARD_PARAM: Readonly<Record<LeaderboardSubject, string>> = {
   MODEL: 'models',
   SETUP: 'setups',
   STYLE: 'styles',
+  PEOPLE: 'people',
 };
 
 function boardOf(params: URLSearchParams): LeaderboardSubject | null {
@@ -52,6 +54,7 @@ const NAME_HEADING: Readonly<Record<LeaderboardSubject, string>> = {
   MODEL: 'Model',
   SETUP: 'Model and setup',
   STYLE: 'Style',
+  PEOPLE: 'Debater',
 };
 
 export const EMPTY_BOARD =
@@ -62,6 +65,9 @@ export const EMPTY_PAIRS =
   '(each model on the other side), both shared.';
 export const APART_HEADING = 'Rated apart: debates written by the offline speaker';
 export const LOAD_FAILURE = 'The leaderboard could not be loaded. Please try again later.';
+export const PEOPLE_NOTE = 'People: every person’s side pooled, listed or not.';
+/** The small tag beside a person's name on the People board. */
+export const PERSON_TAG = 'person';
 
 const whole = (value: number) => Math.round(value).toString();
 /** A 95% interval, as the table shows it. */
@@ -93,9 +99,18 @@ function BoardTable({ caption, subject, rows }: BoardTableProps) {
         </thead>
         <tbody>
           {rows.map((row, index) => (
-            <tr key={row.id}>
+            <tr key={row.id} className={row.kind === 'PEOPLE' ? 'people-row' : undefined}>
               <td>{index + 1}</td>
-              <th scope="row">{row.label}</th>
+              <th scope="row">
+                {row.label}
+                {row.kind === 'PERSON' && (
+                  // The space keeps the name and the tag two words for a screen reader.
+                  <>
+                    {' '}
+                    <span className="row-tag">{PERSON_TAG}</span>
+                  </>
+                )}
+              </th>
               <td>{whole(row.rating)}</td>
               <td>{interval(row.low, row.high)}</td>
               <td>{row.debates}</td>
@@ -122,9 +137,10 @@ function BoardTable({ caption, subject, rows }: BoardTableProps) {
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
 /**
- * The hub's third tab: ratings of the models that wrote the shared, judged debates, or of the
- * rhetoric styles, from the judges' verdicts (and the audience's minds changed), as the
- * community service last computed them.
+ * The hub's third tab: ratings of the models that wrote the shared, judged debates, of their
+ * setups, of the rhetoric styles, or of the people who debated a model against the models, from
+ * the judges' verdicts (and the audience's minds changed), as the community service last
+ * computed them.
  */
 export function LeaderboardTab() {
   const [params, setParams] = useSearchParams();
@@ -139,6 +155,7 @@ export function LeaderboardTab() {
     ['MODEL', useLeaderboardQuery({ subject: 'MODEL', pairsOnly: false }, { skip: !probing })],
     ['SETUP', useLeaderboardQuery({ subject: 'SETUP', pairsOnly: false }, { skip: !probing })],
     ['STYLE', useLeaderboardQuery({ subject: 'STYLE', pairsOnly: false }, { skip: !probing })],
+    ['PEOPLE', useLeaderboardQuery({ subject: 'PEOPLE', pairsOnly: false }, { skip: !probing })],
   ] as const;
   const decided = probing ? openingBoard(probes) : null;
   if (decided !== null) setOpening(decided);
@@ -152,10 +169,12 @@ export function LeaderboardTab() {
       },
       { replace: true },
     );
+  // A person's debate has no rematch: the People board is never of pairs only (nor offers it).
+  const pairable = subject !== 'PEOPLE';
   // While another board loads the last one stays, named as what it is (data.subject). The
   // opening board is one of the probes' boards: its answer is already in the cache.
   const { data, error, isFetching, refetch } = useLeaderboardQuery(
-    { subject: subject ?? 'MODEL', pairsOnly },
+    { subject: subject ?? 'MODEL', pairsOnly: pairable && pairsOnly },
     { skip: subject === null },
   );
   const shown = data?.subject ?? subject ?? 'MODEL';
@@ -190,14 +209,16 @@ export function LeaderboardTab() {
             </button>
           ))}
         </div>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={pairsOnly}
-            onChange={(event) => setPairsOnly(event.target.checked)}
-          />
-          Only side-swapped pairs
-        </label>
+        {pairable && (
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={pairsOnly}
+              onChange={(event) => setPairsOnly(event.target.checked)}
+            />
+            Only side-swapped pairs
+          </label>
+        )}
       </div>
       {error ? (
         <LoadFailure message={LOAD_FAILURE} retrying={isFetching} onRetry={() => void refetch()} />
@@ -214,7 +235,11 @@ export function LeaderboardTab() {
               rows={data.rows}
             />
           ) : (
-            <p className="hint">No debate written by models on both sides yet.</p>
+            <p className="hint">
+              {shown === 'PEOPLE'
+                ? 'No debate of a person against a model other than the offline speaker yet.'
+                : 'No debate written by models on both sides yet.'}
+            </p>
           )}
           {data.apart.length > 0 && (
             <section className="leaderboard-apart" aria-labelledby="leaderboard-apart-heading">
@@ -225,6 +250,9 @@ export function LeaderboardTab() {
                 rows={data.apart}
               />
             </section>
+          )}
+          {[...data.rows, ...data.apart].some((row) => row.kind === 'PEOPLE') && (
+            <p className="hint leaderboard-notes">{PEOPLE_NOTE}</p>
           )}
           <p className="hint leaderboard-notes">
             {data.notRated.sameSubject > 0 &&

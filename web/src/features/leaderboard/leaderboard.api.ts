@@ -4,7 +4,7 @@ import type { LeaderboardQuery, LeaderboardSubject } from '../../gql/graphql';
 
 /** A board as the leaderboard tab shows it. */
 export type Leaderboard = LeaderboardQuery['leaderboard'];
-/** One row of a board: a model or a style. */
+/** One row of a board: a model, a setup, a style, a person or the people pooled. */
 export type LeaderboardRow = Leaderboard['rows'][number];
 
 interface LeaderboardArgs {
@@ -17,6 +17,7 @@ graphql(`
   fragment LeaderboardRowFields on LeaderboardRow {
     id
     label
+    kind
     rating
     low
     high
