@@ -21,6 +21,9 @@
 // TTFT subtracted, its p50/p95/max, and the goal: p95 <= 150 ms. A second phase of the same run,
 // not a mode of its own: the same platform, fake and browser, so that both figures come from one
 // command under the same conditions, and the smoke run covers both for one platform start.
+// Last, the same number of people as clients of the gateway's API from this process (no
+// browser): the platform's part of that figure, the mutation sent to the model's first words
+// received, the TTFT subtracted.
 //
 //   npm run bench:streaming -- --debates 10 --people 5
 //   npm run bench:streaming -- --people 0                # the two-model debates only
@@ -281,6 +284,159 @@ async function measureSubmits() {
       await page.getByRole('button', { name: 'Begin discussion' }).waitFor();
     }),
   );
+  // Closed, the pages take no more of the machine's cores from the measure over the API.
+  await Promise.all(users.map(({ page }) => page.context().close()));
+}
+
+/** One GraphQL operation over HTTP, as the web app sends it; throws the first error. */
+async function graphql(query, variables, token) {
+  const answer = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await answer.json();
+  if (body.errors?.[0]) throw new Error(`${query.slice(0, 40)}…: ${body.errors[0].message}`);
+  return body.data;
+}
+
+/**
+ * A run's events over the gateway's WebSocket (graphql-transport-ws, as the web app follows a
+ * run): calls `onEvent(event, at)` with each, `at` when it arrived (ms); resolves once the
+ * subscription is acknowledged. Returns the socket, to close.
+ */
+function followRun(runId, token, onEvent) {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+  const send = (message) => socket.send(JSON.stringify(message));
+  return new Promise((resolve, reject) => {
+    socket.onopen = () =>
+      send({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } });
+    socket.onerror = () => reject(new Error(`the WebSocket of run ${runId} failed`));
+    socket.onmessage = ({ data }) => {
+      const at = Date.now();
+      const message = JSON.parse(data);
+      if (message.type === 'connection_ack') {
+        send({
+          id: 'run',
+          type: 'subscribe',
+          payload: {
+            query: 'subscription ($id: String!) { debateRun(id: $id) { type turn text } }',
+            variables: { id: runId },
+          },
+        });
+        resolve(socket);
+      } else if (message.type === 'ping') send({ type: 'pong' });
+      else if (message.type === 'next' && message.payload?.data?.debateRun) {
+        onEvent(message.payload.data.debateRun, at);
+      }
+    };
+  });
+}
+
+/**
+ * The platform's part of the figure, without the browsers: the same number of people, as
+ * clients of the gateway's HTTP and WebSocket API from this process (what the web app sends and
+ * receives, nothing rendered), submit at once; per submit, the time from sending the mutation to
+ * the model's first words arriving over the run's WebSocket, the TTFT subtracted. On this 2-core
+ * machine 20 Chromium pages starve the platform of CPU (see docs/benchmarks.md); these clients
+ * cost next to none, so this is what the platform adds under the same 20 submits.
+ */
+async function measureSubmitsOverApi() {
+  process.stdout.write(`\nThe same over the API: ${people} people, no browser…\n`);
+  const speaker = (model, stance) => ({
+    model,
+    stance,
+    rhetoricStyle: 'standard',
+    personality: '',
+  });
+  const runs = await Promise.all(
+    Array.from({ length: people }, async (_, index) => {
+      const { signUp } = await graphql(
+        'mutation ($e: String!, $p: String!) { signUp(email: $e, password: $p) { accessToken } }',
+        { e: `api-person-${index}@example.org`, p: 'a long enough password' },
+      );
+      const token = signUp.accessToken;
+      const topic = `API motion ${index}: should cities ban cars?`;
+      const { startDebate: runId } = await graphql(
+        'mutation ($s: DebateSettingsInput!) { startDebate(settings: $s) }',
+        {
+          s: {
+            topic,
+            debateFormat: 'structured',
+            moderatorEnabled: false,
+            first: speaker('person', 0.8),
+            second: speaker('bench-model', -0.8),
+            person: 'FIRST',
+          },
+        },
+        token,
+      );
+      const run = { token, topic, runId, firstWordsAt: null, socket: null };
+      let awaiting;
+      const awaited = new Promise((resolve) => (awaiting = resolve));
+      run.socket = await followRun(runId, token, (event, at) => {
+        if (event.type === 'turnAwaiting' && event.turn === 0) awaiting();
+        if (event.type === 'textDelta' && event.turn === 1 && event.text) run.firstWordsAt ??= at;
+      });
+      await awaited;
+      return run;
+    }),
+  );
+  // All at once: every request leaves in the same turn of this process's event loop.
+  const sent = runs.map((run) => {
+    run.submittedAt = Date.now();
+    return graphql(
+      'mutation ($r: String!, $n: Int!, $t: String!) { submitTurn(runId: $r, turn: $n, text: $t) }',
+      { r: run.runId, n: 0, t: personTurn },
+      run.token,
+    );
+  });
+  await Promise.all(sent);
+  const deadline = Date.now() + 60_000;
+  while (runs.some((run) => run.firstWordsAt === null) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const asked = requestTimes();
+  const beyond = new Samples();
+  const toRequest = new Samples();
+  for (const run of runs) {
+    const receivedAt = asked.get(`${run.topic}|${ANSWER}`);
+    if (run.firstWordsAt === null || receivedAt === undefined) {
+      beyond.fail(
+        `${run.topic}: ${receivedAt === undefined ? 'no request of the model' : 'no words within a minute'}`,
+      );
+      continue;
+    }
+    toRequest.add(receivedAt - run.submittedAt);
+    beyond.add(run.firstWordsAt - run.submittedAt - ttftMs);
+  }
+  const p95 = beyond.percentile(95);
+  printRows([
+    ['people submitting at once, over the API', people],
+    ['submits measured', beyond.count],
+    [
+      'submit -> request of the model p50 / p95 (ms)',
+      `${ms(toRequest, 50)} / ${ms(toRequest, 95)}`,
+    ],
+    ['submit -> first words received - TTFT p50 (ms)', ms(beyond, 50)],
+    ['submit -> first words received - TTFT p95 (ms)', fixed(p95, 0)],
+    ['submit -> first words received - TTFT max (ms)', ms(beyond, 100)],
+    [`the platform's part: p95 - TTFT <= ${GOAL_MS} ms`, p95 <= GOAL_MS ? 'met' : 'NOT met'],
+  ]);
+  reportFailures([['submit -> first words received (API)', beyond]]);
+  await Promise.all(
+    runs.map(async (run) => {
+      await graphql(
+        'mutation ($r: String!) { stopDebate(runId: $r) { stopped } }',
+        { r: run.runId },
+        run.token,
+      );
+      run.socket.close();
+    }),
+  );
 }
 
 try {
@@ -349,7 +505,10 @@ try {
 
   // The two-model debates' pages closed, the people's run on the same platform alone.
   await Promise.all(users.map(({ page }) => page.context().close()));
-  if (people > 0) await measureSubmits();
+  if (people > 0) {
+    await measureSubmits();
+    await measureSubmitsOverApi();
+  }
 } finally {
   await browser.close();
   await provider.close();
