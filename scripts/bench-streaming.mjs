@@ -21,9 +21,10 @@
 // TTFT subtracted, its p50/p95/max, and the goal: p95 <= 150 ms. A second phase of the same run,
 // not a mode of its own: the same platform, fake and browser, so that both figures come from one
 // command under the same conditions, and the smoke run covers both for one platform start.
-// Last, the same number of people as clients of the gateway's API from this process (no
-// browser): the platform's part of that figure, the mutation sent to the model's first words
-// received, the TTFT subtracted.
+// Then 5 people (at most `--people`) in Chromium one after another (the browser's part, the
+// cores not shared with 20 renderers at once), and last as many people as `--people` as clients
+// of the gateway's API from this process (no browser), all at once: the platform's part of that
+// figure, the mutation sent to the model's first words received, the TTFT subtracted.
 //
 //   npm run bench:streaming -- --debates 10 --people 5
 //   npm run bench:streaming -- --people 0                # the two-model debates only
@@ -177,10 +178,10 @@ const PERSON_TITLE = roundTitles[0];
 const ANSWER = `Second Speaker, ${PERSON_TITLE}`;
 
 /** A new user on /engine set up against the bench model, the person opening, For. */
-async function signUpAgainstModel(index) {
-  const page = await signUp(`person-${index}@example.org`);
+async function signUpAgainstModel(name) {
+  const page = await signUp(`${name}@example.org`);
   await page.goto('/engine');
-  const topic = `Person motion ${index}: should cities ban cars?`;
+  const topic = `Motion of ${name}: should cities ban cars?`;
   await page.getByLabel('Debate topic').fill(topic);
   await page.getByRole('radio', { name: 'You against a model' }).check();
   await page.getByRole('radio', { name: 'For', exact: true }).check();
@@ -193,14 +194,17 @@ async function signUpAgainstModel(index) {
 }
 
 /**
- * The person's submit to the model's first words on screen: `people` users begin, write their
- * first turn, and press Submit turn at once. Prints the figures, and fails as the first phase
+ * The person's submit to the model's first words on screen: `count` users (named `group`-n)
+ * begin, write their first turn, and press Submit turn at once (`atOnce`) or one after another,
+ * each once the last one's answer is on screen. Prints the figures, and fails as the first phase
  * does when no submit was measured.
  */
-async function measureSubmits() {
-  process.stdout.write(`\nSigning up ${people} people in Chromium…\n`);
+async function measureSubmits(count, group, atOnce) {
+  process.stdout.write(`\nSigning up ${count} people in Chromium…\n`);
   const users = [];
-  for (let index = 0; index < people; index += 1) users.push(await signUpAgainstModel(index));
+  for (let index = 0; index < count; index += 1) {
+    users.push(await signUpAgainstModel(`${group}-${index}`));
+  }
   await Promise.all(
     users.map(({ page }) => page.getByRole('button', { name: 'Begin discussion' }).click()),
   );
@@ -215,26 +219,30 @@ async function measureSubmits() {
   );
 
   process.stdout.write(
-    `Submitting ${people} turns at once (the model: ${ttftMs} ms to its first token)…\n`,
-  );
-  await Promise.all(
-    users.map(({ page }) => page.getByRole('button', { name: 'Submit turn' }).click()),
+    `Submitting ${count} turns ${atOnce ? 'at once' : 'one after another'} (the model: ${ttftMs} ms to its first token)…\n`,
   );
   // Each page until the model's first words are painted, or a minute: a refusal never comes.
-  const painted = await Promise.all(
-    users.map(({ page }) =>
-      page
-        .waitForFunction((key) => window.__firstWords.get(key)?.onScreen != null, ANSWER, {
+  // Polled 4 times a second, not every frame: the page records the times itself, and 20 pages
+  // polled every frame take the cores the figure is measured on.
+  const submitAndWait = ({ page }) =>
+    page
+      .getByRole('button', { name: 'Submit turn' })
+      .click()
+      .then(() =>
+        page.waitForFunction((key) => window.__firstWords.get(key)?.onScreen != null, ANSWER, {
           timeout: 60_000,
-        })
-        .then(
-          () => null,
-          async () =>
-            (await page.getByRole('alert').allTextContents()).join(' ') ||
-            'no words on screen within a minute',
-        ),
-    ),
-  );
+          polling: 250,
+        }),
+      )
+      .then(
+        () => null,
+        async () =>
+          (await page.getByRole('alert').allTextContents()).join(' ') ||
+          'no words on screen within a minute',
+      );
+  const painted = [];
+  if (atOnce) painted.push(...(await Promise.all(users.map(submitAndWait))));
+  else for (const user of users) painted.push(await submitAndWait(user));
 
   const asked = requestTimes();
   // Each submit's time (ms) from the click to the model's words on screen, the TTFT taken off.
@@ -261,7 +269,7 @@ async function measureSubmits() {
   }
   const p95 = beyond.percentile(95);
   printRows([
-    ['people submitting at once', people],
+    [`people submitting ${atOnce ? 'at once' : 'one after another'}, in Chromium`, count],
     ['submits measured', beyond.count],
     ['submits not measured', beyond.errors],
     ["model's time to first token (ms)", ttftMs],
@@ -506,7 +514,9 @@ try {
   // The two-model debates' pages closed, the people's run on the same platform alone.
   await Promise.all(users.map(({ page }) => page.context().close()));
   if (people > 0) {
-    await measureSubmits();
+    await measureSubmits(people, 'person', true);
+    // One person at a time: the browser's part, without 20 renderers on the platform's cores.
+    if (people > 1) await measureSubmits(Math.min(5, people), 'alone', false);
     await measureSubmitsOverApi();
   }
 } finally {
