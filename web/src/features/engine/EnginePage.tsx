@@ -21,6 +21,7 @@ import { VerifyEmailNotice } from './components/VerifyEmailNotice';
 import {
   type CurrentTurn,
   followRun,
+  preloadSubscriptionClient,
   type RunRequest,
   runDebate,
   runRestored,
@@ -148,6 +149,10 @@ export function EnginePage() {
   const unsaved = useUnsavedDebateQuery(undefined, {
     skip: !signedIn || engine.status !== 'idle',
   }).data;
+
+  useEffect(() => {
+    if (signedIn) preloadSubscriptionClient();
+  }, [signedIn]);
 
   useEffect(() => {
     writeDraft(sessionStore(), {

@@ -284,6 +284,15 @@ export const stopDebate = createAsyncThunk<boolean, string, { rejectValue: strin
   },
 );
 
+/**
+ * Loads the subscription client's module ahead of Begin (the engine page, signed in): fetched
+ * and compiled at the click instead, it held up the connection, and so a debate's first words,
+ * by hundreds of milliseconds when many begin at once (docs/benchmarks.md, streaming).
+ */
+export function preloadSubscriptionClient(): void {
+  void import('graphql-ws').catch(() => undefined);
+}
+
 /** A graphql-ws client to the gateway, connecting at once (the access token in connection_init). */
 async function openSubscriptionClient() {
   const { createClient } = await import('graphql-ws');
