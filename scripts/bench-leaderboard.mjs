@@ -1,5 +1,6 @@
-// Leaderboard benchmark: 10,000 judged debates shared, the background recompute's time, then
-// the leaderboard tab's query through the gateway for each board (goal: server p95 <= 30 ms).
+// Leaderboard benchmark: 10,000 judged debates shared, the background recompute's time (the
+// boards' and the judges' record's), then the leaderboard tab's query through the gateway for
+// each board and the Judges tab's query (goal: server p95 <= 30 ms).
 //
 //   npm run bench:leaderboard                                  # 10,000 debates, 5 s per board
 //   npm run bench:leaderboard -- --debates 2000 --duration 3 --connections 10 --no-build
@@ -8,8 +9,8 @@
 // services and the gateway over a real nats-server, the embedded store. The debates reach the
 // community service as the debates service shares them (debates.debate.shared on JetStream):
 // six models of known strengths (one debate in ten against the offline speaker, rated apart),
-// judged as Bradley-Terry says they would be, one in five the side-swapped rematch of the one
-// before it; on 200 of them five readers say where they stood and vote (the audience's column).
+// judged as Bradley-Terry says they would be by a panel of three judges (one of them a model
+// that speaks), one in five the side-swapped rematch of the one before it; on 200 of them five readers say where they stood and vote (the audience's column).
 // Server time is what the gateway reports in Server-Timing for each answer.
 import { parseArgs } from 'node:util';
 import {
@@ -41,6 +42,7 @@ if (!values['no-build']) {
 const {
   communityDebateContracts,
   debateSharedEvent,
+  judgesContracts,
   leaderboardContracts,
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
@@ -94,6 +96,39 @@ function speaker(modelId, stance, rhetoricStyle) {
   };
 }
 
+/**
+ * A verdict of `judgeId` on a debate First Speaker wins with chance `p`: one in ten a tie (its
+ * readings disagreeing), else the winner drawn as Bradley-Terry says.
+ */
+function judged(judgeId, p) {
+  const draw = random();
+  const verdict =
+    draw < 0.1
+      ? offlineVerdict(6, 6)
+      : draw < 0.1 + 0.9 * p
+        ? offlineVerdict(8, 5)
+        : offlineVerdict(4, 7);
+  const judgedBy = offlineTurn({
+    kind: 'model',
+    modelId: judgeId,
+    label: `Judge ${judgeId}`,
+    turns: 2,
+  });
+  if (draw >= 0.1) return { ...verdict, judgedBy };
+  const readings = [
+    { ...verdict.readings[0], winner: 'First Speaker' },
+    { ...verdict.readings[1], winner: 'Second Speaker' },
+  ];
+  return { ...verdict, judgedBy, tieReason: 'readings_disagree', readings };
+}
+/** The panel's other judges: one of them a model that also speaks (its self-preference). */
+const PANEL = ['judge-y', 'model-a'];
+const panelOf = (judgeId, p) => {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { scores, panel, ...verdict } = judged(judgeId, p);
+  return verdict;
+};
+
 const now = Date.now();
 const models = Object.keys(MODELS);
 const debates = [];
@@ -117,13 +152,7 @@ for (let index = 0; index < debateCount; index += 1) {
     second = { modelId: y, style: pick(STYLES.filter((s) => s !== first.style)) };
   }
   const p = chance(strengthOf(first.modelId), strengthOf(second.modelId));
-  const draw = random();
-  const verdict =
-    draw < 0.1
-      ? offlineVerdict(6, 6)
-      : draw < 0.1 + 0.9 * p
-        ? offlineVerdict(8, 5)
-        : offlineVerdict(4, 7);
+  const verdict = { ...judged('judge-x', p), panel: PANEL.map((judge) => panelOf(judge, p)) };
   debates.push(
     sharedDebateOf(id, {
       userId: `author-${index % 500}`,
@@ -134,6 +163,17 @@ for (let index = 0; index < debateCount; index += 1) {
       model2: speaker(second.modelId, -0.6, second.style),
       verdict,
       rematchOf,
+      // Each side's rounds 40 to 400 words long: the judges' record fits the length.
+      rounds: [1, 2, 3].flatMap((round) =>
+        ['First Speaker', 'Second Speaker'].map((speakerName) => ({
+          speaker: speakerName,
+          round,
+          text: 'word '.repeat(40 + Math.floor(random() * 360)).trim(),
+          summary: 'A summary.',
+          writtenBy: null,
+          team: null,
+        })),
+      ),
     }),
   );
 }
@@ -214,7 +254,7 @@ console.log(
     `1,000 answers before and after on 200 of them in ${mindsSeconds.toFixed(1)} s`,
 );
 console.log(
-  `recompute of the 4 boards from ${debateCount} judged debates: ${settled.computeMs} ms ` +
+  `recompute of the boards from ${debateCount} judged debates: ${settled.computeMs} ms ` +
     `(${settled.bootstrapRounds} bootstrap rounds per fit); the board showed the last share ` +
     `${settledMs} ms after it was published`,
 );
@@ -222,6 +262,17 @@ console.log(
   `MODEL board: ${full.debates} debates rated (${full.rows.length} models), ` +
     `${full.apartDebates} apart (${full.apart.length} rows); order ` +
     `${full.rows.map((row) => `${row.id} ${Math.round(row.rating)} [${Math.round(row.low)}, ${Math.round(row.high)}]`).join(', ')}`,
+);
+const judges = await until(
+  () => community.request(judgesContracts.get, {}),
+  (found) => found.debates === debateCount,
+);
+console.log(
+  `judges' record from ${judges.debates} judged debates (${judges.judges.length} judges, ` +
+    `${judges.all.pairwiseAgreement.count} pairs of judges): computed in ${judges.computeMs} ms ` +
+    `(within each recompute, after the boards); all judges: position consistency ` +
+    `${fixed(100 * judges.all.positionConsistency.value, 1)}%, Fleiss' kappa ` +
+    `${fixed(judges.all.fleissKappa.value, 3)}, length slope ${fixed(judges.all.lengthSlope.value, 3)}`,
 );
 const pairs = await board('MODEL', true);
 console.log(`pairs only: ${pairs.debates + pairs.apartDebates} debates in completed pairs`);
@@ -239,6 +290,24 @@ const QUERY = `query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Bool
 fragment LeaderboardRowFields on LeaderboardRow {
   id label rating low high debates pairs audience { rating low high debates }
 }`;
+
+// The Judges tab's query (web/src/features/judges/judges.api.ts)
+const FIGURE = 'value low high count';
+const RECORD = `judgeId label kind debates
+  positionConsistency { ${FIGURE} } firstShownMargin { ${FIGURE} }
+  pairwiseAgreement { ${FIGURE} } fleissKappa { ${FIGURE} } selfPreference { ${FIGURE} }
+  lengthSlope { ${FIGURE} }
+  readersMinds { agreement { ${FIGURE} } kappa { ${FIGURE} } }
+  readersVotes { agreement { ${FIGURE} } kappa { ${FIGURE} } }`;
+const JUDGES_QUERY = `query Judges {
+  judges { debates bootstrapRounds computedAt judges { ${RECORD} } all { ${RECORD} } }
+}`;
+const judgesRequest = {
+  method: 'POST',
+  path: '/graphql',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ query: JUDGES_QUERY }),
+};
 
 /** One run of autocannon on the query (bench/community-load.mjs). */
 const measure = (request, connectionCount, seconds) =>
@@ -258,6 +327,13 @@ for (const subject of ['MODEL', 'STYLE']) {
     const loaded = await measure(request, connections, duration);
     rows.push({ query: `${subject}${pairsOnly ? ', pairs only' : ''}`, alone, loaded });
   }
+}
+
+{
+  await measure(judgesRequest, 1, Math.min(1, duration)); // warm-up, not counted
+  const alone = await measure(judgesRequest, 1, duration);
+  const loaded = await measure(judgesRequest, connections, duration);
+  rows.push({ query: 'Judges', alone, loaded });
 }
 
 // The same query while the boards are being recomputed: a share event every 50 ms (debates
@@ -282,12 +358,15 @@ for (const subject of ['MODEL', 'STYLE']) {
   })();
   const alone = await measure(request, 1, duration);
   const loaded = await measure(request, connections, duration);
+  const judgesAlone = await measure(judgesRequest, 1, duration);
+  const judgesLoaded = await measure(judgesRequest, connections, duration);
   sharing = false;
   await resharing;
   const after = await board('MODEL', false);
   rows.push({ query: 'MODEL, while recomputing', alone, loaded });
+  rows.push({ query: 'Judges, while recomputing', alone: judgesAlone, loaded: judgesLoaded });
   console.log(
-    `while recomputing: ${again} share events in ${2 * duration} s; the board was recomputed ` +
+    `while recomputing: ${again} share events in ${4 * duration} s; the board was recomputed ` +
       `meanwhile (${before} -> ${after.computedAt}, last took ${after.computeMs} ms)`,
   );
 }

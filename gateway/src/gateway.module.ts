@@ -12,6 +12,7 @@ import { CommunityResolver } from './community/community.resolver.js';
 import { DebatesResolver } from './debates/debates.resolver.js';
 import { ServiceErrorsFilter } from './errors/service-errors.filter.js';
 import { GenerationResolver } from './generation/generation.resolver.js';
+import { JudgesResolver } from './judges/judges.resolver.js';
 import { LeaderboardResolver } from './leaderboard/leaderboard.resolver.js';
 import type { ResolvedGatewayOptions } from './gateway.options.js';
 import { graphqlModule } from './graphql.module.js';
@@ -28,6 +29,7 @@ export const gatewayResolvers = [
   DebatesResolver,
   CommunityResolver,
   LeaderboardResolver,
+  JudgesResolver,
 ] as const;
 
 /** The gateway: GraphQL over the services, and nothing of their business. */

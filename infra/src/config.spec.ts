@@ -194,6 +194,20 @@ describe("a stack's settings", () => {
     // Without a catalogue, the spec's two are the catalogue.
     configure({ 'debate:judgeModels': JSON.stringify(['gpt-4']) });
     expect(readSettings().judgeModels).toBe('gpt-4');
+    // The offline judge may be named, to sit on a panel.
+    configure({ 'debate:judgeModels': JSON.stringify(['offline', 'gpt-4']) });
+    expect(readSettings().judgeModels).toBe('offline,gpt-4');
+  });
+
+  it('passes how many judges read a debate on as JUDGE_PANEL_SIZE, from 1 to 3', () => {
+    configure({});
+    expect(readSettings().judgePanelSize).toBeUndefined();
+    configure({ 'debate:judgePanelSize': '3' });
+    expect(readSettings().judgePanelSize).toBe('3');
+    for (const size of ['0', '4', '2.5', 'two']) {
+      configure({ 'debate:judgePanelSize': size });
+      expect(() => readSettings()).toThrow('judgePanelSize');
+    }
   });
 
   it('refuses a catalogue the generation service would refuse, naming the entry and the field', () => {

@@ -2,9 +2,11 @@ import {
   type CommunitySettingName,
   communitySettingsSchema,
   defaultModelIds,
+  MAX_JUDGE_PANEL,
   ModelCatalog,
   ModelId,
   ModelEntry,
+  OFFLINE_JUDGE_ID,
   RESERVED_KEY_VARIABLE,
   type NatsDeployable,
   natsDeployables,
@@ -77,9 +79,15 @@ export interface StackSettings {
   readonly modelCatalog: string | undefined;
   /**
    * The generation service's JUDGE_MODELS: debate:judgeModels (catalogue ids, in order of
-   * preference), each checked against debate:modelCatalog; unset, the offline judge.
+   * preference), each checked against debate:modelCatalog (or the offline judge's id); unset,
+   * the offline judge.
    */
   readonly judgeModels: string | undefined;
+  /**
+   * The generation service's JUDGE_PANEL_SIZE: debate:judgePanelSize, how many judges read each
+   * debate (1 to MAX_JUDGE_PANEL); unset, the service's default (one).
+   */
+  readonly judgePanelSize: string | undefined;
   /** The OAuth apps Keycloak signs users in through; a provider without one has no broker. */
   readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
   /** The realm's SMTP server, which sends the address-verification mail. */
@@ -164,6 +172,7 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
     rateLimits: readRateLimits(config),
     modelCatalog: modelCatalog && JSON.stringify(modelCatalog.value),
     judgeModels,
+    judgePanelSize: readJudgePanelSize(config),
     oauthApps: Object.fromEntries(
       oauthProviders.flatMap((provider) => {
         const app = readOAuthApp(config, provider);
@@ -462,10 +471,23 @@ function readSmtpServer(config: pulumi.Config): SmtpServer {
 }
 
 /**
+ * `debate:judgePanelSize`, how many judges read each debate: a whole number from 1 to
+ * MAX_JUDGE_PANEL, refused at preview otherwise (the service would refuse to start).
+ */
+function readJudgePanelSize(config: pulumi.Config): string | undefined {
+  const size = config.getNumber('judgePanelSize', { min: 1, max: MAX_JUDGE_PANEL });
+  if (size !== undefined && !Number.isInteger(size)) {
+    throw new Error(`debate:judgePanelSize: ${size} is not a whole number of judges`);
+  }
+  return size?.toString();
+}
+
+/**
  * `debate:judgeModels`, a list of catalogue ids (the models that may judge, in order of
  * preference), refused at preview when one is not in debate:modelCatalog (the service would
- * refuse to start). Without debate:modelCatalog the catalogue is the spec's gpt-4 and
- * gpt-3.5-turbo (with debate:openaiApiKey).
+ * refuse to start); the offline judge's id is taken too (a panel may seat it). Without
+ * debate:modelCatalog the catalogue is the spec's gpt-4 and gpt-3.5-turbo (with
+ * debate:openaiApiKey).
  */
 function readJudgeModels(
   config: pulumi.Config,
@@ -479,7 +501,10 @@ function readJudgeModels(
   ) {
     throw new Error('debate:judgeModels is not a list of model ids of the catalogue');
   }
-  const known = catalog ? catalog.entries.map((entry) => entry.id) : [...defaultModelIds];
+  const known = [
+    ...(catalog ? catalog.entries.map((entry) => entry.id) : defaultModelIds),
+    OFFLINE_JUDGE_ID,
+  ];
   const unknown = (ids as string[]).filter((id) => !known.includes(id));
   if (unknown.length > 0) {
     throw new Error(

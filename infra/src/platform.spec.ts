@@ -263,6 +263,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
     rateLimits: RATE_LIMITS,
     modelCatalog: JSON.stringify(MODEL_CATALOG),
     judgeModels: 'qwen-72b',
+    judgePanelSize: '2',
     // Google has an OAuth app in these settings, GitHub none.
     oauthApps: {
       google: { clientId: 'google-client', clientSecret: pulumi.secret('google-secret-000000') },
@@ -418,6 +419,8 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     for (const name of DEPLOYABLES) {
       const value = valueOf(named(DEPLOYMENT, name), 'JUDGE_MODELS');
       expect([name, value]).toEqual([name, name === 'generation' ? 'qwen-72b' : undefined]);
+      const panelSize = valueOf(named(DEPLOYMENT, name), 'JUDGE_PANEL_SIZE');
+      expect([name, panelSize]).toEqual([name, name === 'generation' ? '2' : undefined]);
     }
   });
 

@@ -100,6 +100,9 @@ export function createPlatform(settings: StackSettings) {
       // The operator's models (no key in it: each entry names the variable holding its key).
       ...(settings.modelCatalog !== undefined ? { MODEL_CATALOG: settings.modelCatalog } : {}),
       ...(settings.judgeModels !== undefined ? { JUDGE_MODELS: settings.judgeModels } : {}),
+      ...(settings.judgePanelSize !== undefined
+        ? { JUDGE_PANEL_SIZE: settings.judgePanelSize }
+        : {}),
     },
     usage: settings.usageEnv,
     community: settings.communityEnv,

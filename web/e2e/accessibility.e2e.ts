@@ -6,6 +6,7 @@ import { desktop, phone, useBrowser } from './support/browser.js';
 const pages = [
   '/community/ranking',
   '/community/history',
+  '/community/judges',
   '/engine',
   '/history',
   '/about',

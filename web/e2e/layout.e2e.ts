@@ -102,6 +102,7 @@ describe('every route on a phone', () => {
       '/community/ranking',
       '/community/history',
       '/community/leaderboard',
+      '/community/judges',
       debatePath,
       '/engine',
       '/about',

@@ -130,6 +130,7 @@ describe('the leaderboard tab', () => {
       'Community Forum',
       'Account Activity',
       'Leaderboard',
+      'Judges',
     ]);
     await page.getByText(/^No ratings yet\. The leaderboard is made of judged debates/).waitFor();
 
@@ -173,6 +174,30 @@ describe('the leaderboard tab', () => {
     const apartRows = await rowsOf(apart());
     expect(apartRows.map((row) => row[1]).sort()).toEqual(['GPT-4o', 'Offline speaker']);
     expect(await violations(page)).toEqual([]);
+
+    // Controlled for length and for where the room started: another board, kept in the address
+    // (a reload keeps it; the controlled boards are stored after the others: reloads until then).
+    const note = page.getByText(
+      /^Ratings controlled for length \(Bradley-Terry with the word-count/,
+    );
+    await page.getByRole('checkbox', { name: 'Control for length' }).check();
+    await page.waitForURL(/[?&]controlled=1(&|$)/);
+    for (let attempt = 0; attempt < 40 && (await note.count()) === 0; attempt += 1) {
+      await page.waitForTimeout(250);
+      await page.reload();
+      await page.getByRole('heading', { level: 2, name: 'Leaderboard' }).waitFor();
+    }
+    await note.waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Control for length' }).isChecked()).toBe(true);
+    expect((await rowsOf(models())).map((row) => row[1]).sort()).toEqual(['GPT-4o', 'Llama 3.1']);
+    expect((await rowsOf(apart())).map((row) => row[1]).sort()).toEqual([
+      'GPT-4o',
+      'Offline speaker',
+    ]);
+    expect(await violations(page)).toEqual([]);
+    await page.getByRole('checkbox', { name: 'Control for length' }).uncheck();
+    await note.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.has('controlled')).toBe(false);
 
     // Rhetoric styles: formal against casual; factual against emotional apart.
     await page.getByRole('button', { name: 'Rhetoric styles' }).click();

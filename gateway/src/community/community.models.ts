@@ -71,6 +71,17 @@ export class StanceSharesModel {
   undecided!: number | null;
 }
 
+@ObjectType('GainedReaders', {
+  description: 'How many readers each side gained: after less before (negative: it lost some).',
+})
+export class GainedReadersModel {
+  @Field(() => Int)
+  for!: number;
+
+  @Field(() => Int)
+  against!: number;
+}
+
 @ObjectType('MindsChangedShares')
 export class MindsChangedSharesModel {
   @Field(() => StanceSharesModel)
@@ -83,6 +94,11 @@ export class MindsChangedSharesModel {
     description: "Each side's gain in percentage points, after minus before (undecided: null).",
   })
   gain!: StanceSharesModel;
+
+  @Field(() => GainedReadersModel, {
+    description: "Each side's gain in readers, after less before ('For gained 4 minds').",
+  })
+  gainedReaders!: GainedReadersModel;
 
   @Field(() => String, { description: "'FOR', 'AGAINST' or 'TIE': the side that gained more." })
   winner!: string;
@@ -114,6 +130,7 @@ export function mindsChangedModel(minds: MindsChanged): MindsChangedModel {
       before: shares.before,
       after: { ...shares.after, undecided: null },
       gain: { ...shares.gain, undecided: null },
+      gainedReaders: shares.gainedReaders,
       winner: shares.winner,
     },
   };

@@ -118,6 +118,14 @@ export class LeaderboardModel {
   @Field(() => Boolean, { description: 'Only debates in completed side-swapped pairs.' })
   pairsOnly!: boolean;
 
+  @Field(() => Boolean, {
+    description:
+      "Controlled for length and for where the room started: the judges' ratings from Bradley-Terry " +
+      "with the sides' word-count difference as a covariate (LMArena's style control), the " +
+      "audience's from each side's gain relative to its room to grow (Marx and Cummings' normalized change).",
+  })
+  controlled!: boolean;
+
   @Field(() => [LeaderboardRowModel], { description: 'From the debates models wrote.' })
   rows!: LeaderboardRowModel[];
 

@@ -26,6 +26,7 @@ import { LeaderboardResolver } from './leaderboard.resolver.js';
 const BOARD: LeaderboardBoard = {
   subject: 'MODEL',
   pairsOnly: false,
+  controlled: false,
   rows: [
     {
       id: 'gpt-4o',
@@ -80,19 +81,24 @@ function communityAnswering() {
 const ANSWERED = { ...BOARD, notRated: { ...BOARD.notRated, unknownWriter: 4 } };
 
 describe(LeaderboardResolver.name, () => {
-  it("asks the community service for the stored board, all debates unless it's told pairs only", async () => {
+  it("asks the community service for the stored board, all debates as rated unless it's told pairs only or controlled", async () => {
     const { services, asked } = communityAnswering();
     const sut = new LeaderboardResolver(services);
     expect(await sut.leaderboard('MODEL')).toEqual(ANSWERED);
     expect(await sut.leaderboard('STYLE', true)).toEqual(ANSWERED);
+    expect(await sut.leaderboard('PEOPLE', false, true)).toEqual(ANSWERED);
     expect(asked).toEqual([
       {
         subject: subjects.community.leaderboard.get,
-        payload: { subject: 'MODEL', pairsOnly: false },
+        payload: { subject: 'MODEL', pairsOnly: false, controlled: false },
       },
       {
         subject: subjects.community.leaderboard.get,
-        payload: { subject: 'STYLE', pairsOnly: true },
+        payload: { subject: 'STYLE', pairsOnly: true, controlled: false },
+      },
+      {
+        subject: subjects.community.leaderboard.get,
+        payload: { subject: 'PEOPLE', pairsOnly: false, controlled: true },
       },
     ]);
   });
@@ -143,7 +149,7 @@ describe('the leaderboard query over GraphQL', () => {
 
   it('answers anyone, signed in or not, with the rows and the rows rated apart', async () => {
     const answer = await ask(
-      '{ leaderboard(subject: MODEL) { subject pairsOnly computedAt bootstrapRounds ' +
+      '{ leaderboard(subject: MODEL) { subject pairsOnly controlled computedAt bootstrapRounds ' +
         'rows { id label rating low high debates pairs audience { rating low high debates } kind } ' +
         'apart { id label audience { rating } } notRated { sameSubject notRecorded personalityHints dailyLimit } } }',
     );
@@ -151,6 +157,7 @@ describe('the leaderboard query over GraphQL', () => {
     expect(answer.data?.leaderboard).toEqual({
       subject: 'MODEL',
       pairsOnly: false,
+      controlled: false,
       computedAt: BOARD.computedAt,
       bootstrapRounds: 500,
       rows: BOARD.rows,
@@ -160,7 +167,26 @@ describe('the leaderboard query over GraphQL', () => {
     expect(community.asked).toEqual([
       {
         subject: subjects.community.leaderboard.get,
-        payload: { subject: 'MODEL', pairsOnly: false },
+        payload: { subject: 'MODEL', pairsOnly: false, controlled: false },
+      },
+    ]);
+  });
+
+  it('asks for the controlled board when told, and answers it as such', async () => {
+    community.answer = { ...BOARD, subject: 'STYLE', pairsOnly: true, controlled: true };
+    const answer = await ask(
+      '{ leaderboard(subject: STYLE, pairsOnly: true, controlled: true) { subject pairsOnly controlled } }',
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.leaderboard).toEqual({
+      subject: 'STYLE',
+      pairsOnly: true,
+      controlled: true,
+    });
+    expect(community.asked).toEqual([
+      {
+        subject: subjects.community.leaderboard.get,
+        payload: { subject: 'STYLE', pairsOnly: true, controlled: true },
       },
     ]);
   });
@@ -197,6 +223,11 @@ describe('the leaderboard query over GraphQL', () => {
     [
       'a pairsOnly that is not a boolean',
       '{ leaderboard(subject: STYLE, pairsOnly: "yes") { debates } }',
+      /Boolean/,
+    ],
+    [
+      'a controlled that is not a boolean',
+      '{ leaderboard(subject: MODEL, controlled: 1) { debates } }',
       /Boolean/,
     ],
   ])('refuses %s with a clear error, asking no service', async (_case, query, message) => {

@@ -34,8 +34,18 @@ export class LeaderboardResolver {
   async leaderboard(
     @Args('subject', { type: () => LeaderboardSubjectValue }) subject: LeaderboardSubject,
     @Args('pairsOnly', { type: () => Boolean, defaultValue: false }) pairsOnly = false,
+    @Args('controlled', {
+      type: () => Boolean,
+      defaultValue: false,
+      description: 'Controlled for length and for where the room started.',
+    })
+    controlled = false,
   ): Promise<LeaderboardModel> {
-    const board = await this.services.request(leaderboardContracts.get, { subject, pairsOnly });
+    const board = await this.services.request(leaderboardContracts.get, {
+      subject,
+      pairsOnly,
+      controlled,
+    });
     // The deprecated unknownWriter: what notRecorded now counts (writers not kept among them).
     return { ...board, notRated: { ...board.notRated, unknownWriter: board.notRated.notRecorded } };
   }

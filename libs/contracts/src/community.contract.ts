@@ -50,6 +50,8 @@ export const MindsChanged = z
         before: z.object({ for: share, against: share, undecided: share }).strict(),
         after: z.object({ for: share, against: share }).strict(),
         gain: z.object({ for: gain, against: gain }).strict(),
+        /** Each side's gain in readers: after less before ("For gained 4 minds"). */
+        gainedReaders: z.object({ for: z.number().int(), against: z.number().int() }).strict(),
         /** The side that gained more points; TIE when they gained the same. */
         winner: z.enum(['FOR', 'AGAINST', 'TIE']),
       })

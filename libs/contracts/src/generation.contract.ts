@@ -4,6 +4,7 @@ import {
   allowanceTexts,
   judgeCriteria,
   MAX_TOPIC_LENGTH,
+  MAX_JUDGE_PANEL,
   MAX_VERDICT_TOTAL,
   modelKinds,
   MAX_EVIDENCE,
@@ -242,18 +243,40 @@ export type VerdictReading = z.output<typeof VerdictReading>;
  * (`judged_even`). Scores are the two readings' mean, reasons the first reading's; totals are
  * weighted (at most 80).
  */
+const verdictOutcome = {
+  /** The winner; null when it is a tie (then `tie` is true and `tieReason` says why). */
+  winner: Debater.nullable(),
+  tie: z.boolean(),
+  tieReason: z.enum(['readings_disagree', 'judged_even']).nullable(),
+  firstTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
+  secondTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
+  readings: z.array(VerdictReading).length(2),
+  /** The judge: a model of the catalogue or the offline judge, with its tokens and times. */
+  judgedBy: WrittenBy,
+};
+
+/**
+ * Another judge of the panel's verdict on the same debate (JUDGE_PANEL_SIZE): its two readings,
+ * sides swapped, its winner and totals as the scorecard's judge gives them, without the
+ * criteria's scores and reasons. The panel is what the judges' record (agreement between
+ * judges, self-preference) is computed from; the scorecard is the first judge's.
+ */
+export const PanelVerdict = z.object(verdictOutcome).strict();
+export type PanelVerdict = z.output<typeof PanelVerdict>;
+
 export const Verdict = z
   .object({
-    /** The winner; null when it is a tie (then `tie` is true and `tieReason` says why). */
-    winner: Debater.nullable(),
-    tie: z.boolean(),
-    tieReason: z.enum(['readings_disagree', 'judged_even']).nullable(),
-    firstTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
-    secondTotal: z.number().min(0).max(MAX_VERDICT_TOTAL),
+    ...verdictOutcome,
     scores: z.array(VerdictScore).length(speakerNames.length * judgeCriteria.length),
-    readings: z.array(VerdictReading).length(2),
-    /** The judge: a model of the catalogue or the offline judge, with its tokens and times. */
-    judgedBy: WrittenBy,
+    /**
+     * The panel's other judges, in JUDGE_MODELS' order (none: one judge read it). A judge of the
+     * panel may be one whose model spoke in the debate; the scorecard's judge is not, where
+     * another could judge. (Defaulted: verdicts stored before there were panels.)
+     */
+    panel: z
+      .array(PanelVerdict)
+      .max(MAX_JUDGE_PANEL - 1)
+      .default([]),
   })
   .strict();
 export type Verdict = z.output<typeof Verdict>;

@@ -9,6 +9,7 @@ export * from './model-catalog.js';
 export * from './debates.contract.js';
 export * from './community.contract.js';
 export * from './leaderboard.contract.js';
+export * from './judges.contract.js';
 export * from './usage-settings.js';
 export * from './rate-limits.js';
 export * from './nats-permissions.js';

@@ -65,6 +65,13 @@ export const LeaderboardBoard = z
   .object({
     subject: LeaderboardSubject,
     pairsOnly: z.boolean(),
+    /**
+     * Controlled for length and for where the room started: the judges' column from a
+     * Bradley-Terry fit with the sides' word-count difference as a covariate (LMArena's style
+     * control), the audience's from the sides' gains relative to where each started (Marx and
+     * Cummings' normalized change). (Defaulted: stored boards of the last version.)
+     */
+    controlled: z.boolean().default(false),
     rows: z.array(LeaderboardRow),
     apart: z.array(LeaderboardRow),
     /** The debates behind `rows`, and behind `apart`. */
@@ -151,10 +158,20 @@ export type PeopleListing = z.output<typeof PeopleListing>;
 const userId = z.string().min(1).max(128);
 
 export const leaderboardContracts = {
-  /** The board of `subject` (only debates in completed side-swapped pairs with `pairsOnly`). */
+  /**
+   * The board of `subject` (only debates in completed side-swapped pairs with `pairsOnly`;
+   * controlled for length and the room's start with `controlled`).
+   */
   get: defineRequest(
     subjects.community.leaderboard.get,
-    z.object({ subject: LeaderboardSubject, pairsOnly: z.boolean() }).strict(),
+    z
+      .object({
+        subject: LeaderboardSubject,
+        pairsOnly: z.boolean(),
+        // (Defaulted: a gateway of the last version asks without it.)
+        controlled: z.boolean().default(false),
+      })
+      .strict(),
     LeaderboardBoard,
   ),
   /** The user's listing on the People board. */

@@ -4,6 +4,7 @@ import type { EventContract, RequestContract, StreamContract } from './contract.
 import { debatesContracts, debateSharedEvent, debateUnsharedEvent } from './debates.contract.js';
 import { generationContracts, runLookupContract } from './generation.contract.js';
 import { identityContracts, userCreatedEvent } from './identity.contract.js';
+import { judgesContracts } from './judges.contract.js';
 import { leaderboardContracts } from './leaderboard.contract.js';
 import { rateLimitBuckets } from './rate-limits.js';
 import { type EventStream, eventStreams, streamOf } from './streams.js';
@@ -47,6 +48,7 @@ export const allCallContracts: readonly Callable[] = [
   ...Object.values(debatesContracts),
   ...Object.values(communityDebateContracts),
   ...Object.values(leaderboardContracts),
+  ...Object.values(judgesContracts),
 ];
 
 /**
@@ -87,6 +89,7 @@ export const natsCalls: Readonly<Record<NatsDeployable, readonly Callable[]>> = 
     leaderboardContracts.get,
     leaderboardContracts.getListing,
     leaderboardContracts.setListing,
+    judgesContracts.get,
   ],
   identity: [],
   usage: [],

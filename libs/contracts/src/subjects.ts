@@ -61,6 +61,8 @@ export const subjects = {
     star: { toggle: 'community.star.toggle', merge: 'community.star.merge' },
     minds: { before: 'community.minds.before' },
     leaderboard: { get: 'community.leaderboard.get' },
+    // The judges' own record (the community hub's Judges tab).
+    judges: { get: 'community.judges.get' },
     // A user's listing on the People board.
     listing: { get: 'community.listing.get', set: 'community.listing.set' },
   },

@@ -68,6 +68,8 @@ export function offlineVerdict(first = 7, second = 5): Verdict {
       totalMs: 2,
       turns: 2,
     }),
+    // One judge read it.
+    panel: [],
   };
 }
 

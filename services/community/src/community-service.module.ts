@@ -6,10 +6,14 @@ import { LeaderboardRepository } from './leaderboard/leaderboard.repository.js';
 import { PeopleListingsRepository } from './leaderboard/people-listings.repository.js';
 import { LEADERBOARD_DAILY_LIMIT, LeaderboardService } from './leaderboard/leaderboard.service.js';
 import { DEFAULT_LEADERBOARD_DAILY_LIMIT } from './community.config.js';
+import { JudgesController } from './judges/judges.controller.js';
+import { JudgesRepository } from './judges/judges.repository.js';
+import { JudgesService } from './judges/judges.service.js';
 import { DebateEventsConsumer } from './public-debates/debate-events.consumer.js';
 import { PublicDebatesController } from './public-debates/public-debates.controller.js';
 import { PublicDebatesRepository } from './public-debates/public-debates.repository.js';
 import { PublicDebatesService } from './public-debates/public-debates.service.js';
+import { SidesWordsCounter } from './public-debates/sides-words.js';
 import { StarsController } from './stars/stars.controller.js';
 import { StarsRepository } from './stars/stars.repository.js';
 import { StarsService } from './stars/stars.service.js';
@@ -28,7 +32,10 @@ export interface CommunityServiceOptions extends ServiceRuntimeOptions {
   readonly clock?: Clock | undefined;
 }
 
-/** The community service: the public debates, their ranking, votes and stars, the leaderboard. */
+/**
+ * The community service: the public debates, their ranking, votes and stars, the leaderboard and
+ * the judges' record.
+ */
 @Module({})
 export class CommunityServiceModule {
   static register(options: CommunityServiceOptions): DynamicModule {
@@ -43,6 +50,7 @@ export class CommunityServiceModule {
         VotesController,
         StarsController,
         LeaderboardController,
+        JudgesController,
       ],
       providers: [
         PublicDebatesService,
@@ -58,6 +66,9 @@ export class CommunityServiceModule {
         LeaderboardRepository,
         PeopleListingsRepository,
         LeaderboardEventsConsumer,
+        JudgesService,
+        JudgesRepository,
+        SidesWordsCounter,
         {
           provide: LEADERBOARD_DAILY_LIMIT,
           useValue: options.leaderboardDailyLimit ?? DEFAULT_LEADERBOARD_DAILY_LIMIT,

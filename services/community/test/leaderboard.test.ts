@@ -88,15 +88,16 @@ describe('the leaderboard', () => {
     await community?.stop();
   });
 
-  const board = (subject: LeaderboardSubject, pairsOnly = false) =>
-    community.client.request(leaderboardContracts.get, { subject, pairsOnly });
+  const board = (subject: LeaderboardSubject, pairsOnly = false, controlled = false) =>
+    community.client.request(leaderboardContracts.get, { subject, pairsOnly, controlled });
 
   /** The board once its recompute has read `debates` rated debates (apart ones included). */
   const boardOf = (
     subject: LeaderboardSubject,
     done: (board: LeaderboardBoard) => boolean,
     pairsOnly = false,
-  ) => eventually(() => board(subject, pairsOnly), done, 10_000);
+    controlled = false,
+  ) => eventually(() => board(subject, pairsOnly, controlled), done, 10_000);
 
   const ids = (rows: LeaderboardBoard['rows']) => rows.map((row) => row.id);
 
@@ -386,5 +387,48 @@ describe('the leaderboard', () => {
     );
     expect(unlisted.rows.find((row) => row.kind === 'PEOPLE')?.debates).toBe(3);
     expect(JSON.stringify(unlisted)).not.toContain('Grace');
+  });
+
+  it('stores every board controlled for length beside it, and answers it when asked', async () => {
+    // 'verbose' writes a hundred times the words of 'terse' (each round's text), and wins both
+    // of their debates, from either side.
+    const worded = (debate: SharedDebate, verboseSide: Speaker['name']) => ({
+      ...debate,
+      rounds: debate.rounds.map((round) => ({
+        ...round,
+        text: round.speaker === verboseSide ? 'word '.repeat(300).trim() : 'Three short words',
+      })),
+    });
+    await share(community, worded(judged('w1', 'verbose', 'terse', 'first'), 'First Speaker'));
+    await share(community, worded(judged('w2', 'terse', 'verbose', 'second'), 'Second Speaker'));
+    const has = (found: LeaderboardBoard) => found.rows.some((row) => row.id === 'verbose');
+    const rated = await boardOf('MODEL', has);
+    const controlled = await boardOf('MODEL', has, false, true);
+    expect(rated.controlled).toBe(false);
+    expect(controlled.controlled).toBe(true);
+    expect(controlled.debates).toBe(rated.debates);
+    expect(ids(controlled.rows).sort()).toEqual(ids(rated.rows).sort());
+    const rating = (found: LeaderboardBoard, id: string) =>
+      found.rows.find((row) => row.id === id)?.rating ?? NaN;
+    // Its wins are partly its length's: controlled, it is rated lower, its opponent higher.
+    expect(rating(controlled, 'verbose')).toBeLessThan(rating(rated, 'verbose') - 10);
+    expect(rating(controlled, 'terse')).toBeGreaterThan(rating(rated, 'terse') + 10);
+    // The debates whose sides wrote as much as each other: the length takes nothing from them.
+    expect(rating(controlled, 'mistral')).toBeCloseTo(rating(rated, 'mistral'), 0);
+
+    // Every board has its controlled one, the People board too; the boards as rated are kept.
+    for (const [subject, pairsOnly] of [
+      ['STYLE', false],
+      ['SETUP', true],
+      ['PEOPLE', false],
+    ] as const) {
+      expect(await board(subject, pairsOnly, true)).toMatchObject({
+        subject,
+        pairsOnly,
+        controlled: true,
+        computedAt: expect.any(String),
+      });
+      expect((await board(subject, pairsOnly)).controlled).toBe(false);
+    }
   });
 });

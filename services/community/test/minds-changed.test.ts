@@ -112,6 +112,8 @@ describe('minds changed', () => {
         before: { for: 40, against: 40, undecided: 20 },
         after: { for: 40, against: 60 },
         gain: { for: 0, against: 20 },
+        // In readers: Against one more after than before, For as many.
+        gainedReaders: { for: 0, against: 1 },
         winner: 'AGAINST',
       },
     };
@@ -123,6 +125,7 @@ describe('minds changed', () => {
     expect((await read('m2')).debate?.mindsChanged.shares).toMatchObject({
       after: { for: 60, against: 40 },
       gain: { for: 20, against: 0 },
+      gainedReaders: { for: 1, against: 0 },
       winner: 'FOR',
     });
     await vote('r5', 'm2', null);

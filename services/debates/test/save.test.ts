@@ -1,6 +1,6 @@
-import { debatesContracts, type FinishedRun } from '@debate/contracts';
+import { debatesContracts, type FinishedRun, type PanelVerdict } from '@debate/contracts';
 import { INSTANCE_KEY } from '@debate/nest';
-import { type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
+import { offlineVerdict, type ServiceUnderTest, startServiceUnderTest } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { DebatesServiceModule } from '../src/index.js';
@@ -104,6 +104,41 @@ describe('saving a debate', () => {
     expect(
       await debates.client.request(debatesContracts.get, { userId: 'ada', debateId: run.runId }),
     ).toEqual({ debate: saved.debate });
+  });
+
+  it("keeps the judges' panel with the scorecard, as each judge gave it", async () => {
+    const run = generation.finish('ada', 'Should cities plant more trees?');
+    // Two more judges read it (JUDGE_PANEL_SIZE=3): the offline judge, siding with the second
+    // speaker, and a model whose two readings disagreed.
+    const { winner, tie, tieReason, firstTotal, secondTotal, readings, judgedBy } = offlineVerdict(
+      4,
+      9,
+    );
+    const panel: PanelVerdict[] = [
+      { winner, tie, tieReason, firstTotal, secondTotal, readings, judgedBy },
+      {
+        winner: null,
+        tie: true,
+        tieReason: 'readings_disagree',
+        firstTotal: 50,
+        secondTotal: 50,
+        readings: [
+          { order: 'as_given', winner: 'First Speaker', firstTotal: 56, secondTotal: 48 },
+          { order: 'swapped', winner: 'Second Speaker', firstTotal: 44, secondTotal: 52 },
+        ],
+        judgedBy: { ...judgedBy, kind: 'model', modelId: 'gpt-4', label: 'GPT-4o' },
+      },
+    ];
+    if (!run.verdict) throw new Error('the stand-in judged it');
+    run.verdict = { ...run.verdict, panel };
+    const saved = await save('ada', run.runId);
+    if (!saved.saved) throw new Error(saved.message);
+    expect(saved.debate.verdict).toEqual(run.verdict);
+    const { debate } = await debates.client.request(debatesContracts.get, {
+      userId: 'ada',
+      debateId: run.runId,
+    });
+    expect(debate?.verdict?.panel).toEqual(panel);
   });
 
   it('keeps a run its owner stopped as a debate marked stopped, without a verdict', async () => {

@@ -54,6 +54,7 @@ export class GenerationServiceModule {
                 maxRetries: speakers.OPENAI_MAX_RETRIES ?? 2,
                 idleTimeoutMs: speakers.OPENAI_IDLE_TIMEOUT_MS ?? 30_000,
                 judges: speakers.JUDGE_MODELS ?? [],
+                panelSize: speakers.JUDGE_PANEL_SIZE ?? 1,
                 addedLater: speakers.LOCAL_MODEL_SERVER ? [LOCAL_MODEL_ID] : [],
                 ...(speakers.SEARCH_URL
                   ? {

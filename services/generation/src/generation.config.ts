@@ -1,4 +1,4 @@
-import { ModelId, OfflineSpeakerMode } from '@debate/contracts';
+import { MAX_JUDGE_PANEL, ModelId, OfflineSpeakerMode } from '@debate/contracts';
 import { optionalEnv, serviceEnvSchema } from '@debate/nest';
 import { z } from 'zod';
 import { modelCatalogEnv } from './models/model-catalog.js';
@@ -59,7 +59,12 @@ export const speakerEnvSchema = z.object({
       .pipe(z.array(ModelId))
       .optional(),
   ).describe(
-    "The catalogue's models that may judge a debate, in order of preference: the first that did not speak in it judges (the first, if all did); `local` names the local model. Unset: the local model once it is ready (LOCAL_MODEL_SERVER), else the offline judge.",
+    "The catalogue's models that may judge a debate, in order of preference: the first that did not speak in it judges (the first, if all did); `local` names the local model, `offline` the offline judge. Unset: the local model once it is ready (LOCAL_MODEL_SERVER), else the offline judge.",
+  ),
+  JUDGE_PANEL_SIZE: optionalEnv(
+    z.coerce.number().int().min(1).max(MAX_JUDGE_PANEL).default(1),
+  ).describe(
+    "How many judges read each debate (fewer if fewer are named): the scorecard's judge, then the next in JUDGE_MODELS' order, one whose model spoke included. Each reads it twice, sides swapped; the others' verdicts are kept for the judges' record, and the scorecard stays the first judge's.",
   ),
   SEARCH_URL: optionalEnv(z.url({ protocol: /^https?$/ }).optional()).describe(
     "A search backend for the speaker teams' searcher: a SearXNG instance's base URL (asked `/search?q=…&format=json`; its JSON format must be enabled in its settings). Unset, no searcher runs.",

@@ -242,6 +242,8 @@ describe('a debate run', () => {
       stopped: false,
     });
     expect(run?.verdict?.judgedBy.label).toBe('Offline judge');
+    // One judge reads it (JUDGE_PANEL_SIZE unset): no panel.
+    expect(run?.verdict?.panel).toEqual([]);
   });
 
   it('keeps the debate a rematch was started for, to be saved with it', async () => {
@@ -546,6 +548,91 @@ describe('a debate run whose speaker fails every turn', () => {
     expect(usage.callsFor(runId)).toEqual(['consume', 'refund']);
     // A failed run cannot be saved.
     expect(await lookUp(generation, runId)).toEqual({ run: null });
+  });
+});
+
+/** A catalogue entry for a judge on the fake server. */
+const judgeOn = (fake: FakeOpenAi, id: string) => ({
+  id,
+  label: `Judge ${id}`,
+  baseUrl: fake.baseUrl,
+  providerModel: `provider-${id}`,
+  structuredOutput: 'tool_call' as const,
+  speakerMode: 'single' as const,
+  maxTokens: 800,
+  maxConcurrentTurns: 4,
+});
+
+// Three judges read each debate (JUDGE_PANEL_SIZE=3): two models, on two servers, and the offline
+// judge, whose id is also the offline speakers' (it spoke). The scorecard is the first judge's
+// that did not speak; the others' verdicts are its panel, for the judges' record.
+describe('a debate read by a panel of judges', () => {
+  const usage = new UsageStandIn();
+  let steady: FakeOpenAi;
+  let flaky: FakeOpenAi;
+  let generation: ServiceUnderTest;
+
+  beforeAll(async () => {
+    steady = await startFakeOpenAi({ family: 'openai' });
+    flaky = await startFakeOpenAi({ family: 'openai' });
+    // Its judge prefers whichever speaker it reads first: its two readings disagree.
+    flaky.judgeFavoursFirst = true;
+    generation = await startGeneration(usage, {
+      MODEL_CATALOG: [judgeOn(steady, 'judge-a'), judgeOn(flaky, 'judge-b')],
+      JUDGE_MODELS: ['offline', 'judge-a', 'judge-b'],
+      JUDGE_PANEL_SIZE: 3,
+      OPENAI_MAX_RETRIES: 0,
+      OFFLINE_TOKENS_PER_SECOND: 5_000,
+      OFFLINE_FIRST_TOKEN_MS: 0,
+      TURN_PAUSE_MS: 0,
+    });
+  });
+
+  afterAll(async () => {
+    await generation?.stop();
+    await steady?.close();
+    await flaky?.close();
+  });
+
+  /** The verdict the run sent, and the one it keeps for saving. */
+  async function judged(topic: string) {
+    const runId = await start(generation, settingsOf(topic, { moderatorEnabled: false }));
+    const events = await watch(generation, runId);
+    expect(events.at(-1)?.type).toBe('runCompleted');
+    const sent = events.flatMap((event) => (event.type === 'verdictReady' ? [event.verdict] : []));
+    const { run } = await lookUp(generation, runId);
+    expect(run?.verdict).toEqual(sent[0]);
+    return sent[0];
+  }
+
+  it("keeps the scorecard the first judge's, with the other judges' verdicts beside it", async () => {
+    flaky.mode = { kind: 'stream' };
+    const verdict = await judged('Should cities ban cars?');
+    // The offline judge gives way to judge-a for the scorecard, and sits on the panel.
+    expect(verdict?.judgedBy).toMatchObject({ kind: 'model', modelId: 'judge-a', turns: 2 });
+    expect(verdict?.scores).toHaveLength(8);
+    expect(verdict?.panel.map((member) => member.judgedBy.modelId)).toEqual(['offline', 'judge-b']);
+    expect(verdict?.panel[0]?.judgedBy).toMatchObject({ kind: 'offline', label: 'Offline judge' });
+    // Each read it twice, sides swapped, and gave its own verdict, without the criteria.
+    expect(verdict?.panel[1]).toMatchObject({
+      winner: null,
+      tie: true,
+      tieReason: 'readings_disagree',
+      readings: [
+        { order: 'as_given', winner: 'First Speaker' },
+        { order: 'swapped', winner: 'Second Speaker' },
+      ],
+      judgedBy: { kind: 'model', label: 'Judge judge-b', turns: 2 },
+    });
+    expect(verdict?.panel[1]).not.toHaveProperty('scores');
+  });
+
+  it('leaves a judge that fails out of the panel, and still gives the scorecard', async () => {
+    flaky.mode = { kind: 'status', status: 500 };
+    const verdict = await judged('Should museums be free?');
+    expect(verdict?.judgedBy.modelId).toBe('judge-a');
+    expect(verdict?.panel.map((member) => member.judgedBy.modelId)).toEqual(['offline']);
+    expect(flaky.requests.at(-1)?.answeredAs).toBe(500);
   });
 });
 

@@ -32,6 +32,9 @@ const LeaderboardTab = lazy(() =>
     default: module.LeaderboardTab,
   })),
 );
+const JudgesTab = lazy(() =>
+  import('../features/judges/JudgesTab').then((module) => ({ default: module.JudgesTab })),
+);
 const LoginPage = lazy(() =>
   import('../features/login/LoginPage').then((module) => ({ default: module.LoginPage })),
 );
@@ -104,6 +107,7 @@ export function AppRoutes() {
           <Route path="ranking" element={<RankingTab />} />
           <Route path="history" element={<HistoryTab />} />
           <Route path="leaderboard" element={<LeaderboardTab />} />
+          <Route path="judges" element={<JudgesTab />} />
           <Route path="*" element={<Navigate to="/community/ranking" replace />} />
         </Route>
         <Route path="/history" element={<HistoryPage />} />

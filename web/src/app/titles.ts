@@ -6,6 +6,7 @@ const TITLES: ReadonlyArray<[RegExp, string]> = [
   [/^\/community\/ranking\/?$/, 'Community Forum'],
   [/^\/community\/history\/?$/, 'Account Activity'],
   [/^\/community\/leaderboard\/?$/, 'Leaderboard'],
+  [/^\/community\/judges\/?$/, 'Judges'],
   [/^\/engine\/?$/, 'AI Debate Engine'],
   [/^\/about\/?$/, 'About'],
   [/^\/login\/?$/, 'Sign In'],

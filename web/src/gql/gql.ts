@@ -26,7 +26,7 @@ type Documents = {
   '\n  mutation SendVerificationEmail {\n    sendVerificationEmail\n  }\n': typeof types.SendVerificationEmailDocument;
   '\n  query CommunityDebates(\n    $category: String\n    $sort: RankingSort\n    $period: RankingPeriod\n    $starredOnly: Boolean\n    $starredIds: [String!]\n    $utcOffsetMinutes: Int\n    $after: String\n  ) {\n    communityDebates(\n      category: $category\n      sort: $sort\n      period: $period\n      starredOnly: $starredOnly\n      starredIds: $starredIds\n      utcOffsetMinutes: $utcOffsetMinutes\n      after: $after\n      limit: 10\n    ) {\n      debates {\n        id\n        topic\n        categories\n        userDisplayName\n        sharedAt\n        upvotes\n        downvotes\n        interesting\n        views\n        myVote\n        starred\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n        mindsChanged {\n          ...MindsChangedFields\n        }\n        example\n        stopped\n        rating {\n          text\n        }\n      }\n      next\n    }\n  }\n': typeof types.CommunityDebatesDocument;
   '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      mindsChanged {\n        ...MindsChangedFields\n      }\n      example\n      stopped\n      rating {\n        text\n      }\n      myVote\n      standBefore\n      askBefore\n      pairedWith {\n        id\n        isRematch\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n      }\n    }\n  }\n': typeof types.CommunityDebateDocument;
-  '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      winner\n    }\n  }\n': typeof types.MindsChangedFieldsFragmentDoc;
+  '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      gainedReaders {\n        for\n        against\n      }\n      winner\n    }\n  }\n': typeof types.MindsChangedFieldsFragmentDoc;
   '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n': typeof types.VoteDocument;
   '\n  mutation StandBefore($debateId: String!, $stance: StanceBefore) {\n    standBefore(debateId: $debateId, stance: $stance) {\n      debateId\n      standBefore\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n': typeof types.StandBeforeDocument;
   '\n  mutation ToggleStar($debateId: String!, $starred: Boolean) {\n    toggleStar(debateId: $debateId, starred: $starred)\n  }\n': typeof types.ToggleStarDocument;
@@ -50,8 +50,11 @@ type Documents = {
   '\n  subscription DebateRun($id: String!) {\n    debateRun(id: $id) {\n      type\n      seq\n      at\n      topic\n      firstStance\n      secondStance\n      firstModel {\n        id\n        label\n        kind\n      }\n      secondModel {\n        id\n        label\n        kind\n      }\n      model {\n        id\n        label\n        kind\n      }\n      writtenBy {\n        ...WrittenByFields\n      }\n      turn\n      speaker\n      round\n      roundTitle\n      text\n      summary\n      failed\n      cutOff\n      stage\n      team {\n        ...TeamNotesFields\n      }\n      judge {\n        id\n        label\n        kind\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      message\n      freeDebateUsed\n      minWords\n      maxWords\n      deadline\n      stopReason\n    }\n  }\n': typeof types.DebateRunDocument;
   '\n  mutation StopDebate($runId: String!) {\n    stopDebate(runId: $runId) {\n      stopped\n      freeDebateUsed\n    }\n  }\n': typeof types.StopDebateDocument;
   '\n  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {\n    submitTurn(runId: $runId, turn: $turn, text: $text)\n  }\n': typeof types.SubmitTurnDocument;
+  '\n  fragment JudgeFigureFields on JudgeFigure {\n    value\n    low\n    high\n    count\n  }\n': typeof types.JudgeFigureFieldsFragmentDoc;
+  '\n  fragment JudgeRecordFields on JudgeRecord {\n    judgeId\n    label\n    kind\n    debates\n    positionConsistency {\n      ...JudgeFigureFields\n    }\n    firstShownMargin {\n      ...JudgeFigureFields\n    }\n    pairwiseAgreement {\n      ...JudgeFigureFields\n    }\n    fleissKappa {\n      ...JudgeFigureFields\n    }\n    selfPreference {\n      ...JudgeFigureFields\n    }\n    lengthSlope {\n      ...JudgeFigureFields\n    }\n    readersMinds {\n      agreement {\n        ...JudgeFigureFields\n      }\n      kappa {\n        ...JudgeFigureFields\n      }\n    }\n    readersVotes {\n      agreement {\n        ...JudgeFigureFields\n      }\n      kappa {\n        ...JudgeFigureFields\n      }\n    }\n  }\n': typeof types.JudgeRecordFieldsFragmentDoc;
+  '\n  query Judges {\n    judges {\n      debates\n      bootstrapRounds\n      computedAt\n      judges {\n        ...JudgeRecordFields\n      }\n      all {\n        ...JudgeRecordFields\n      }\n    }\n  }\n': typeof types.JudgesDocument;
   '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    kind\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n': typeof types.LeaderboardRowFieldsFragmentDoc;
-  '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n': typeof types.LeaderboardDocument;
+  '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!, $controlled: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly, controlled: $controlled) {\n      subject\n      pairsOnly\n      controlled\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n': typeof types.LeaderboardDocument;
   '\n  query SignInProviders {\n    signInProviders\n  }\n': typeof types.SignInProvidersDocument;
 };
 const documents: Documents = {
@@ -80,7 +83,7 @@ const documents: Documents = {
     types.CommunityDebatesDocument,
   '\n  query CommunityDebate($id: String!) {\n    communityDebate(id: $id) {\n      id\n      topic\n      categories\n      userDisplayName\n      sharedAt\n      upvotes\n      downvotes\n      interesting\n      views\n      model1 {\n        ...DebateSpeakerFields\n      }\n      model2 {\n        ...DebateSpeakerFields\n      }\n      rounds {\n        ...DebateRoundFields\n      }\n      verdict {\n        ...DebateVerdictFields\n      }\n      mindsChanged {\n        ...MindsChangedFields\n      }\n      example\n      stopped\n      rating {\n        text\n      }\n      myVote\n      standBefore\n      askBefore\n      pairedWith {\n        id\n        isRematch\n        model1 {\n          ...DebateSpeakerFields\n        }\n        model2 {\n          ...DebateSpeakerFields\n        }\n        verdict {\n          ...VerdictSummaryFields\n        }\n      }\n    }\n  }\n':
     types.CommunityDebateDocument,
-  '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      winner\n    }\n  }\n':
+  '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      gainedReaders {\n        for\n        against\n      }\n      winner\n    }\n  }\n':
     types.MindsChangedFieldsFragmentDoc,
   '\n  mutation Vote($debateId: String!, $kind: VoteKind) {\n    vote(debateId: $debateId, kind: $kind) {\n      debateId\n      upvotes\n      downvotes\n      interesting\n      myVote\n      mindsChanged {\n        ...MindsChangedFields\n      }\n    }\n  }\n':
     types.VoteDocument,
@@ -127,9 +130,15 @@ const documents: Documents = {
     types.StopDebateDocument,
   '\n  mutation SubmitTurn($runId: String!, $turn: Int!, $text: String!) {\n    submitTurn(runId: $runId, turn: $turn, text: $text)\n  }\n':
     types.SubmitTurnDocument,
+  '\n  fragment JudgeFigureFields on JudgeFigure {\n    value\n    low\n    high\n    count\n  }\n':
+    types.JudgeFigureFieldsFragmentDoc,
+  '\n  fragment JudgeRecordFields on JudgeRecord {\n    judgeId\n    label\n    kind\n    debates\n    positionConsistency {\n      ...JudgeFigureFields\n    }\n    firstShownMargin {\n      ...JudgeFigureFields\n    }\n    pairwiseAgreement {\n      ...JudgeFigureFields\n    }\n    fleissKappa {\n      ...JudgeFigureFields\n    }\n    selfPreference {\n      ...JudgeFigureFields\n    }\n    lengthSlope {\n      ...JudgeFigureFields\n    }\n    readersMinds {\n      agreement {\n        ...JudgeFigureFields\n      }\n      kappa {\n        ...JudgeFigureFields\n      }\n    }\n    readersVotes {\n      agreement {\n        ...JudgeFigureFields\n      }\n      kappa {\n        ...JudgeFigureFields\n      }\n    }\n  }\n':
+    types.JudgeRecordFieldsFragmentDoc,
+  '\n  query Judges {\n    judges {\n      debates\n      bootstrapRounds\n      computedAt\n      judges {\n        ...JudgeRecordFields\n      }\n      all {\n        ...JudgeRecordFields\n      }\n    }\n  }\n':
+    types.JudgesDocument,
   '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    kind\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n':
     types.LeaderboardRowFieldsFragmentDoc,
-  '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n':
+  '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!, $controlled: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly, controlled: $controlled) {\n      subject\n      pairsOnly\n      controlled\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n':
     types.LeaderboardDocument,
   '\n  query SignInProviders {\n    signInProviders\n  }\n': types.SignInProvidersDocument,
 };
@@ -216,7 +225,7 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      winner\n    }\n  }\n',
+  source: '\n  fragment MindsChangedFields on MindsChanged {\n    readers\n    shares {\n      before {\n        for\n        against\n        undecided\n      }\n      after {\n        for\n        against\n      }\n      gain {\n        for\n        against\n      }\n      gainedReaders {\n        for\n        against\n      }\n      winner\n    }\n  }\n',
 ): typeof import('./graphql').MindsChangedFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -360,13 +369,31 @@ export function graphql(
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
+  source: '\n  fragment JudgeFigureFields on JudgeFigure {\n    value\n    low\n    high\n    count\n  }\n',
+): typeof import('./graphql').JudgeFigureFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  fragment JudgeRecordFields on JudgeRecord {\n    judgeId\n    label\n    kind\n    debates\n    positionConsistency {\n      ...JudgeFigureFields\n    }\n    firstShownMargin {\n      ...JudgeFigureFields\n    }\n    pairwiseAgreement {\n      ...JudgeFigureFields\n    }\n    fleissKappa {\n      ...JudgeFigureFields\n    }\n    selfPreference {\n      ...JudgeFigureFields\n    }\n    lengthSlope {\n      ...JudgeFigureFields\n    }\n    readersMinds {\n      agreement {\n        ...JudgeFigureFields\n      }\n      kappa {\n        ...JudgeFigureFields\n      }\n    }\n    readersVotes {\n      agreement {\n        ...JudgeFigureFields\n      }\n      kappa {\n        ...JudgeFigureFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').JudgeRecordFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
+  source: '\n  query Judges {\n    judges {\n      debates\n      bootstrapRounds\n      computedAt\n      judges {\n        ...JudgeRecordFields\n      }\n      all {\n        ...JudgeRecordFields\n      }\n    }\n  }\n',
+): typeof import('./graphql').JudgesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(
   source: '\n  fragment LeaderboardRowFields on LeaderboardRow {\n    id\n    label\n    kind\n    rating\n    low\n    high\n    debates\n    pairs\n    audience {\n      rating\n      low\n      high\n      debates\n    }\n  }\n',
 ): typeof import('./graphql').LeaderboardRowFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(
-  source: '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {\n      subject\n      pairsOnly\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n',
+  source: '\n  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!, $controlled: Boolean!) {\n    leaderboard(subject: $subject, pairsOnly: $pairsOnly, controlled: $controlled) {\n      subject\n      pairsOnly\n      controlled\n      debates\n      apartDebates\n      bootstrapRounds\n      computedAt\n      notRated {\n        sameSubject\n        notRecorded\n        personalityHints\n        dailyLimit\n      }\n      rows {\n        ...LeaderboardRowFields\n      }\n      apart {\n        ...LeaderboardRowFields\n      }\n    }\n  }\n',
 ): typeof import('./graphql').LeaderboardDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.

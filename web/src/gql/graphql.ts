@@ -279,6 +279,7 @@ export type CommunityDebatesQuery = {
           };
           readonly after: { readonly for: number; readonly against: number };
           readonly gain: { readonly for: number; readonly against: number };
+          readonly gainedReaders: { readonly for: number; readonly against: number };
         } | null;
       };
       readonly rating: { readonly text: string } | null;
@@ -409,6 +410,7 @@ export type CommunityDebateQuery = {
         };
         readonly after: { readonly for: number; readonly against: number };
         readonly gain: { readonly for: number; readonly against: number };
+        readonly gainedReaders: { readonly for: number; readonly against: number };
       } | null;
     };
     readonly rating: { readonly text: string } | null;
@@ -470,6 +472,7 @@ export type MindsChangedFieldsFragment = {
     };
     readonly after: { readonly for: number; readonly against: number };
     readonly gain: { readonly for: number; readonly against: number };
+    readonly gainedReaders: { readonly for: number; readonly against: number };
   } | null;
 };
 
@@ -496,6 +499,7 @@ export type VoteMutation = {
         };
         readonly after: { readonly for: number; readonly against: number };
         readonly gain: { readonly for: number; readonly against: number };
+        readonly gainedReaders: { readonly for: number; readonly against: number };
       } | null;
     };
   };
@@ -521,6 +525,7 @@ export type StandBeforeMutation = {
         };
         readonly after: { readonly for: number; readonly against: number };
         readonly gain: { readonly for: number; readonly against: number };
+        readonly gainedReaders: { readonly for: number; readonly against: number };
       } | null;
     };
   };
@@ -1101,6 +1106,234 @@ export type SubmitTurnMutationVariables = Exact<{
 
 export type SubmitTurnMutation = { readonly submitTurn: boolean };
 
+export type JudgeFigureFieldsFragment = {
+  readonly value: number | null;
+  readonly low: number | null;
+  readonly high: number | null;
+  readonly count: number;
+};
+
+export type JudgeRecordFieldsFragment = {
+  readonly judgeId: string | null;
+  readonly label: string;
+  readonly kind: string | null;
+  readonly debates: number;
+  readonly positionConsistency: {
+    readonly value: number | null;
+    readonly low: number | null;
+    readonly high: number | null;
+    readonly count: number;
+  };
+  readonly firstShownMargin: {
+    readonly value: number | null;
+    readonly low: number | null;
+    readonly high: number | null;
+    readonly count: number;
+  };
+  readonly pairwiseAgreement: {
+    readonly value: number | null;
+    readonly low: number | null;
+    readonly high: number | null;
+    readonly count: number;
+  };
+  readonly fleissKappa: {
+    readonly value: number | null;
+    readonly low: number | null;
+    readonly high: number | null;
+    readonly count: number;
+  };
+  readonly selfPreference: {
+    readonly value: number | null;
+    readonly low: number | null;
+    readonly high: number | null;
+    readonly count: number;
+  };
+  readonly lengthSlope: {
+    readonly value: number | null;
+    readonly low: number | null;
+    readonly high: number | null;
+    readonly count: number;
+  };
+  readonly readersMinds: {
+    readonly agreement: {
+      readonly value: number | null;
+      readonly low: number | null;
+      readonly high: number | null;
+      readonly count: number;
+    };
+    readonly kappa: {
+      readonly value: number | null;
+      readonly low: number | null;
+      readonly high: number | null;
+      readonly count: number;
+    };
+  };
+  readonly readersVotes: {
+    readonly agreement: {
+      readonly value: number | null;
+      readonly low: number | null;
+      readonly high: number | null;
+      readonly count: number;
+    };
+    readonly kappa: {
+      readonly value: number | null;
+      readonly low: number | null;
+      readonly high: number | null;
+      readonly count: number;
+    };
+  };
+};
+
+export type JudgesQueryVariables = Exact<{ [key: string]: never }>;
+
+export type JudgesQuery = {
+  readonly judges: {
+    readonly debates: number;
+    readonly bootstrapRounds: number;
+    readonly computedAt: string | null;
+    readonly judges: ReadonlyArray<{
+      readonly judgeId: string | null;
+      readonly label: string;
+      readonly kind: string | null;
+      readonly debates: number;
+      readonly positionConsistency: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly firstShownMargin: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly pairwiseAgreement: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly fleissKappa: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly selfPreference: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly lengthSlope: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly readersMinds: {
+        readonly agreement: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+        readonly kappa: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+      };
+      readonly readersVotes: {
+        readonly agreement: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+        readonly kappa: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+      };
+    }>;
+    readonly all: {
+      readonly judgeId: string | null;
+      readonly label: string;
+      readonly kind: string | null;
+      readonly debates: number;
+      readonly positionConsistency: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly firstShownMargin: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly pairwiseAgreement: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly fleissKappa: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly selfPreference: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly lengthSlope: {
+        readonly value: number | null;
+        readonly low: number | null;
+        readonly high: number | null;
+        readonly count: number;
+      };
+      readonly readersMinds: {
+        readonly agreement: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+        readonly kappa: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+      };
+      readonly readersVotes: {
+        readonly agreement: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+        readonly kappa: {
+          readonly value: number | null;
+          readonly low: number | null;
+          readonly high: number | null;
+          readonly count: number;
+        };
+      };
+    };
+  };
+};
+
 export type LeaderboardRowFieldsFragment = {
   readonly id: string;
   readonly label: string;
@@ -1121,12 +1354,14 @@ export type LeaderboardRowFieldsFragment = {
 export type LeaderboardQueryVariables = Exact<{
   subject: LeaderboardSubject;
   pairsOnly: boolean;
+  controlled: boolean;
 }>;
 
 export type LeaderboardQuery = {
   readonly leaderboard: {
     readonly subject: LeaderboardSubject;
     readonly pairsOnly: boolean;
+    readonly controlled: boolean;
     readonly debates: number;
     readonly apartDebates: number;
     readonly bootstrapRounds: number;
@@ -1227,6 +1462,10 @@ export const MindsChangedFieldsFragmentDoc = new TypedDocumentString(
       against
     }
     gain {
+      for
+      against
+    }
+    gainedReaders {
       for
       against
     }
@@ -1383,6 +1622,67 @@ export const VerdictSummaryFieldsFragmentDoc = new TypedDocumentString(
     `,
   { fragmentName: 'VerdictSummaryFields' },
 ) as unknown as TypedDocumentString<VerdictSummaryFieldsFragment, unknown>;
+export const JudgeFigureFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment JudgeFigureFields on JudgeFigure {
+  value
+  low
+  high
+  count
+}
+    `,
+  { fragmentName: 'JudgeFigureFields' },
+) as unknown as TypedDocumentString<JudgeFigureFieldsFragment, unknown>;
+export const JudgeRecordFieldsFragmentDoc = new TypedDocumentString(
+  `
+    fragment JudgeRecordFields on JudgeRecord {
+  judgeId
+  label
+  kind
+  debates
+  positionConsistency {
+    ...JudgeFigureFields
+  }
+  firstShownMargin {
+    ...JudgeFigureFields
+  }
+  pairwiseAgreement {
+    ...JudgeFigureFields
+  }
+  fleissKappa {
+    ...JudgeFigureFields
+  }
+  selfPreference {
+    ...JudgeFigureFields
+  }
+  lengthSlope {
+    ...JudgeFigureFields
+  }
+  readersMinds {
+    agreement {
+      ...JudgeFigureFields
+    }
+    kappa {
+      ...JudgeFigureFields
+    }
+  }
+  readersVotes {
+    agreement {
+      ...JudgeFigureFields
+    }
+    kappa {
+      ...JudgeFigureFields
+    }
+  }
+}
+    fragment JudgeFigureFields on JudgeFigure {
+  value
+  low
+  high
+  count
+}`,
+  { fragmentName: 'JudgeRecordFields' },
+) as unknown as TypedDocumentString<JudgeRecordFieldsFragment, unknown>;
 export const LeaderboardRowFieldsFragmentDoc = new TypedDocumentString(
   `
     fragment LeaderboardRowFields on LeaderboardRow {
@@ -1599,6 +1899,10 @@ export const CommunityDebatesDocument = new TypedDocumentString(`
       for
       against
     }
+    gainedReaders {
+      for
+      against
+    }
     winner
   }
 }
@@ -1691,6 +1995,10 @@ export const CommunityDebateDocument = new TypedDocumentString(`
       against
     }
     gain {
+      for
+      against
+    }
+    gainedReaders {
       for
       against
     }
@@ -1798,6 +2106,10 @@ export const VoteDocument = new TypedDocumentString(`
       for
       against
     }
+    gainedReaders {
+      for
+      against
+    }
     winner
   }
 }`) as unknown as TypedDocumentString<VoteMutation, VoteMutationVariables>;
@@ -1824,6 +2136,10 @@ export const StandBeforeDocument = new TypedDocumentString(`
       against
     }
     gain {
+      for
+      against
+    }
+    gainedReaders {
       for
       against
     }
@@ -2256,11 +2572,72 @@ export const SubmitTurnDocument = new TypedDocumentString(`
   submitTurn(runId: $runId, turn: $turn, text: $text)
 }
     `) as unknown as TypedDocumentString<SubmitTurnMutation, SubmitTurnMutationVariables>;
+export const JudgesDocument = new TypedDocumentString(`
+    query Judges {
+  judges {
+    debates
+    bootstrapRounds
+    computedAt
+    judges {
+      ...JudgeRecordFields
+    }
+    all {
+      ...JudgeRecordFields
+    }
+  }
+}
+    fragment JudgeFigureFields on JudgeFigure {
+  value
+  low
+  high
+  count
+}
+fragment JudgeRecordFields on JudgeRecord {
+  judgeId
+  label
+  kind
+  debates
+  positionConsistency {
+    ...JudgeFigureFields
+  }
+  firstShownMargin {
+    ...JudgeFigureFields
+  }
+  pairwiseAgreement {
+    ...JudgeFigureFields
+  }
+  fleissKappa {
+    ...JudgeFigureFields
+  }
+  selfPreference {
+    ...JudgeFigureFields
+  }
+  lengthSlope {
+    ...JudgeFigureFields
+  }
+  readersMinds {
+    agreement {
+      ...JudgeFigureFields
+    }
+    kappa {
+      ...JudgeFigureFields
+    }
+  }
+  readersVotes {
+    agreement {
+      ...JudgeFigureFields
+    }
+    kappa {
+      ...JudgeFigureFields
+    }
+  }
+}`) as unknown as TypedDocumentString<JudgesQuery, JudgesQueryVariables>;
 export const LeaderboardDocument = new TypedDocumentString(`
-    query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
-  leaderboard(subject: $subject, pairsOnly: $pairsOnly) {
+    query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!, $controlled: Boolean!) {
+  leaderboard(subject: $subject, pairsOnly: $pairsOnly, controlled: $controlled) {
     subject
     pairsOnly
+    controlled
     debates
     apartDebates
     bootstrapRounds

@@ -50,6 +50,15 @@ export const criterionLabels: Readonly<Record<(typeof judgeCriteria)[number], st
 export const MAX_VERDICT_TOTAL =
   10 * judgeCriteria.reduce((sum, criterion) => sum + criterionWeights[criterion], 0);
 
+/** The most judges that read one debate (JUDGE_PANEL_SIZE's ceiling): each reads it twice. */
+export const MAX_JUDGE_PANEL = 3;
+
+/**
+ * Below this many decisive verdicts the judges' record fits no length slope: a logistic fit of a
+ * handful of verdicts is mostly noise, and often separated.
+ */
+export const LENGTH_SLOPE_MIN_VERDICTS = 10;
+
 /** Minds changed are shown once at least this many readers gave where they stood before and after. */
 export const MINDS_CHANGED_MIN_READERS = 5;
 

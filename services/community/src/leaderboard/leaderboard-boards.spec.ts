@@ -28,6 +28,7 @@ function speaker(modelId: string, fields: Partial<RatedSpeaker> = {}): RatedSpea
     },
     speakerMode: 'single',
     personalityHints: false,
+    words: 300,
     ...fields,
   };
 }
@@ -51,6 +52,7 @@ function debate(
     judged: true,
     winner,
     audience: null,
+    audienceRelative: null,
     ...fields,
   };
 }
@@ -198,10 +200,74 @@ describe(computeBoard.name, () => {
     expect(row('model-c')?.audience).toBeNull();
   });
 
+  it('controlled, rates the models with their length taken out, and the audience by gain relative to where the room started', async () => {
+    // model-b writes twice as much as the others, and the judges favour the longer side: as
+    // rated, it tops the board; controlled, model-a (the strongest) does.
+    const known: Record<string, number> = { 'model-a': 1100, 'model-b': 1000, 'model-c': 900 };
+    const words: Record<string, number> = { 'model-a': 900, 'model-b': 1800, 'model-c': 900 };
+    const random = seededRandom(17);
+    const models = Object.keys(known);
+    const debates = Array.from({ length: 1_500 }, () => {
+      const a = Math.floor(random() * 3);
+      const b = (a + 1 + Math.floor(random() * 2)) % 3;
+      const [first = '', second = ''] = [models[a], models[b]];
+      const [w1, w2] = [first, second].map((id) =>
+        Math.round((words[id] ?? 0) * (0.7 + 0.6 * random())),
+      );
+      const z = ((w1 ?? 0) - (w2 ?? 0)) / ((w1 ?? 0) + (w2 ?? 0));
+      const logit = (Math.LN10 * ((known[first] ?? 0) - (known[second] ?? 0))) / 400 + 3 * z;
+      return debate(
+        first,
+        second,
+        random() < 1 / (1 + Math.exp(-logit)) ? 'First Speaker' : 'Second Speaker',
+        {
+          model1: speaker(first, { words: w1 ?? 0 }),
+          model2: speaker(second, { stance: -0.6, rhetoricStyle: 'casual', words: w2 ?? 0 }),
+        },
+      );
+    });
+    const rated = await computeBoard(debates, 'MODEL', false, NOW, fast);
+    const controlled = await computeBoard(debates, 'MODEL', false, NOW, {
+      ...fast,
+      controlled: true,
+    });
+    expect(rated.controlled).toBe(false);
+    expect(controlled.controlled).toBe(true);
+    expect(rated.rows[0]?.id).toBe('model-b');
+    expect(controlled.rows.map((row) => row.id)).toEqual(['model-a', 'model-b', 'model-c']);
+    expect(controlled.debates).toBe(1_500);
+
+    // The room: For gained more points each time, Against more of its room to grow.
+    const room = [
+      debate('model-a', 'model-b', 'First Speaker', {
+        audience: 'FOR',
+        audienceRelative: 'AGAINST',
+      }),
+      debate('model-a', 'model-b', 'First Speaker', {
+        audience: 'FOR',
+        audienceRelative: 'AGAINST',
+      }),
+      debate('model-b', 'model-a', 'Second Speaker', {
+        audience: 'FOR',
+        audienceRelative: 'AGAINST',
+      }),
+    ];
+    const audience = async (options: { controlled?: boolean }) => {
+      const board = await computeBoard(room, 'MODEL', false, NOW, { ...fast, ...options });
+      const row = (id: string) =>
+        board.rows.find((found) => found.id === id)?.audience?.rating ?? 0;
+      return row('model-a') - row('model-b');
+    };
+    // model-a was For twice: ahead by gain, behind by relative gain.
+    expect(await audience({})).toBeGreaterThan(0);
+    expect(await audience({ controlled: true })).toBeLessThan(0);
+  });
+
   it('gives an empty board without judged debates', async () => {
     expect(await computeBoard([], 'STYLE', true, NOW)).toEqual({
       subject: 'STYLE',
       pairsOnly: true,
+      controlled: false,
       rows: [],
       apart: [],
       debates: 0,
@@ -508,7 +574,8 @@ describe('the People board', () => {
 
   it('has no pairs-only board, and answers all debates when asked for one', async () => {
     expect(boardKeys.filter((key) => key.subject === 'PEOPLE')).toEqual([
-      { subject: 'PEOPLE', pairsOnly: false },
+      { subject: 'PEOPLE', pairsOnly: false, controlled: false },
+      { subject: 'PEOPLE', pairsOnly: false, controlled: true },
     ]);
     const ada = Array.from({ length: 3 }, () =>
       againstPerson('ada-account', 'Ada', 'model-a', true),

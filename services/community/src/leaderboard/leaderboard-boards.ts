@@ -12,7 +12,13 @@ import {
   type WrittenBy,
 } from '@debate/contracts';
 import { createHash } from 'node:crypto';
-import { BOOTSTRAP_ROUNDS, type Game, rate, type RateOptions } from './bradley-terry.js';
+import {
+  BOOTSTRAP_ROUNDS,
+  type Game,
+  lengthCovariate,
+  rate,
+  type RateOptions,
+} from './bradley-terry.js';
 
 /** What the leaderboard reads of a speaker. */
 export interface RatedSpeaker {
@@ -23,6 +29,8 @@ export interface RatedSpeaker {
   readonly speakerMode: SpeakerMode;
   /** Whether it was given personality hints; null: saved before that was kept. */
   readonly personalityHints: boolean | null;
+  /** The words of its rounds, all told: the controlled boards' length covariate. */
+  readonly words: number;
 }
 
 /** What the leaderboard reads of a public debate. */
@@ -41,6 +49,11 @@ export interface RatedDebate {
   readonly winner: Verdict['winner'];
   /** The audience's minds-changed winner; null below the readers it takes. */
   readonly audience: 'FOR' | 'AGAINST' | 'TIE' | null;
+  /**
+   * The audience's winner by each side's gain relative to where it started (normalized
+   * change), the controlled boards'; null below the readers it takes.
+   */
+  readonly audienceRelative: 'FOR' | 'AGAINST' | 'TIE' | null;
 }
 
 /** A subject of a board: its id and label, and on the People board what it is if no model. */
@@ -146,7 +159,11 @@ function completedPairs(debates: readonly RatedDebate[]): Array<[RatedDebate, Ra
   });
 }
 
-/** One group of debates fitted together: the model-written ones, or the offline speaker's. */
+/**
+ * One group of debates fitted together: the model-written ones, or the offline speaker's;
+ * `controlled`, the judges' games with their length covariate and the audience's winners by
+ * relative gain.
+ */
 class Fit {
   private readonly subjects = new Map<
     string,
@@ -159,6 +176,8 @@ class Fit {
   private readonly pairs: number[] = [];
   private readonly fitted = new Set<string>();
   count = 0;
+
+  constructor(private readonly controlled: boolean) {}
 
   private indexOf(subject: Subject, seenAt: number): number {
     const known = this.subjects.get(subject.id);
@@ -183,14 +202,16 @@ class Fit {
     this.debates[b] = (this.debates[b] ?? 0) + 1;
     const score =
       debate.winner === 'First Speaker' ? 1 : debate.winner === 'Second Speaker' ? 0 : 0.5;
-    this.judged.push({ a, b, score });
-    // The audience: the For side (the higher stance) wins when it gained more points.
+    const z = this.controlled ? lengthCovariate(debate.model1.words, debate.model2.words) : 0;
+    this.judged.push({ a, b, score, z });
+    // The audience: the For side (the higher stance) wins when it gained more points (more of
+    // its room to grow, controlled).
     const { stance: s1 } = debate.model1;
     const { stance: s2 } = debate.model2;
-    if (debate.audience && s1 !== s2) {
+    const audience = this.controlled ? debate.audienceRelative : debate.audience;
+    if (audience && s1 !== s2) {
       const firstIsFor = s1 > s2;
-      const heard =
-        debate.audience === 'TIE' ? 0.5 : (debate.audience === 'FOR') === firstIsFor ? 1 : 0;
+      const heard = audience === 'TIE' ? 0.5 : (audience === 'FOR') === firstIsFor ? 1 : 0;
       this.heard.push({ a, b, score: heard });
       this.heardDebates[a] = (this.heardDebates[a] ?? 0) + 1;
       this.heardDebates[b] = (this.heardDebates[b] ?? 0) + 1;
@@ -214,8 +235,14 @@ class Fit {
 
   async rows(options: RateOptions): Promise<LeaderboardRow[]> {
     const size = this.subjects.size;
-    const judged = await rate(size, this.judged, options);
-    const heard = this.heard.length > 0 ? await rate(size, this.heard, options) : [];
+    const { ratings: judged } = await rate(size, this.judged, {
+      ...options,
+      controlled: this.controlled,
+    });
+    const heard =
+      this.heard.length > 0
+        ? (await rate(size, this.heard, { ...options, controlled: false })).ratings
+        : [];
     const rows = [...this.subjects.values()].map(({ subject, index }): LeaderboardRow => {
       const rated = judged[index] ?? { rating: 0, low: 0, high: 0 };
       const audience = heard[index];
@@ -265,7 +292,9 @@ const notRatedKey: Record<
 /**
  * The board of `subject` over the public `debates` (with `pairsOnly`, only those in a completed
  * side-swapped pair): Bradley-Terry from the judges' winners (a tie half a win each way), the
- * audience's minds-changed winners fitted the same way for the second column, over the debates
+ * audience's minds-changed winners fitted the same way for the second column (with the
+ * `controlled` option, the judges' fit with the sides' length covariate, LMArena's style
+ * control, and the audience's winners by relative gain), over the debates
  * ratingsOf rates (the others judged are counted in `notRated`, by reason). A debate with a
  * speaker written by the offline speaker goes to the fit shown apart. Not rated either: a debate
  * whose two sides are the same subject (it tells nothing of either); left out altogether: one
@@ -289,6 +318,7 @@ export async function computeBoard(
     .filter((debate) => debate.judged)
     .sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const rounds = rateOptions.rounds ?? BOOTSTRAP_ROUNDS;
+  const controlled = rateOptions.controlled ?? false;
   if (subject === 'PEOPLE') {
     return peopleBoard(judged, ratings, listings, computedAt, { ...rateOptions, rounds });
   }
@@ -299,8 +329,8 @@ export async function computeBoard(
   // A pair counts when both of its debates are rated.
   const pairs = completedPairs(sorted.filter((debate) => ratings.get(debate.id) === 'RATED'));
   const inRatedPairs = new Set(pairs.flatMap(([original, rematch]) => [original.id, rematch.id]));
-  const main = new Fit();
-  const apart = new Fit();
+  const main = new Fit(controlled);
+  const apart = new Fit(controlled);
   const notRated = { sameSubject: 0, notRecorded: 0, personalityHints: 0, dailyLimit: 0 };
   const sides = (debate: RatedDebate) =>
     [subjectOf(subject, debate.model1), subjectOf(subject, debate.model2)].filter(
@@ -331,6 +361,7 @@ export async function computeBoard(
   return {
     subject,
     pairsOnly,
+    controlled,
     rows: await main.rows({ ...rateOptions, rounds }),
     apart: await apart.rows({ ...rateOptions, rounds }),
     debates: main.count,
@@ -361,7 +392,12 @@ async function peopleBoard(
   computedAt: Date,
   options: RateOptions & { readonly rounds: number },
 ): Promise<LeaderboardBoard> {
-  const group = () => ({ individual: new Fit(), pooled: new Fit(), people: 0 });
+  const controlled = options.controlled ?? false;
+  const group = () => ({
+    individual: new Fit(controlled),
+    pooled: new Fit(controlled),
+    people: 0,
+  });
   const main = group();
   const apart = group();
   const notRated = { sameSubject: 0, notRecorded: 0, personalityHints: 0, dailyLimit: 0 };
@@ -420,6 +456,7 @@ async function peopleBoard(
   return {
     subject: 'PEOPLE',
     pairsOnly: false,
+    controlled,
     rows: await rowsOf(main),
     apart: await rowsOf(apart),
     debates: main.people,
@@ -431,7 +468,16 @@ async function peopleBoard(
   };
 }
 
-/** Every board: each subject, all debates and completed pairs only (People: all debates). */
-export const boardKeys = LeaderboardSubject.options.flatMap((subject) =>
-  (subject === 'PEOPLE' ? [false] : [false, true]).map((pairsOnly) => ({ subject, pairsOnly })),
+/**
+ * Every board: each subject, all debates and completed pairs only (People: all debates), each
+ * as rated and controlled for length and the room's start; the controlled ones last.
+ */
+export const boardKeys = [false, true].flatMap((controlled) =>
+  LeaderboardSubject.options.flatMap((subject) =>
+    (subject === 'PEOPLE' ? [false] : [false, true]).map((pairsOnly) => ({
+      subject,
+      pairsOnly,
+      controlled,
+    })),
+  ),
 );

@@ -11,7 +11,8 @@ import { isDuplicateKeyError, MONGO_CONNECTION } from '@debate/nest';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Connection, Model } from 'mongoose';
 import { z } from 'zod';
-import { mindsChangedOf } from '../minds/minds-changed.js';
+import { mindsChangedOf, relativeWinnerOf } from '../minds/minds-changed.js';
+import { SidesWordsCounter } from '../public-debates/sides-words.js';
 import {
   boardId,
   type LeaderboardDocument,
@@ -87,6 +88,7 @@ function toBoard(document: LeaderboardDocument): LeaderboardBoard {
   return {
     subject: document.subject,
     pairsOnly: document.pairsOnly,
+    controlled: document.controlled ?? false,
     rows: document.rows,
     apart: document.apart,
     debates: document.debates,
@@ -106,8 +108,10 @@ function toBoard(document: LeaderboardDocument): LeaderboardBoard {
 export class LeaderboardRepository implements OnApplicationBootstrap {
   private readonly debates: Model<PublicDebateDocument>;
   private readonly boards: Model<LeaderboardDocument>;
-
-  constructor(@Inject(MONGO_CONNECTION) connection: Connection) {
+  constructor(
+    @Inject(MONGO_CONNECTION) connection: Connection,
+    private readonly sidesWords: SidesWordsCounter,
+  ) {
     this.debates = publicDebateModel(connection);
     this.boards = leaderboardModel(connection);
   }
@@ -130,28 +134,43 @@ export class LeaderboardRepository implements OnApplicationBootstrap {
       .find({ removedAt: null }, Object.fromEntries(RATED_FIELDS.map((field) => [field, 1])))
       .lean<unknown[]>()
       .exec();
+    const parsed = found.flatMap((document) => {
+      const read = storedDebate.safeParse(document);
+      return read.success ? [read.data] : [];
+    });
+    this.sidesWords.forgetAllBut(parsed);
+    const counted = await this.sidesWords.of(parsed);
     const debates: RatedDebate[] = [];
     const stored = new Map<string, DebateRating | null>();
-    for (const document of found) {
-      const parsed = storedDebate.safeParse(document);
-      if (!parsed.success) continue;
-      const { _id, userId, sharedAt, rematchOf, minds, verdict, model1, model2, rounds, rating } =
-        parsed.data;
+    for (const {
+      _id,
+      userId,
+      sharedAt,
+      rematchOf,
+      minds,
+      verdict,
+      model1,
+      model2,
+      rounds,
+      rating,
+    } of parsed) {
       stored.set(_id, rating);
       const modeOf = (speaker: (typeof speakerNames)[number]) =>
         rounds.some((round) => round.speaker === speaker && round.team !== null)
           ? ('team' as const)
           : ('single' as const);
+      const words = counted.get(_id);
       debates.push({
         id: _id,
         authorId: userId,
         sharedAt: sharedAt.getTime(),
         rematchOf,
-        model1: { ...model1, speakerMode: modeOf('First Speaker') },
-        model2: { ...model2, speakerMode: modeOf('Second Speaker') },
+        model1: { ...model1, speakerMode: modeOf('First Speaker'), words: words?.first ?? 0 },
+        model2: { ...model2, speakerMode: modeOf('Second Speaker'), words: words?.second ?? 0 },
         judged: verdict !== null,
         winner: verdict?.winner ?? null,
         audience: mindsChangedOf(minds ?? undefined).shares?.winner ?? null,
+        audienceRelative: relativeWinnerOf(minds ?? undefined),
       });
     }
     return { debates, stored, unreadable: found.length - debates.length };
@@ -210,9 +229,13 @@ export class LeaderboardRepository implements OnApplicationBootstrap {
   }
 
   /** The stored board of `subject`; null before the first recompute. */
-  async board(subject: LeaderboardSubject, pairsOnly: boolean): Promise<LeaderboardBoard | null> {
+  async board(
+    subject: LeaderboardSubject,
+    pairsOnly: boolean,
+    controlled: boolean,
+  ): Promise<LeaderboardBoard | null> {
     const found = await this.boards
-      .findOne({ _id: boardId(subject, pairsOnly) }, { readAt: 0 })
+      .findOne({ _id: boardId(subject, pairsOnly, controlled) }, { readAt: 0 })
       .lean<LeaderboardDocument>()
       .exec();
     return found ? toBoard(found) : null;
@@ -223,7 +246,7 @@ export class LeaderboardRepository implements OnApplicationBootstrap {
    * read later is there already (another replica's recompute finished after this one began).
    */
   async save(board: LeaderboardBoard, readAt: Date): Promise<void> {
-    const _id = boardId(board.subject, board.pairsOnly);
+    const _id = boardId(board.subject, board.pairsOnly, board.controlled);
     try {
       await this.boards
         .updateOne(

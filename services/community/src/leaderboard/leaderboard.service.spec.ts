@@ -5,9 +5,26 @@ import { boardKeys, type RatedDebate, type RatedSpeaker } from './leaderboard-bo
 import type { LeaderboardRepository } from './leaderboard.repository.js';
 import { LeaderboardService } from './leaderboard.service.js';
 import type { PeopleListingsRepository } from './people-listings.repository.js';
+import type { JudgesService } from '../judges/judges.service.js';
 
 /** No one listed on the People board. */
 const noListings = { all: async () => new Map() } as unknown as PeopleListingsRepository;
+
+/** The judges' record, recomputed with the boards: counted. */
+let judgesRecomputed = 0;
+const judges = {
+  recompute: async () => {
+    judgesRecomputed += 1;
+  },
+} as unknown as JudgesService;
+
+/** A board's key, as the saves are recorded here. */
+const keyOf = ({
+  subject,
+  pairsOnly,
+  controlled,
+}: Pick<LeaderboardBoard, 'subject' | 'pairsOnly' | 'controlled'>) =>
+  `${subject}:${pairsOnly}${controlled ? ':controlled' : ''}`;
 
 /**
  * The store's edge of the service: each read of the public debates waits until the test lets
@@ -21,8 +38,8 @@ function heldStore() {
       new Promise<{ debates: []; stored: Map<string, null>; unreadable: number }>((resolve) => {
         reads.push(() => resolve({ debates: [], stored: new Map(), unreadable: 0 }));
       }),
-    save: async (board: { subject: string; pairsOnly: boolean }) => {
-      saved.push(`${board.subject}:${board.pairsOnly}`);
+    save: async (board: LeaderboardBoard) => {
+      saved.push(keyOf(board));
     },
     saveRatings: async () => undefined,
   } as unknown as LeaderboardRepository;
@@ -41,7 +58,7 @@ describe(LeaderboardService.name, () => {
 
   it('recomputes one at a time, and once more after changes made during one', async () => {
     const store = heldStore();
-    const sut = new LeaderboardService(store.repository, noListings, logger, 4);
+    const sut = new LeaderboardService(store.repository, noListings, judges, logger, 4);
     let readsBegun = 0;
     const counted = store.repository.ratedDebates.bind(store.repository);
     store.repository.ratedDebates = () => {
@@ -59,9 +76,7 @@ describe(LeaderboardService.name, () => {
     void during[0]?.then(() => (secondDone = true));
     await store.release();
     await first;
-    expect(store.saved).toEqual(
-      boardKeys.map(({ subject, pairsOnly }) => `${subject}:${pairsOnly}`),
-    );
+    expect(store.saved).toEqual(boardKeys.map(keyOf));
     // The first is done; the one after it has begun reading, and is not done.
     // After a pause (at least 200 ms).
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -84,6 +99,30 @@ describe(LeaderboardService.name, () => {
     expect(readsBegun).toBe(3);
   });
 
+  it('leaves the controlled boards to the next recompute when another change is already waiting', async () => {
+    const store = heldStore();
+    const sut = new LeaderboardService(store.repository, noListings, judges, logger, 4);
+    const asRated = boardKeys.filter((key) => !key.controlled).map(keyOf);
+    const controlled = boardKeys.filter((key) => key.controlled).map(keyOf);
+    // The first recompute stores every board, the controlled ones too.
+    const first = sut.changed();
+    await store.release();
+    await first;
+    expect(store.saved).toEqual([...asRated, ...controlled]);
+
+    // A change arrives while the next one reads: that one stores the boards as rated only.
+    store.saved.length = 0;
+    const second = sut.changed();
+    const waiting = sut.changed();
+    await store.release();
+    await second;
+    expect(store.saved).toEqual(asRated);
+    // The one after it, with nothing waiting, stores them all.
+    await store.release();
+    await waiting;
+    expect(store.saved).toEqual([...asRated, ...asRated, ...controlled]);
+  });
+
   it('never rejects: a failed recompute is logged, and the next change tries again', async () => {
     let calls = 0;
     const repository = {
@@ -95,7 +134,7 @@ describe(LeaderboardService.name, () => {
       save: async () => undefined,
       saveRatings: async () => undefined,
     } as unknown as LeaderboardRepository;
-    const sut = new LeaderboardService(repository, noListings, logger, 4);
+    const sut = new LeaderboardService(repository, noListings, judges, logger, 4);
     await expect(sut.changed()).resolves.toBeUndefined();
     await expect(sut.changed()).resolves.toBeUndefined();
     expect(calls).toBe(2);
@@ -111,6 +150,7 @@ describe(LeaderboardService.name, () => {
       writtenBy: { kind: 'model', modelId, label: modelId },
       speakerMode: 'single',
       personalityHints: false,
+      words: 300,
     });
     const debate: RatedDebate = {
       id: 'd1',
@@ -125,6 +165,7 @@ describe(LeaderboardService.name, () => {
       judged: true,
       winner: 'First Speaker',
       audience: null,
+      audienceRelative: null,
     };
     const boards: LeaderboardBoard[] = [];
     const cards: Array<ReadonlyMap<string, DebateRating>> = [];
@@ -137,16 +178,27 @@ describe(LeaderboardService.name, () => {
         cards.push(ratings);
       },
     } as unknown as LeaderboardRepository;
-    const sut = new LeaderboardService(repository, noListings, logger, 4);
+    const sut = new LeaderboardService(repository, noListings, judges, logger, 4);
+    const judgesBefore = judgesRecomputed;
     await sut.changed();
-    expect(boards.map((board) => [board.subject, board.pairsOnly, board.debates])).toEqual(
-      // (The People board counts debates against a person only: none here.)
-      boardKeys.map(({ subject, pairsOnly }) => [
+    // The judges' record with the boards, once.
+    expect(judgesRecomputed - judgesBefore).toBe(1);
+    expect(
+      boards.map((board) => [board.subject, board.pairsOnly, board.controlled, board.debates]),
+    ).toEqual(
+      // (The People board counts debates against a person only: none here.) Every board as
+      // rated, then every board controlled.
+      boardKeys.map(({ subject, pairsOnly, controlled }) => [
         subject,
         pairsOnly,
+        controlled,
         pairsOnly || subject === 'PEOPLE' ? 0 : 1,
       ]),
     );
+    expect(boards.map((board) => board.controlled)).toEqual([
+      ...new Array<boolean>(7).fill(false),
+      ...new Array<boolean>(7).fill(true),
+    ]);
     expect(cards).toEqual([new Map([['d1', 'RATED']])]);
     expect(authorReads).toBe(1);
   });

@@ -16,6 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { BOOTSTRAP_ROUNDS } from './bradley-terry.js';
 import { boardKeys, computeBoard, ratingsOf } from './leaderboard-boards.js';
 import { LeaderboardRepository } from './leaderboard.repository.js';
+import { JudgesService } from '../judges/judges.service.js';
 import { PeopleListingsRepository } from './people-listings.repository.js';
 
 type Contracts = typeof leaderboardContracts;
@@ -28,16 +29,28 @@ type Contracts = typeof leaderboardContracts;
 const MIN_PAUSE_MS = 200;
 
 /**
+ * How far behind the controlled boards may fall while changes keep coming: a recompute skips
+ * them when another change is already waiting (the next recompute reads the debates again),
+ * unless they were last stored longer ago than this.
+ */
+const CONTROLLED_STALENESS_MS = 10_000;
+
+/**
  * The token of the daily limit: how many debates of one author and one pairing shared on one UTC
  * day the leaderboard counts (LEADERBOARD_DAILY_LIMIT).
  */
 export const LEADERBOARD_DAILY_LIMIT = Symbol('LEADERBOARD_DAILY_LIMIT');
 
 /** A board before the first recompute: nothing rated yet. */
-function emptyBoard(subject: LeaderboardBoard['subject'], pairsOnly: boolean): LeaderboardBoard {
+function emptyBoard(
+  subject: LeaderboardBoard['subject'],
+  pairsOnly: boolean,
+  controlled: boolean,
+): LeaderboardBoard {
   return {
     subject,
     pairsOnly,
+    controlled,
     rows: [],
     apart: [],
     debates: 0,
@@ -62,10 +75,13 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
   private queued: Promise<void> | null = null;
   private stopping = false;
   private lastMs = 0;
+  /** When the controlled boards were last stored (performance.now()); null: not yet. */
+  private controlledAt: number | null = null;
 
   constructor(
     private readonly repository: LeaderboardRepository,
     private readonly listings: PeopleListingsRepository,
+    private readonly judges: JudgesService,
     private readonly logger: PinoLoggerService,
     @Inject(LEADERBOARD_DAILY_LIMIT) private readonly dailyLimit: number,
   ) {}
@@ -107,9 +123,12 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
    * debate against a person has no rematch): asked for pairs only, it answers its one board.
    */
   async board(request: ParsedRequestOf<Contracts['get']>): Promise<ResponseOf<Contracts['get']>> {
-    const { subject } = request;
+    const { subject, controlled } = request;
     const pairsOnly = subject === 'PEOPLE' ? false : request.pairsOnly;
-    return (await this.repository.board(subject, pairsOnly)) ?? emptyBoard(subject, pairsOnly);
+    return (
+      (await this.repository.board(subject, pairsOnly, controlled)) ??
+      emptyBoard(subject, pairsOnly, controlled)
+    );
   }
 
   /** The user's listing on the People board, and how many of their debates it rated. */
@@ -144,17 +163,41 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
       ]);
       // Whether each debate is rated, or why not: once, for every board and for the cards.
       const ratings = ratingsOf(debates, this.dailyLimit);
-      const boards: LeaderboardBoard[] = [];
-      for (const { subject, pairsOnly } of boardKeys) {
-        boards.push(await computeBoard(debates, subject, pairsOnly, readAt, { ratings, listings }));
-      }
-      const computeMs = Math.round(performance.now() - started);
+      // The boards as rated first, the controlled ones last, each stored once computed: the length
+      // covariate is fitted game by game, several times slower, and a share shows on the boards
+      // as rated as soon as it did before there were controlled ones.
+      const saveBoards = async (controlled: boolean) => {
+        const boards: LeaderboardBoard[] = [];
+        for (const key of boardKeys.filter((board) => board.controlled === controlled)) {
+          boards.push(
+            await computeBoard(debates, key.subject, key.pairsOnly, readAt, {
+              ratings,
+              listings,
+              controlled,
+            }),
+          );
+        }
+        const ms = Math.round(performance.now() - started);
+        for (const board of boards) await this.repository.save({ ...board, computeMs: ms }, readAt);
+        return ms;
+      };
+      const computeMs = await saveBoards(false);
       this.lastMs = computeMs;
-      for (const board of boards) await this.repository.save({ ...board, computeMs }, readAt);
       // What each debate's card says: rated, or why not.
       await this.repository.saveRatings(ratings, stored, readAt);
+      // The judges' record is made of the same verdicts and readers: recomputed with the boards.
+      await this.judges.recompute();
+      const fresh =
+        this.controlledAt !== null &&
+        performance.now() - this.controlledAt < CONTROLLED_STALENESS_MS;
+      const controlledMs = this.queued && fresh ? null : await saveBoards(true);
+      if (controlledMs !== null) this.controlledAt = performance.now();
+      this.lastMs = Math.round(performance.now() - started);
       this.logger.log(
         `Leaderboard recomputed from ${debates.length} public debates in ${computeMs} ms` +
+          (controlledMs === null
+            ? ' (the controlled boards left to the next recompute)'
+            : ` (controlled for length: ${controlledMs} ms)`) +
           (unreadable > 0 ? ` (${unreadable} stored debates could not be read)` : ''),
       );
     } catch (error) {

@@ -2,8 +2,8 @@ import type { LeaderboardBoard } from '@debate/contracts';
 import { type Connection, type Model, Schema } from 'mongoose';
 
 /**
- * One stored board, as the last recompute left it: keyed by subject and pairsOnly
- * (`MODEL:all`, `STYLE:pairs`), with the moment the public debates it was computed from were
+ * One stored board, as the last recompute left it: keyed by subject, pairsOnly and controlled
+ * (`MODEL:all`, `STYLE:pairs`, `MODEL:all:controlled`), with the moment the public debates it was computed from were
  * read, so that a recompute that read earlier never overwrites one that read later (two
  * replicas may recompute at once).
  */
@@ -19,6 +19,8 @@ const leaderboardSchema = new Schema<LeaderboardDocument>(
     _id: { type: String, required: true },
     subject: { type: String, required: true },
     pairsOnly: { type: Boolean, required: true },
+    // (Defaulted: the boards stored before there were controlled ones are not.)
+    controlled: { type: Boolean, default: false },
     // The rows as the contract's LeaderboardRow (validated there when sent).
     rows: { type: Schema.Types.Mixed, default: [] },
     apart: { type: Schema.Types.Mixed, default: [] },
@@ -38,6 +40,9 @@ export function leaderboardModel(connection: Connection): Model<LeaderboardDocum
   return connection.model<LeaderboardDocument>('Leaderboard', leaderboardSchema, 'leaderboards');
 }
 
-/** A board's key in `leaderboards`. */
-export const boardId = (subject: string, pairsOnly: boolean): string =>
-  `${subject}:${pairsOnly ? 'pairs' : 'all'}`;
+/**
+ * A board's key in `leaderboards`; a controlled board's ends in `:controlled` (so that the
+ * boards stored before there were controlled ones keep their keys).
+ */
+export const boardId = (subject: string, pairsOnly: boolean, controlled: boolean): string =>
+  `${subject}:${pairsOnly ? 'pairs' : 'all'}${controlled ? ':controlled' : ''}`;

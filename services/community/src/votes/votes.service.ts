@@ -133,8 +133,11 @@ export class VotesService {
         ...minds,
       });
       if (!changed) continue; // the vote changed (or the debate went) since it was read
-      // A room's winner may have changed: the leaderboard's audience column is recomputed.
-      if (Object.keys(minds).length > 0) void this.leaderboard.changed();
+      // A room's winner may have changed (the leaderboard's audience column), or the side the
+      // For/Against votes favour (the judges' record): recomputed, coalesced, in the background.
+      if (Object.keys(minds).length > 0 || stanceAfter(previous) !== stanceAfter(kind)) {
+        void this.leaderboard.changed();
+      }
       const counts = countsOf(changed);
       // Of concurrent votes, the last one's write is the one that finds its counters, so the
       // scores end matching the counts.

@@ -2,6 +2,7 @@ import {
   criterionWeights,
   judgeCriteria,
   type JudgeCriterion,
+  type PanelVerdict,
   type SpeakerModelRef,
   type speakerNames,
   type Verdict,
@@ -165,5 +166,14 @@ export async function judgeDebate(
     scores,
     readings: verdictReadings,
     judgedBy,
+    // One judge's verdict; Models puts the panel's beside it.
+    panel: [],
   };
+}
+
+/** A judge's verdict as a panel's entry: the same, without the criteria's scores (or a panel). */
+export function panelVerdictOf(verdict: Verdict): PanelVerdict {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { scores, panel, ...outcome } = verdict;
+  return outcome;
 }

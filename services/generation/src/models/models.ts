@@ -1,4 +1,6 @@
 import {
+  MAX_JUDGE_PANEL,
+  OFFLINE_JUDGE_ID,
   OFFLINE_MODEL_ID,
   OFFLINE_MODEL_LABEL,
   OFFLINE_TEAM_MODEL_ID,
@@ -16,7 +18,7 @@ import { ConfigError, type PinoLoggerService, reportDegradations } from '@debate
 import type { OnApplicationShutdown } from '@nestjs/common';
 import OpenAI from 'openai';
 import { OfflineSpeaker, type OfflineSpeakerOptions } from '../speakers/offline.speaker.js';
-import { type Judge, type JudgedTurn, judgeDebate } from '../judging/judge.js';
+import { type Judge, type JudgedTurn, judgeDebate, panelVerdictOf } from '../judging/judge.js';
 import { ModelJudge } from '../judging/model.judge.js';
 import { OfflineJudge } from '../judging/offline.judge.js';
 import { OpenAiSpeaker, SpeakerError } from '../speakers/openai.speaker.js';
@@ -53,8 +55,13 @@ interface Model {
 }
 
 export interface ModelsOptions {
-  /** The catalogue's models that may judge, in order of preference; none: the offline judge. */
+  /**
+   * The catalogue's models that may judge, in order of preference (`offline`: the offline
+   * judge); none: the offline judge.
+   */
   readonly judges?: readonly string[];
+  /** How many judges read each debate (JUDGE_PANEL_SIZE): the scorecard's and its panel; 1 unset. */
+  readonly panelSize?: number;
   /** How long one completion may take, and how often a 429/5xx is retried (the SDK's). */
   readonly timeoutMs: number;
   readonly maxRetries: number;
@@ -94,16 +101,23 @@ export class Models implements OnApplicationShutdown {
     private readonly logger: Pick<PinoLoggerService, 'log' | 'warn'>,
   ) {
     this.searcher = options.search && new Searcher(options.search);
-    this.judgeOrder = [...(options.judges ?? [])];
-    // The local model may be named before it is there: it joins once its server is ready.
+    // A judge named twice reads once: a panel is of different judges.
+    this.judgeOrder = [...new Set(options.judges ?? [])];
+    // The local model may be named before it is there: it joins once its server is ready. The
+    // offline judge is no catalogue model, but may be named to sit on a panel.
     const unknownJudges = (options.judges ?? []).filter(
       (id) =>
-        !configured.some((entry) => entry.id === id) && !(options.addedLater ?? []).includes(id),
+        id !== OFFLINE_JUDGE_ID &&
+        !configured.some((entry) => entry.id === id) &&
+        !(options.addedLater ?? []).includes(id),
     );
     if (unknownJudges.length > 0) {
       throw new ConfigError('generation', [
         `JUDGE_MODELS: ${unknownJudges.join(', ')} ${unknownJudges.length === 1 ? 'is' : 'are'} not in the model catalogue`,
       ]);
+    }
+    if (this.judgeOrder.includes(OFFLINE_JUDGE_ID)) {
+      this.judges.set(OFFLINE_JUDGE_ID, this.offlineJudge);
     }
     for (const entry of configured) {
       this.addServed(entry, { judge: options.judges?.includes(entry.id) ?? false, first: false });
@@ -237,30 +251,75 @@ export class Models implements OnApplicationShutdown {
    */
   judgeFor(spokeBy: readonly string[], offlineOnly = false): Judge {
     if (offlineOnly) return this.offlineJudge;
-    // In JUDGE_MODELS' order, whatever the catalogue's.
-    const judges = this.judgeOrder.flatMap((id) => {
-      const judge = this.judges.get(id);
-      return judge ? [judge] : [];
-    });
+    const judges = this.orderedJudges();
     return (
       judges.find((judge) => !spokeBy.includes(judge.ref.id)) ?? judges[0] ?? this.offlineJudge
     );
   }
 
-  /** The scorecard, or null when the judge could not give one (logged); only an abort throws. */
+  /**
+   * The panel beside the scorecard's judge (JUDGE_PANEL_SIZE): the next judges in JUDGE_MODELS'
+   * order that are not it, up to the panel's size. A judge whose model spoke sits on it too:
+   * the judges' record measures self-preference on exactly those verdicts. None for an example.
+   */
+  panelFor(scorecardJudge: Judge, offlineOnly = false): Judge[] {
+    if (offlineOnly) return [];
+    return this.orderedJudges()
+      .filter((judge) => judge.ref.id !== scorecardJudge.ref.id)
+      .slice(0, Math.min(this.options.panelSize ?? 1, MAX_JUDGE_PANEL) - 1);
+  }
+
+  /** The judges there are, in JUDGE_MODELS' order, whatever the catalogue's. */
+  private orderedJudges(): Judge[] {
+    return this.judgeOrder.flatMap((id) => {
+      const judge = this.judges.get(id);
+      return judge ? [judge] : [];
+    });
+  }
+
+  /**
+   * The scorecard with its panel's verdicts, the judges reading at once; null when the
+   * scorecard's judge could not give one (logged). A panel judge that fails is left out of the
+   * panel (logged). Only an abort throws.
+   */
   async verdict(
     judge: Judge,
+    panel: readonly Judge[],
     topic: string,
     turns: readonly JudgedTurn[],
     signal: AbortSignal,
   ): Promise<Verdict | null> {
-    try {
-      return await judgeDebate(judge, topic, turns, signal);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      this.logger.warn(`Judge ${judge.ref.id} could not score a debate: ${String(error)}`);
-      return null;
-    }
+    // Without a scorecard the panel's verdicts are not kept: its judges are stopped then.
+    const panelStop = new AbortController();
+    const panelSignal = AbortSignal.any([signal, panelStop.signal]);
+    const read = async (reader: Judge, readerSignal: AbortSignal): Promise<Verdict | null> => {
+      try {
+        return await judgeDebate(reader, topic, turns, readerSignal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        // A panel judge stopped because the scorecard failed: that failure is logged already.
+        if (readerSignal.aborted) return null;
+        this.logger.warn(
+          reader === judge
+            ? `Judge ${reader.ref.id} could not score a debate: ${String(error)}`
+            : `Judge ${reader.ref.id} could not score a debate, left out of its panel: ${String(error)}`,
+        );
+        return null;
+      }
+    };
+    const scorecard = read(judge, signal).then((verdict) => {
+      if (!verdict) panelStop.abort();
+      return verdict;
+    });
+    const [verdict, ...others] = await Promise.all([
+      scorecard,
+      ...panel.map((member) => read(member, panelSignal)),
+    ]);
+    if (!verdict) return null;
+    return {
+      ...verdict,
+      panel: others.flatMap((other) => (other ? [panelVerdictOf(other)] : [])),
+    };
   }
 
   /** Whether the speaker teams search the web for evidence. */

@@ -530,7 +530,9 @@ export async function generateDebate(
             },
           ],
     );
-    const verdict = await models.verdict(judge, settings.topic, judged, signal);
+    // The panel (JUDGE_PANEL_SIZE) reads it at the same time; the scorecard is the judge's.
+    const panel = models.panelFor(judge, options.example);
+    const verdict = await models.verdict(judge, panel, settings.topic, judged, signal);
     // Stopped while judging: the scorecard is not wanted, even if the judge finished it.
     if (run.stopping) return endStopped(run, undefined);
     if (verdict) run.emit({ type: 'verdictReady', verdict });

@@ -7,9 +7,10 @@ const tabs = [
   { to: '/community/ranking', label: 'Community Forum' },
   { to: '/community/history', label: 'Account Activity' },
   { to: '/community/leaderboard', label: 'Leaderboard' },
+  { to: '/community/judges', label: 'Judges' },
 ] as const;
 
-/** The community hub: heading, tagline and its three tabs (spec §2, and the leaderboard). */
+/** The community hub: heading, tagline and its tabs (spec §2, the leaderboard and the judges). */
 export function CommunityHub() {
   const { pathname } = useLocation();
   const [tagline] = useState(() => chooseTagline(Math.random()));

@@ -144,7 +144,17 @@ export function DebatePage() {
             Export as Markdown
           </button>
           <DebateRounds rounds={data.rounds} sides={data} />
-          {data.verdict && <Scorecard verdict={data.verdict} />}
+          {data.verdict && (
+            <Scorecard
+              verdict={data.verdict}
+              readers={
+                data.mindsChanged.shares && {
+                  gained: data.mindsChanged.shares.gainedReaders,
+                  stances: { first: data.model1.stance, second: data.model2.stance },
+                }
+              }
+            />
+          )}
           <section className="card after-vote" aria-labelledby="after-vote">
             <h2 id="after-vote">Where do you stand now?</h2>
             <div className="vote-buttons" role="group" aria-label="Vote">

@@ -168,6 +168,10 @@ graphql(`
         for
         against
       }
+      gainedReaders {
+        for
+        against
+      }
       winner
     }
   }

@@ -10,6 +10,7 @@ describe(mindsChangedLine.name, () => {
           before: { for: 40, against: 40, undecided: 20 },
           after: { for: 40, against: 60 },
           gain: { for: 0, against: 20 },
+          gainedReaders: { for: 0, against: 1 },
           winner: 'AGAINST',
         },
       }),

@@ -2,8 +2,16 @@ import { describe, expect, it } from '@jest/globals';
 import { render, screen } from '@testing-library/react';
 import { debateToMarkdown } from './markdown';
 import { judgeDetails } from './provenance';
-import { Scorecard } from './Scorecard';
-import { type Verdict, verdictCardLine, verdictHeadline } from './verdict';
+import { DISAGREE_MARK, Scorecard } from './Scorecard';
+import {
+  judgesAndReadersDisagree,
+  judgesVerdictText,
+  readersVerdictText,
+  readingsAgreementText,
+  type Verdict,
+  verdictCardLine,
+  verdictHeadline,
+} from './verdict';
 
 const criteria = ['argument', 'evidence', 'rebuttal', 'clarity'];
 
@@ -99,6 +107,105 @@ describe(Scorecard.name, () => {
       'Read with the speakers swapped: First Speaker wins, 56 to 44',
     );
     expect(card.textContent).toContain('Judge: Offline judge (fixed rules, no AI model)');
+  });
+});
+
+/** The same verdict with the two readings disagreeing: a tie, as the judge service makes it. */
+const split: Verdict = {
+  ...verdict,
+  winner: null,
+  tie: true,
+  tieReason: 'readings_disagree',
+  readings: [
+    { order: 'as_given', winner: 'First Speaker', firstTotal: 50, secondTotal: 46 },
+    { order: 'swapped', winner: 'Second Speaker', firstTotal: 46, secondTotal: 50 },
+  ],
+};
+
+/** First Speaker argues For, Second Against. */
+const firstFor = { first: 0.6, second: -0.6 };
+
+describe(readingsAgreementText.name, () => {
+  it('says when the two readings agreed, and nothing more when the headline says they did not', () => {
+    expect(readingsAgreementText(verdict)).toBe('The two readings, sides swapped, agreed.');
+    expect(readingsAgreementText(split)).toBeNull();
+    expect(verdictHeadline(split)).toBe(
+      'A tie: the two readings, one with the speakers swapped, disagreed',
+    );
+    expect(readingsAgreementText({ readings: [] })).toBeNull();
+  });
+});
+
+describe(readersVerdictText.name, () => {
+  it('names the side that gained more readers, with how many, or that none did', () => {
+    expect(readersVerdictText({ for: 4, against: -1 })).toBe('The readers: For gained 4 minds');
+    expect(readersVerdictText({ for: 0, against: 1 })).toBe('The readers: Against gained 1 mind');
+    expect(readersVerdictText({ for: 2, against: 2 })).toBe('The readers: no side gained');
+  });
+});
+
+describe(judgesVerdictText.name, () => {
+  it('says the judges’ winner as the side of the motion it argued', () => {
+    expect(judgesVerdictText(verdict, firstFor)).toBe('The judges: For won (First Speaker)');
+    expect(judgesVerdictText(verdict, { first: -0.6, second: 0.6 })).toBe(
+      'The judges: Against won (First Speaker)',
+    );
+    expect(judgesVerdictText(split, firstFor)).toBe('The judges: a tie');
+    expect(judgesVerdictText(verdict, { first: 0, second: 0 })).toBe(
+      'The judges: First Speaker won',
+    );
+  });
+});
+
+describe(judgesAndReadersDisagree.name, () => {
+  it('compares the side the judges’ winner argued with the side the readers moved toward', () => {
+    // First Speaker won and argued For.
+    expect(judgesAndReadersDisagree(verdict, firstFor, { for: 3, against: 0 })).toBe(false);
+    expect(judgesAndReadersDisagree(verdict, firstFor, { for: 0, against: 3 })).toBe(true);
+    // The same winner arguing Against.
+    const firstAgainst = { first: -0.6, second: 0.6 };
+    expect(judgesAndReadersDisagree(verdict, firstAgainst, { for: 0, against: 3 })).toBe(false);
+    // A tie is no side: it agrees only with readers who moved to no side.
+    expect(judgesAndReadersDisagree(split, firstFor, { for: 1, against: 1 })).toBe(false);
+    expect(judgesAndReadersDisagree(split, firstFor, { for: 2, against: 1 })).toBe(true);
+    // Equal stances: the winner argued neither side, and nothing is compared.
+    expect(judgesAndReadersDisagree(verdict, { first: 0, second: 0 }, { for: 0, against: 3 })).toBe(
+      false,
+    );
+  });
+});
+
+describe(`${Scorecard.name} with its readers`, () => {
+  it('shows the readers’ verdict beside the judges’, and marks it in words when they disagree', () => {
+    render(
+      <Scorecard
+        verdict={verdict}
+        readers={{ gained: { for: 0, against: 4 }, stances: firstFor }}
+      />,
+    );
+    const card = screen.getByRole('region', { name: 'The judges’ scorecard' });
+    expect(card.textContent).toContain('The judges: For won (First Speaker)');
+    expect(card.textContent).toContain('The readers: Against gained 4 minds');
+    expect(screen.getByText(DISAGREE_MARK)).toBeTruthy();
+    expect(card.textContent).toContain('The two readings, sides swapped, agreed.');
+  });
+
+  it('shows no mark when they agree, and no readers’ verdict for a debate without one', () => {
+    const { unmount } = render(
+      <Scorecard
+        verdict={verdict}
+        readers={{ gained: { for: 1, against: 0 }, stances: firstFor }}
+      />,
+    );
+    expect(screen.getByText('The readers: For gained 1 mind')).toBeTruthy();
+    expect(screen.queryByText(DISAGREE_MARK)).toBeNull();
+    unmount();
+    render(<Scorecard verdict={split} />);
+    const card = screen.getByRole('region', { name: 'The judges’ scorecard' });
+    expect(card.textContent).not.toContain('The readers');
+    expect(card.textContent).not.toContain('The judges:');
+    // The headline says the readings disagreed, once.
+    expect(card.textContent?.match(/disagreed/g)).toHaveLength(1);
   });
 });
 

@@ -1,5 +1,6 @@
 import { criterionLabels, criterionWeights, judgeCriteria } from '@debate/contracts/constants';
 import type { DebateVerdictFieldsFragment, VerdictSummaryFieldsFragment } from '../../gql/graphql';
+import type { SideStances } from './sides';
 
 /**
  * What the app says of a debate's verdict: the judges' scorecard (DebateVerdict), read twice,
@@ -116,4 +117,78 @@ export function scorecardRows(verdict: Pick<Verdict, 'scores'>): ScorecardRow[] 
     first: cell(criterion, FIRST_SPEAKER),
     second: cell(criterion, SECOND_SPEAKER),
   }));
+}
+
+/**
+ * Whether the two readings, the second with the speakers swapped, named the same winner: said
+ * when they agreed. When they disagreed the verdict is a tie whose headline already says so
+ * (tieText), and nothing more is said; null too for a verdict without both readings.
+ */
+export function readingsAgreementText(verdict: Pick<Verdict, 'readings'>): string | null {
+  const [first, second] = verdict.readings;
+  if (!first || !second || first.winner !== second.winner) return null;
+  return 'The two readings, sides swapped, agreed.';
+}
+
+/** A side of the motion, or neither: a tie of the judges, or readers who moved to no side. */
+type MotionSide = 'FOR' | 'AGAINST' | 'TIE';
+
+/** Each side's gain in readers, after less before (minds changed). */
+export interface GainedReaders {
+  readonly for: number;
+  readonly against: number;
+}
+
+/** The side the readers moved toward: the one that gained more readers; TIE when even. */
+function readersSide(gained: GainedReaders): MotionSide {
+  if (gained.for > gained.against) return 'FOR';
+  if (gained.against > gained.for) return 'AGAINST';
+  return 'TIE';
+}
+
+/** The readers' verdict: 'The readers: For gained 4 minds', 'The readers: no side gained'. */
+export function readersVerdictText(gained: GainedReaders): string {
+  const side = readersSide(gained);
+  if (side === 'TIE') return 'The readers: no side gained';
+  const minds = side === 'FOR' ? gained.for : gained.against;
+  return `The readers: ${side === 'FOR' ? 'For' : 'Against'} gained ${minds} ${minds === 1 ? 'mind' : 'minds'}`;
+}
+
+/**
+ * The side of the motion the judges' winner argued, For being the speaker with the higher
+ * stance (as the community service counts it); TIE for a tie; null when the stances are equal,
+ * so that the winner argued neither side.
+ */
+function judgesSide(
+  verdict: Pick<Verdict, 'winner' | 'tie'>,
+  stances: SideStances,
+): MotionSide | null {
+  if (verdict.tie || verdict.winner === null) return 'TIE';
+  if (stances.first === stances.second) return null;
+  const forSpeaker = stances.first > stances.second ? FIRST_SPEAKER : SECOND_SPEAKER;
+  return verdict.winner === forSpeaker ? 'FOR' : 'AGAINST';
+}
+
+/** The judges' verdict as the readers' is said: 'The judges: For won (First Speaker)'. */
+export function judgesVerdictText(
+  verdict: Pick<Verdict, 'winner' | 'tie'>,
+  stances: SideStances,
+): string {
+  const side = judgesSide(verdict, stances);
+  if (side === 'TIE') return 'The judges: a tie';
+  if (side === null) return `The judges: ${verdict.winner} won`;
+  return `The judges: ${side === 'FOR' ? 'For' : 'Against'} won (${verdict.winner})`;
+}
+
+/**
+ * Whether the judges and the readers disagree: the readers moved toward another side than the
+ * judges' winner argued (a tie counting as no side). Never when the winner argued neither side.
+ */
+export function judgesAndReadersDisagree(
+  verdict: Pick<Verdict, 'winner' | 'tie'>,
+  stances: SideStances,
+  gained: GainedReaders,
+): boolean {
+  const judges = judgesSide(verdict, stances);
+  return judges !== null && judges !== readersSide(gained);
 }

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import type { LeaderboardQuery, LeaderboardQueryVariables } from '../../gql/graphql';
 import { renderWithProviders } from '../../test/render';
 import { initialAuthState } from '../auth/auth.slice';
 import { AppRoutes } from '../../app/App';
 import {
   APART_HEADING,
+  CONTROL_LABEL,
+  CONTROLLED_NOTE,
   EMPTY_BOARD,
   EMPTY_PAIRS,
   LeaderboardTab,
@@ -35,6 +38,7 @@ const row = (id: string, label: string, rating: number, fields: Partial<Row> = {
 const empty: Board = {
   subject: 'MODEL',
   pairsOnly: false,
+  controlled: false,
   debates: 0,
   apartDebates: 0,
   bootstrapRounds: 500,
@@ -88,6 +92,11 @@ const people: Board = {
   ],
 };
 
+/** The address's query, as the router holds it. */
+function Address() {
+  return <output aria-label="address">{useLocation().search}</output>;
+}
+
 const realFetch = globalThis.fetch;
 afterEach(() => {
   globalThis.fetch = realFetch;
@@ -136,7 +145,7 @@ describe(LeaderboardTab.name, () => {
       within(tabs)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Community Forum', 'Account Activity', 'Leaderboard']);
+    ).toEqual(['Community Forum', 'Account Activity', 'Leaderboard', 'Judges']);
     expect(
       within(tabs).getByRole('link', { name: 'Leaderboard' }).getAttribute('aria-current'),
     ).toBe('page');
@@ -174,10 +183,10 @@ describe(LeaderboardTab.name, () => {
     ).toBeTruthy();
     // Each board is asked once, to find the first that rates anything: the models'.
     expect(asked).toEqual([
-      { subject: 'MODEL', pairsOnly: false },
-      { subject: 'SETUP', pairsOnly: false },
-      { subject: 'STYLE', pairsOnly: false },
-      { subject: 'PEOPLE', pairsOnly: false },
+      { subject: 'MODEL', pairsOnly: false, controlled: false },
+      { subject: 'SETUP', pairsOnly: false, controlled: false },
+      { subject: 'STYLE', pairsOnly: false, controlled: false },
+      { subject: 'PEOPLE', pairsOnly: false, controlled: false },
     ]);
     expect(screen.getByRole('button', { name: 'Models' }).getAttribute('aria-pressed')).toBe(
       'true',
@@ -260,7 +269,7 @@ describe(LeaderboardTab.name, () => {
     expect(
       await screen.findByRole('table', { name: 'Rhetoric styles: 4 judged debates' }),
     ).toBeTruthy();
-    expect(asked).toEqual([{ subject: 'STYLE', pairsOnly: false }]);
+    expect(asked).toEqual([{ subject: 'STYLE', pairsOnly: false, controlled: false }]);
   });
 
   it('switches to the rhetoric styles, and to completed side-swapped pairs only', async () => {
@@ -295,11 +304,11 @@ describe(LeaderboardTab.name, () => {
     expect(await screen.findByText(EMPTY_PAIRS)).toBeTruthy();
     // The styles' board was asked once, when the tab looked for the first board with ratings.
     expect(asked).toEqual([
-      { subject: 'MODEL', pairsOnly: false },
-      { subject: 'SETUP', pairsOnly: false },
-      { subject: 'STYLE', pairsOnly: false },
-      { subject: 'PEOPLE', pairsOnly: false },
-      { subject: 'STYLE', pairsOnly: true },
+      { subject: 'MODEL', pairsOnly: false, controlled: false },
+      { subject: 'SETUP', pairsOnly: false, controlled: false },
+      { subject: 'STYLE', pairsOnly: false, controlled: false },
+      { subject: 'PEOPLE', pairsOnly: false, controlled: false },
+      { subject: 'STYLE', pairsOnly: true, controlled: false },
     ]);
   });
 
@@ -310,7 +319,7 @@ describe(LeaderboardTab.name, () => {
       route: '/community/leaderboard?board=people',
     });
     const table = await screen.findByRole('table', { name: 'People vs models: 6 judged debates' });
-    expect(asked).toEqual([{ subject: 'PEOPLE', pairsOnly: false }]);
+    expect(asked).toEqual([{ subject: 'PEOPLE', pairsOnly: false, controlled: false }]);
     expect(
       screen.getByRole('button', { name: 'People vs models' }).getAttribute('aria-pressed'),
     ).toBe('true');
@@ -370,10 +379,76 @@ describe(LeaderboardTab.name, () => {
     const toggle = await screen.findByRole('checkbox', { name: 'Only side-swapped pairs' });
     expect((toggle as HTMLInputElement).checked).toBe(true);
     expect(asked).toEqual([
-      { subject: 'MODEL', pairsOnly: false },
-      { subject: 'MODEL', pairsOnly: true },
-      { subject: 'PEOPLE', pairsOnly: false },
+      { subject: 'MODEL', pairsOnly: false, controlled: false },
+      { subject: 'MODEL', pairsOnly: true, controlled: false },
+      { subject: 'PEOPLE', pairsOnly: false, controlled: false },
     ]);
+  });
+
+  it('controls every board for length when asked, and keeps the choice in the address', async () => {
+    // Controlled, the models' board ranks them the other way (GPT-4o wrote longer, say).
+    const controlledModels: Board = {
+      ...models,
+      controlled: true,
+      rows: [row('llama', 'Llama 3.1', 1010), row('gpt-4o', 'GPT-4o', 990)],
+    };
+    const asked = fakeGateway(({ subject, controlled }) =>
+      subject === 'PEOPLE' ? { ...people, controlled } : controlled ? controlledModels : models,
+    );
+    renderWithProviders(
+      <>
+        <LeaderboardTab />
+        <Address />
+      </>,
+      { preloadedState: signedOut, route: '/community/leaderboard?board=models' },
+    );
+    const table = await screen.findByRole('table', { name: 'Models: 14 judged debates' });
+    expect(cells(table).map((cellsOfRow) => cellsOfRow[1])).toEqual(['GPT-4o', 'Llama 3.1']);
+    expect(screen.queryByText(CONTROLLED_NOTE)).toBeNull();
+    const toggle = screen.getByRole('checkbox', { name: CONTROL_LABEL });
+    expect((toggle as HTMLInputElement).checked).toBe(false);
+
+    fireEvent.click(toggle);
+    expect(await screen.findByText(CONTROLLED_NOTE)).toBeTruthy();
+    expect(
+      cells(screen.getByRole('table', { name: 'Models: 14 judged debates' })).map(
+        (cellsOfRow) => cellsOfRow[1],
+      ),
+    ).toEqual(['Llama 3.1', 'GPT-4o']);
+    expect(screen.getByRole('status', { name: 'address' }).textContent).toBe(
+      '?board=models&controlled=1',
+    );
+    // The People board too, still controlled.
+    fireEvent.click(screen.getByRole('button', { name: 'People vs models' }));
+    await screen.findByRole('table', { name: 'People vs models: 6 judged debates' });
+    expect(screen.getByText(CONTROLLED_NOTE)).toBeTruthy();
+    expect(
+      (screen.getByRole('checkbox', { name: CONTROL_LABEL }) as HTMLInputElement).checked,
+    ).toBe(true);
+    // And off again: the address forgets it.
+    fireEvent.click(screen.getByRole('checkbox', { name: CONTROL_LABEL }));
+    await waitFor(() => expect(screen.queryByText(CONTROLLED_NOTE)).toBeNull());
+    expect(screen.getByRole('status', { name: 'address' }).textContent).toBe('?board=people');
+    expect(asked).toEqual([
+      { subject: 'MODEL', pairsOnly: false, controlled: false },
+      { subject: 'MODEL', pairsOnly: false, controlled: true },
+      { subject: 'PEOPLE', pairsOnly: false, controlled: true },
+      { subject: 'PEOPLE', pairsOnly: false, controlled: false },
+    ]);
+  });
+
+  it('opens on the controlled boards a link names', async () => {
+    const asked = fakeGateway(({ subject, controlled }) => ({ ...styles, subject, controlled }));
+    renderWithProviders(<LeaderboardTab />, {
+      preloadedState: signedOut,
+      route: '/community/leaderboard?board=styles&controlled=1',
+    });
+    await screen.findByRole('table', { name: 'Rhetoric styles: 4 judged debates' });
+    expect(screen.getByText(CONTROLLED_NOTE)).toBeTruthy();
+    expect(
+      (screen.getByRole('checkbox', { name: CONTROL_LABEL }) as HTMLInputElement).checked,
+    ).toBe(true);
+    expect(asked).toEqual([{ subject: 'STYLE', pairsOnly: false, controlled: true }]);
   });
 
   it('says what fills an empty board', async () => {

@@ -25,6 +25,9 @@ function boardOf(params: URLSearchParams): LeaderboardSubject | null {
   return SUBJECTS.find(([value]) => BOARD_PARAM[value] === named)?.[0] ?? null;
 }
 
+/** The address's parameter that asks for the boards controlled for length (`?controlled=1`). */
+const CONTROLLED_PARAM = 'controlled';
+
 /** Whether a board rates anything: a table, the main one or the one apart. */
 const hasRatings = (board: Leaderboard) => board.rows.length > 0 || board.apart.length > 0;
 
@@ -66,6 +69,10 @@ export const EMPTY_PAIRS =
 export const APART_HEADING = 'Rated apart: debates written by the offline speaker';
 export const LOAD_FAILURE = 'The leaderboard could not be loaded. Please try again later.';
 export const PEOPLE_NOTE = 'People: every person’s side pooled, listed or not.';
+export const CONTROL_LABEL = 'Control for length';
+export const CONTROLLED_NOTE =
+  'Ratings controlled for length (Bradley-Terry with the word-count difference as a covariate) ' +
+  'and for where the room started (each side’s gain relative to its room to grow).';
 /** The small tag beside a person's name on the People board. */
 export const PERSON_TAG = 'person';
 
@@ -149,32 +156,42 @@ export function LeaderboardTab() {
   const chosen = boardOf(params);
   const [opening, setOpening] = useState<LeaderboardSubject | null>(null);
   const [pairsOnly, setPairsOnly] = useState(false);
+  // Kept in the address too, so that a link to the controlled boards opens on them; held here as
+  // well, so that the box changes as it is clicked (the address changes in a later render).
+  const [controlled, setControlled] = useState(() => params.get(CONTROLLED_PARAM) === '1');
   const probing = chosen === null && opening === null;
   // Each board of the switch, in its order (SUBJECTS'), asked at once while the opening is open.
+  const all = (subject: LeaderboardSubject) => ({ subject, pairsOnly: false, controlled });
   const probes = [
-    ['MODEL', useLeaderboardQuery({ subject: 'MODEL', pairsOnly: false }, { skip: !probing })],
-    ['SETUP', useLeaderboardQuery({ subject: 'SETUP', pairsOnly: false }, { skip: !probing })],
-    ['STYLE', useLeaderboardQuery({ subject: 'STYLE', pairsOnly: false }, { skip: !probing })],
-    ['PEOPLE', useLeaderboardQuery({ subject: 'PEOPLE', pairsOnly: false }, { skip: !probing })],
+    ['MODEL', useLeaderboardQuery(all('MODEL'), { skip: !probing })],
+    ['SETUP', useLeaderboardQuery(all('SETUP'), { skip: !probing })],
+    ['STYLE', useLeaderboardQuery(all('STYLE'), { skip: !probing })],
+    ['PEOPLE', useLeaderboardQuery(all('PEOPLE'), { skip: !probing })],
   ] as const;
   const decided = probing ? openingBoard(probes) : null;
   if (decided !== null) setOpening(decided);
   const subject = chosen ?? opening ?? decided;
-  const choose = (value: LeaderboardSubject) =>
+  const updateParams = (change: (next: URLSearchParams) => void) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        next.set('board', BOARD_PARAM[value]);
+        change(next);
         return next;
       },
       { replace: true },
     );
+  const choose = (value: LeaderboardSubject) =>
+    updateParams((next) => next.set('board', BOARD_PARAM[value]));
+  const control = (on: boolean) => {
+    setControlled(on);
+    updateParams((next) => (on ? next.set(CONTROLLED_PARAM, '1') : next.delete(CONTROLLED_PARAM)));
+  };
   // A person's debate has no rematch: the People board is never of pairs only (nor offers it).
   const pairable = subject !== 'PEOPLE';
   // While another board loads the last one stays, named as what it is (data.subject). The
   // opening board is one of the probes' boards: its answer is already in the cache.
   const { data, error, isFetching, refetch } = useLeaderboardQuery(
-    { subject: subject ?? 'MODEL', pairsOnly: pairable && pairsOnly },
+    { subject: subject ?? 'MODEL', pairsOnly: pairable && pairsOnly, controlled },
     { skip: subject === null },
   );
   const shown = data?.subject ?? subject ?? 'MODEL';
@@ -192,7 +209,8 @@ export function LeaderboardTab() {
         <p className="hint">
           Bradley-Terry over the judges’ verdicts, a tie half a win each way, 1000 for an average
           debater, with 95% intervals. Audience: the same, from which side changed more minds among
-          the readers.
+          the readers. Controlled for length: the judges’ fit also weighs the sides’ word-count
+          difference, and the audience’s winner is the side that gained more of its room to grow.
         </p>
       </details>
       <div className="filters">
@@ -219,6 +237,14 @@ export function LeaderboardTab() {
             Only side-swapped pairs
           </label>
         )}
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={controlled}
+            onChange={(event) => control(event.target.checked)}
+          />
+          {CONTROL_LABEL}
+        </label>
       </div>
       {error ? (
         <LoadFailure message={LOAD_FAILURE} retrying={isFetching} onRetry={() => void refetch()} />
@@ -251,6 +277,7 @@ export function LeaderboardTab() {
               />
             </section>
           )}
+          {data.controlled && <p className="hint leaderboard-notes">{CONTROLLED_NOTE}</p>}
           {[...data.rows, ...data.apart].some((row) => row.kind === 'PEOPLE') && (
             <p className="hint leaderboard-notes">{PEOPLE_NOTE}</p>
           )}

@@ -10,6 +10,8 @@ export type LeaderboardRow = Leaderboard['rows'][number];
 interface LeaderboardArgs {
   readonly subject: LeaderboardSubject;
   readonly pairsOnly: boolean;
+  /** Controlled for length and for where the room started. */
+  readonly controlled: boolean;
 }
 
 // A board's row, as the query below spreads it.
@@ -33,10 +35,11 @@ graphql(`
 `);
 
 const LeaderboardDocument = graphql(`
-  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!) {
-    leaderboard(subject: $subject, pairsOnly: $pairsOnly) {
+  query Leaderboard($subject: LeaderboardSubject!, $pairsOnly: Boolean!, $controlled: Boolean!) {
+    leaderboard(subject: $subject, pairsOnly: $pairsOnly, controlled: $controlled) {
       subject
       pairsOnly
+      controlled
       debates
       apartDebates
       bootstrapRounds
