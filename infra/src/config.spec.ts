@@ -106,6 +106,16 @@ describe("a stack's settings", () => {
     }
   });
 
+  it('asks new accounts to verify their address unless the stack turns it off, and refuses anything else', () => {
+    configure({});
+    expect(readSettings().emailVerification).toBe('required');
+    // A load test's own stack: its made-up addresses are not mailed.
+    configure({ 'debate:emailVerification': 'off' });
+    expect(readSettings().emailVerification).toBe('off');
+    configure({ 'debate:emailVerification': 'optional' });
+    expect(() => readSettings()).toThrow('debate:emailVerification');
+  });
+
   it("passes the gateway's rate limits on as set, and refuses ones the gateway would refuse", () => {
     configure({});
     expect(readSettings().rateLimits).toBeUndefined();

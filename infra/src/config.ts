@@ -92,6 +92,12 @@ export interface StackSettings {
   readonly oauthApps: Readonly<Partial<Record<OAuthProvider, OAuthApp>>>;
   /** The realm's SMTP server, which sends the address-verification mail. */
   readonly smtp: SmtpServer;
+  /**
+   * The identity service's EMAIL_VERIFICATION: debate:emailVerification, `required` unless set
+   * (new e-mail accounts verify their address through the realm's mail); `off` only for a load
+   * test's own stack, whose made-up addresses must not be mailed.
+   */
+  readonly emailVerification: EmailVerification;
   readonly secrets: {
     readonly mongoRootPassword: pulumi.Output<string>;
     readonly mongoServicePasswords: pulumi.Output<Record<ServiceName, string>>;
@@ -108,6 +114,10 @@ export interface StackSettings {
     readonly modelApiKeys: Readonly<Record<string, pulumi.Output<string>>>;
   };
 }
+
+/** The identity service's EMAIL_VERIFICATION values. */
+const emailVerifications = ['required', 'off'] as const;
+type EmailVerification = (typeof emailVerifications)[number];
 
 /** The identity providers Keycloak can broker sign-in to. */
 const oauthProviders = ['google', 'github'] as const;
@@ -180,6 +190,9 @@ export function readSettings(config = new pulumi.Config('debate')): StackSetting
       }),
     ),
     smtp: readSmtpServer(config),
+    // Refused at preview unless one of the two the identity service knows.
+    emailVerification:
+      config.get('emailVerification', { allowedValues: [...emailVerifications] }) ?? 'required',
     secrets: {
       mongoRootPassword: config.requireSecret('mongoRootPassword'),
       mongoServicePasswords: passwords.apply((all) => {

@@ -269,6 +269,7 @@ function settings(overrides: Partial<StackSettings> = {}): StackSettings {
       google: { clientId: 'google-client', clientSecret: pulumi.secret('google-secret-000000') },
     },
     smtp: SMTP,
+    emailVerification: 'required',
     secrets: {
       mongoRootPassword: pulumi.secret(SECRETS.mongoRoot),
       mongoServicePasswords: pulumi.secret(servicePasswords),
@@ -375,6 +376,47 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
           scaleTargetRef: { kind: 'Deployment', name: autoscaler.name },
         },
       });
+    }
+  });
+
+  it('spreads the replicas of every deployable and of Keycloak over the nodes, and lets a drain evict one at a time', () => {
+    const budgets = ofType('kubernetes:policy/v1:PodDisruptionBudget');
+    expect(budgets.map((budget) => budget.name).sort()).toEqual(
+      [...DEPLOYABLES, 'keycloak'].sort(),
+    );
+    for (const name of [...DEPLOYABLES, 'keycloak']) {
+      const deployment = named(DEPLOYMENT, name).inputs as {
+        spec: {
+          selector: { matchLabels: Record<string, string> };
+          template: { metadata: { labels: Record<string, string> }; spec: { affinity?: unknown } };
+        };
+      };
+      const podLabels = deployment.spec.template.metadata.labels;
+      // The budget selects exactly this Deployment's pods.
+      expect([name, named('kubernetes:policy/v1:PodDisruptionBudget', name).inputs]).toEqual([
+        name,
+        expect.objectContaining({
+          metadata: expect.objectContaining({ namespace: 'debate-test' }),
+          spec: { maxUnavailable: 1, selector: { matchLabels: podLabels } },
+        }),
+      ]);
+      // A node of their own where there is one: preferred, so that fewer nodes still run them all.
+      expect([name, deployment.spec.template.spec.affinity]).toEqual([
+        name,
+        {
+          podAntiAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              {
+                weight: 100,
+                podAffinityTerm: {
+                  labelSelector: { matchLabels: podLabels },
+                  topologyKey: 'kubernetes.io/hostname',
+                },
+              },
+            ],
+          },
+        },
+      ]);
     }
   });
 
@@ -700,6 +742,13 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
       tlsInsecureSkipVerify: 'false',
       rootCaCertificate: TEST_CA_CERTIFICATE,
     });
+  });
+
+  it('gives the Keycloak provider a minute for each admin call, not its default 5 s', () => {
+    // At 5 s, a realm created slowly by a Keycloak just started timed out, and every later
+    // `pulumi up` met 409 creating it again.
+    const [provider] = ofType('pulumi:providers:keycloak');
+    expect(provider?.inputs['clientTimeout']).toBe('60');
   });
 
   it('declares the realm with its policy, its two clients and the brokers configured', () => {
@@ -1223,6 +1272,41 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
         can(endpoint, internet, 12345),
       ]).toEqual([name, false, false]);
     }
+  });
+
+  // (After the NetworkPolicies: it declares Deployments of its own.)
+  it('gives a deployable or a Keycloak of one pod neither a budget nor a node preference', async () => {
+    const { Deployable } = await import('./components/deployable.js');
+    const { KeycloakServer } = await import('./components/keycloak-server.js');
+    const single = new Deployable('single', {
+      namespace: 'debate-test',
+      image: 'single:1',
+      env: {},
+      secretEnv: {},
+      minReplicas: 1,
+      maxReplicas: 1,
+    });
+    const keycloak = new KeycloakServer('single-keycloak', {
+      namespace: 'debate-test',
+      host: 'sso-single.example.org',
+      tlsClusterIssuer: ISSUER.name,
+      adminPassword: pulumi.secret(SECRETS.keycloakAdmin),
+      dbPassword: pulumi.secret(SECRETS.keycloakDb),
+      replicas: 1,
+    });
+    await settled(pulumi.all([single.autoscaler.urn, keycloak.ingress.urn]));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const name of ['single', 'single-keycloak']) {
+      const pod = (
+        named(DEPLOYMENT, name).inputs as { spec: { template: { spec: Record<string, unknown> } } }
+      ).spec.template.spec;
+      expect([name, pod['affinity']]).toEqual([name, undefined]);
+    }
+    const budgets = ofType('kubernetes:policy/v1:PodDisruptionBudget').map((budget) => budget.name);
+    expect(budgets).not.toContain('single');
+    expect(budgets).not.toContain('single-keycloak');
+    // (A deployable the autoscaler may grow past one pod has both: the test above, at 2 to 6.)
+    expect(single.disruptionBudget).toBeUndefined();
   });
 
   // (Last: it declares resources of its own.)

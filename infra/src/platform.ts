@@ -110,8 +110,9 @@ export function createPlatform(settings: StackSettings) {
       KEYCLOAK_URL: keycloakServer.internalUrl,
       KEYCLOAK_PUBLIC_URL: keycloakServer.publicUrl,
       // New e-mail accounts verify their address before their free debates: the realm mails
-      // the link (its smtpServer, above); the service reads no SMTP_*.
-      EMAIL_VERIFICATION: 'required',
+      // the link (its smtpServer, above); the service reads no SMTP_*. (`off` for a load test's
+      // stack only: debate:emailVerification.)
+      EMAIL_VERIFICATION: settings.emailVerification,
     },
   };
   // Each deployable signs in to NATS as its own user (named after it), allowed its own subjects.

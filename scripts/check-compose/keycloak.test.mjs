@@ -1,8 +1,10 @@
 // Keycloak as compose runs it: the realm's placeholders in its environment, the realm imported
-// at start, the password blacklists mounted; its healthcheck run against stand-ins of its two
-// ports; its entrypoint, on a stand-in kc.sh, enabling each identity provider exactly when its
-// client id is set.
+// at start, the password blacklists mounted, the X-Forwarded-* headers of a TLS proxy believed
+// from private addresses only; its healthcheck run against stand-ins of its two ports; its
+// entrypoint, on a stand-in kc.sh, enabling each identity provider exactly when its client id is
+// set.
 import { createServer } from 'node:http';
+import { BlockList, isIP } from 'node:net';
 import { environmentOf, filled, filledService, rule, runAsync, unescape } from './compose.mjs';
 import { keycloakStart, placeholders, realm } from './keycloak-entrypoint.mjs';
 
@@ -30,6 +32,60 @@ rule('Keycloak starts importing the realm, with its health endpoints on', (probl
     problem('keycloak has KC_HEALTH_ENABLED off');
   }
 });
+
+/** The private ranges (RFC 1918, loopback, IPv6 unique-local): where a proxy of the host is. */
+const PRIVATE_RANGES = [
+  ['127.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['::1', 128],
+  ['fc00::', 7],
+];
+
+/** Whether `entry` (an address, or a range in CIDR notation) lies inside a private range. */
+function isPrivate(entry) {
+  const [address = '', prefixText] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0) return false;
+  const prefix = prefixText === undefined ? (family === 4 ? 32 : 128) : Number(prefixText);
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128)) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  return PRIVATE_RANGES.some(([start, bits]) => {
+    if (isIP(start) !== family || prefix < bits) return false;
+    const range = new BlockList();
+    range.addSubnet(start, bits, type);
+    return range.check(address, type);
+  });
+}
+
+rule(
+  "Keycloak reads a TLS proxy's X-Forwarded-* headers, and believes them from private addresses only",
+  (problem) => {
+    const environment = environmentOf(filledService('keycloak'));
+    // Without them, behind a proxy that ends TLS, every request is plain HTTP from the proxy.
+    if (environment.KC_PROXY_HEADERS !== 'xforwarded') {
+      problem(
+        `keycloak has KC_PROXY_HEADERS=${JSON.stringify(environment.KC_PROXY_HEADERS)}, not ` +
+          'xforwarded: behind a TLS proxy it would take every request for plain HTTP from the proxy',
+      );
+    }
+    // Keycloak believes every address unless told: a client of the published port could then
+    // say it is anyone, over any scheme.
+    const trusted = String(environment.KC_PROXY_TRUSTED_ADDRESSES ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (trusted.length === 0) {
+      problem("keycloak has no KC_PROXY_TRUSTED_ADDRESSES: it would believe anyone's headers");
+    }
+    for (const entry of trusted) {
+      if (!isPrivate(entry)) {
+        problem(`keycloak believes X-Forwarded-* from ${entry}, not a private address or range`);
+      }
+    }
+  },
+);
 
 rule("Keycloak mounts each list of the realm's passwordBlacklist policy", (problem) => {
   // Where Keycloak looks for them: without one, it cannot parse the realm's password policy.

@@ -31,11 +31,6 @@ export interface DeployableArgs {
   };
 }
 
-/**
- * One deployable (a service or the gateway) on Kubernetes: its Secret, a Deployment with
- * liveness and readiness probes on the operations port, requests and limits, a non-root and
- * read-only container; a Service; and a HorizontalPodAutoscaler on CPU.
- */
 /** The annotations that have Prometheus scrape a pod's /metrics on `port`. */
 export function scrapeAnnotations(port: number): Record<string, string> {
   return {
@@ -45,10 +40,64 @@ export function scrapeAnnotations(port: number): Record<string, string> {
   };
 }
 
+/**
+ * A pod's preference for a node none of its siblings (the pods `labels` select) runs on: the
+ * scheduler spreads the replicas over the nodes when it can, so that losing one node loses one
+ * replica; on a cluster with fewer nodes than replicas they still all run (preferred, not
+ * required).
+ */
+export function spreadOverNodes(labels: Readonly<Record<string, string>>) {
+  return {
+    podAntiAffinity: {
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        {
+          weight: 100,
+          podAffinityTerm: {
+            labelSelector: { matchLabels: { ...labels } },
+            topologyKey: 'kubernetes.io/hostname',
+          },
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * A PodDisruptionBudget for the pods `labels` select: a voluntary disruption (a node drained for
+ * an upgrade, the cluster autoscaler removing a node) evicts one of them at a time, the next only
+ * once its replacement is ready, so a deployable with replicas keeps serving through it. With
+ * maxUnavailable rather than minAvailable, a drain is never blocked for good: it waits for one
+ * replacement at a time, whatever the autoscaler has made of the count.
+ */
+export function disruptionBudget(
+  name: string,
+  namespace: pulumi.Input<string>,
+  labels: Readonly<Record<string, string>>,
+  options: pulumi.CustomResourceOptions,
+): k8s.policy.v1.PodDisruptionBudget {
+  return new k8s.policy.v1.PodDisruptionBudget(
+    name,
+    {
+      metadata: { name, namespace, labels: { ...labels } },
+      spec: { maxUnavailable: 1, selector: { matchLabels: { ...labels } } },
+    },
+    options,
+  );
+}
+
+/**
+ * One deployable (a service or the gateway) on Kubernetes: its Secret, a Deployment with
+ * liveness and readiness probes on the operations port, requests and limits, a non-root and
+ * read-only container; a Service; and a HorizontalPodAutoscaler on CPU. When it may run more than
+ * one pod, its pods prefer nodes apart and a PodDisruptionBudget lets them be evicted one at a
+ * time.
+ */
 export class Deployable extends pulumi.ComponentResource {
   readonly deployment: k8s.apps.v1.Deployment;
   readonly service: k8s.core.v1.Service;
   readonly autoscaler: k8s.autoscaling.v2.HorizontalPodAutoscaler;
+  /** Only when it may run more than one pod (maxReplicas above 1). */
+  readonly disruptionBudget: k8s.policy.v1.PodDisruptionBudget | undefined;
   readonly secret: k8s.core.v1.Secret;
   /** The in-cluster DNS name of the Service. */
   readonly host: pulumi.Output<string>;
@@ -63,6 +112,7 @@ export class Deployable extends pulumi.ComponentResource {
     const labels = { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'debate' };
     this.podLabels = labels;
     const metadata = { name, namespace: args.namespace, labels };
+    const replicated = args.maxReplicas > 1;
     const resources = args.resources ?? {
       requests: { cpu: '100m', memory: '192Mi' },
       limits: { cpu: '1', memory: '512Mi' },
@@ -105,6 +155,7 @@ export class Deployable extends pulumi.ComponentResource {
                 seccompProfile: { type: 'RuntimeDefault' },
               },
               terminationGracePeriodSeconds: args.terminationGracePeriodSeconds ?? 30,
+              ...(replicated ? { affinity: spreadOverNodes(labels) } : {}),
               containers: [
                 {
                   name,
@@ -183,6 +234,10 @@ export class Deployable extends pulumi.ComponentResource {
       },
       children,
     );
+
+    this.disruptionBudget = replicated
+      ? disruptionBudget(name, args.namespace, labels, children)
+      : undefined;
 
     this.host = pulumi.interpolate`${this.service.metadata.name}.${args.namespace}.svc.cluster.local`;
     this.registerOutputs({

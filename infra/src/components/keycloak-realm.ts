@@ -9,6 +9,9 @@ import {
   realmFileVerifyEmail,
 } from './user-profile.js';
 
+/** How long the Keycloak provider waits for each call to Keycloak's admin API. */
+const KEYCLOAK_ADMIN_TIMEOUT_SECONDS = 60;
+
 export interface RealmArgs {
   /** Where Pulumi reaches Keycloak's admin API (its https address), and the admin's password. */
   readonly url: pulumi.Input<string>;
@@ -52,6 +55,11 @@ export class DebateRealm extends pulumi.ComponentResource {
         // Signs in when it first calls Keycloak, not when configured: a preview before
         // Keycloak exists (the first one) must not need it.
         initialLogin: false,
+        // Seconds per call to the admin API (the provider's default is 5). Creating the realm on
+        // a Keycloak that has just started can take longer than that: the call then times out
+        // although Keycloak goes on and creates the realm, and every later `pulumi up` meets
+        // 409 Conflict creating it again, the realm being in Keycloak and not in the state.
+        clientTimeout: KEYCLOAK_ADMIN_TIMEOUT_SECONDS,
         // Verifies Keycloak's certificate against the stack's authority, never skips it.
         rootCaCertificate: args.trustedCa,
         tlsInsecureSkipVerify: false,

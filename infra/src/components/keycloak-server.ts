@@ -1,6 +1,6 @@
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import { scrapeAnnotations } from './deployable.js';
+import { disruptionBudget, scrapeAnnotations, spreadOverNodes } from './deployable.js';
 import { INGRESS_CLASS } from './prerequisites.js';
 import { realmFilePasswordBlacklists } from './user-profile.js';
 
@@ -30,7 +30,8 @@ const KEYCLOAK_BLACKLISTS_DIR = '/opt/keycloak/data/password-blacklists';
 /**
  * Keycloak on the official image, in production mode behind its own TLS Ingress, on its own
  * PostgreSQL (one instance with a persistent volume). Its pods find each other through that
- * database (the jdbc-ping cache stack), so they need no extra Service or multicast.
+ * database (the jdbc-ping cache stack), so they need no extra Service or multicast; with more
+ * than one, they prefer separate nodes and a PodDisruptionBudget has a drain take one at a time.
  */
 export class KeycloakServer extends pulumi.ComponentResource {
   /** As the services reach it, and as browsers (and Pulumi) do. */
@@ -170,6 +171,7 @@ export class KeycloakServer extends pulumi.ComponentResource {
                 runAsUser: 1000,
                 seccompProfile: { type: 'RuntimeDefault' },
               },
+              ...(args.replicas > 1 ? { affinity: spreadOverNodes(labels) } : {}),
               containers: [
                 {
                   name: 'keycloak',
@@ -244,6 +246,9 @@ export class KeycloakServer extends pulumi.ComponentResource {
       },
       { parent: this, dependsOn: [database] },
     );
+    // Sign-in goes on through a drain: its pods are evicted one at a time (the sign-ins in
+    // progress live in Keycloak's distributed cache, each entry on two of its pods by default).
+    if (args.replicas > 1) disruptionBudget(name, ns, labels, { parent: this });
 
     this.service = new k8s.core.v1.Service(
       name,
