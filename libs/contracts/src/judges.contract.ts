@@ -35,8 +35,9 @@ export type ReaderAgreement = z.output<typeof ReaderAgreement>;
  *   swap cancels what the debate itself deserves);
  * - `pairwiseAgreement` and `fleissKappa`: over the debates it read with other judges, the share
  *   of pairs of judges naming the same winner (First, Second or a tie), and Fleiss' κ;
- * - `selfPreference`: on the debates its own model spoke in and others judged too, its margin
- *   (points) for its model's side minus the other judges' mean margin for it;
+ * - `selfPreference`: on the debates its own model spoke in and judges with no model in the
+ *   debate judged too, its margin (points) for its model's side minus those judges' mean margin
+ *   for it (a judge whose model wrote the other side would pull the baseline its own way);
  * - `lengthSlope`: the logistic fit of its decisive verdicts (First Speaker won) on the words
  *   First Speaker wrote more than Second, per 100 words (log-odds);
  * - `readersMinds` and `readersVotes`: how often its winner (For, Against or a tie) is the side

@@ -66,11 +66,12 @@ const FIRST_SHOWN_BIAS = 6; // points to the side read first
 const LENGTH_BIAS = 0.4; // log-odds per 100 more words
 const SELF_BIAS = 5; // points to its own model's side
 /**
- * The pairs of models that write a debate's two sides. m1 and m2 never meet: the self-preference
- * is measured against the other judges, so the self-preferring m1's points against m2's side
- * would show as a self-preference of the fair m2.
+ * The pairs of models that write a debate's two sides. m1 and m2 meet too: a judge's
+ * self-preference is measured against the judges with no model in the debate, so the
+ * self-preferring m1's points against m2's side do not show as a self-preference of the fair m2.
  */
 const PAIRS = [
+  ['m1', 'm2'],
   ['m1', 'm3'],
   ['m1', 'm4'],
   ['m2', 'm3'],

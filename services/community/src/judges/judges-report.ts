@@ -153,8 +153,8 @@ function distinctJudges(verdicts: readonly JudgeVerdict[]): JudgeVerdict[] {
   });
 }
 
-/** How many debates are read between two yields to the event loop. */
-const DEBATES_PER_YIELD = 1_000;
+/** How many debates are read between two yields to the event loop (well under YIELD_MS). */
+const DEBATES_PER_YIELD = 200;
 
 /** Every judge's observations, and all judges' together. */
 async function observe(debates: readonly JudgedDebate[]) {
@@ -202,10 +202,15 @@ async function observe(debates: readonly JudgedDebate[]) {
       }
     }
 
+    // The baseline of a judge's margin for its model's side: the judges with no model in the
+    // debate (a judge whose model wrote the other side would pull it its own way).
+    const neutral = verdicts.filter(
+      (other) => other.judgeId !== debate.firstModelId && other.judgeId !== debate.secondModelId,
+    );
     verdicts.forEach((verdict, i) => {
       const side = ownSide(debate, verdict.judgeId);
-      if (side === null) return;
-      const others = verdicts.filter((_, j) => j !== i).map((other) => marginFor(other, side));
+      if (side === null || neutral.length === 0) return;
+      const others = neutral.map((other) => marginFor(other, side));
       const preference = marginFor(verdict, side) - mean(others);
       rows[i]?.selfPreferences.push(preference);
       all.selfPreferences.push(preference);

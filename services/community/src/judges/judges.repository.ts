@@ -30,11 +30,9 @@ const JUDGED_FIELDS = [
   'verdict.judgedBy.kind',
   'verdict.judgedBy.modelId',
   'verdict.judgedBy.label',
-  'verdict.panel.winner',
-  'verdict.panel.readings',
-  'verdict.panel.judgedBy.kind',
-  'verdict.panel.judgedBy.modelId',
-  'verdict.panel.judgedBy.label',
+  // The panel whole: a path into an array (`verdict.panel.winner`) would send every document
+  // through the embedded store's general projection, many times slower; a panel is small.
+  'verdict.panel',
   ...['model1', 'model2'].flatMap((side) => [
     `${side}.stance`,
     `${side}.writtenBy.kind`,
@@ -49,7 +47,12 @@ const JUDGED_FIELDS = [
 const storedVerdict = z.object({
   winner: z.enum(speakerNames).nullable(),
   readings: z.tuple([VerdictReading, VerdictReading]),
-  judgedBy: WrittenBy.pick({ kind: true, modelId: true, label: true }),
+  // (Its other fields, a panel's judge's tokens and times, are not read.)
+  judgedBy: z.object({
+    kind: WrittenBy.shape.kind,
+    modelId: WrittenBy.shape.modelId,
+    label: WrittenBy.shape.label,
+  }),
 });
 
 const storedSpeaker = z.object({

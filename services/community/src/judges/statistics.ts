@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { quantile, seededRandom } from '../leaderboard/bradley-terry.js';
+import { quantile, seededRandom, YIELD_MS } from '../leaderboard/bradley-terry.js';
 
 /**
  * probit(0.975): the normal quantile of a two-sided 95% interval. Written out because
@@ -277,9 +277,6 @@ export interface Resampled {
   readonly statistic: (picks: Uint32Array) => number | null;
 }
 
-/** How long a bootstrap computes before it yields to the event loop. */
-const YIELD_AFTER_MS = 10;
-
 /**
  * The percentile bootstrap 95% interval of each statistic: the 2.5% and 97.5% quantiles of
  * `statistic(picks)` over `rounds` samples, each `size` of its observations drawn by index with
@@ -312,7 +309,7 @@ export async function bootstrapIntervals(
       for (let k = 0; k < size; k += 1) sample[k] = (uniforms[k] ?? 0) * size;
       const value = statistic(sample);
       if (value !== null && Number.isFinite(value)) samples[s]?.push(value);
-      if (performance.now() - since > YIELD_AFTER_MS) {
+      if (performance.now() - since > YIELD_MS) {
         await yieldToEventLoop();
         since = performance.now();
       }

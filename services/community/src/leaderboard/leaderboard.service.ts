@@ -29,9 +29,9 @@ type Contracts = typeof leaderboardContracts;
 const MIN_PAUSE_MS = 200;
 
 /**
- * How far behind the controlled boards may fall while changes keep coming: a recompute skips
- * them when another change is already waiting (the next recompute reads the debates again),
- * unless they were last stored longer ago than this.
+ * How far behind the judges' record and the controlled boards may fall while changes keep
+ * coming: a recompute skips them when another change is already waiting (the next recompute
+ * reads the debates again), unless they were last stored longer ago than this.
  */
 const CONTROLLED_STALENESS_MS = 10_000;
 
@@ -182,21 +182,24 @@ export class LeaderboardService implements OnApplicationBootstrap, BeforeApplica
         return ms;
       };
       const computeMs = await saveBoards(false);
+      // The pause before the next recompute is as long as the boards as rated took: what follows
+      // yields every YIELD_MS, and a share waits for it only when nothing is stale.
       this.lastMs = computeMs;
       // What each debate's card says: rated, or why not.
       await this.repository.saveRatings(ratings, stored, readAt);
-      // The judges' record is made of the same verdicts and readers: recomputed with the boards.
-      await this.judges.recompute();
+      // The judges' record (made of the same verdicts and readers) and the controlled boards:
+      // left to the next recompute when one is waiting already, unless they are stale.
       const fresh =
         this.controlledAt !== null &&
         performance.now() - this.controlledAt < CONTROLLED_STALENESS_MS;
-      const controlledMs = this.queued && fresh ? null : await saveBoards(true);
+      const deferred = this.queued !== null && fresh;
+      if (!deferred) await this.judges.recompute();
+      const controlledMs = deferred ? null : await saveBoards(true);
       if (controlledMs !== null) this.controlledAt = performance.now();
-      this.lastMs = Math.round(performance.now() - started);
       this.logger.log(
         `Leaderboard recomputed from ${debates.length} public debates in ${computeMs} ms` +
           (controlledMs === null
-            ? ' (the controlled boards left to the next recompute)'
+            ? " (the judges' record and the controlled boards left to the next recompute)"
             : ` (controlled for length: ${controlledMs} ms)`) +
           (unreadable > 0 ? ` (${unreadable} stored debates could not be read)` : ''),
       );

@@ -86,7 +86,7 @@ export const FIGURE_COLUMNS: readonly FigureColumn[] = [
     none: 'no debate its model spoke in',
     undefinedWhy: 'no debate its model spoke in',
     meaning:
-      'On debates the judge’s own model spoke in: how many points more it gave its model’s side than the other judges did.',
+      'On debates the judge’s own model spoke in: how many points more it gave its model’s side than the judges with no model in the debate did.',
   },
   {
     key: 'lengthSlope',
