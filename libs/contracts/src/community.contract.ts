@@ -37,6 +37,10 @@ export type StanceAfter = z.output<typeof StanceAfter>;
 const share = z.number().min(0).max(100);
 const gain = z.number().min(-100).max(100);
 
+/** A room's winner by minds changed: the side that gained more, or a tie. */
+export const RoomWinner = z.enum(['FOR', 'AGAINST', 'TIE']);
+export type RoomWinner = z.output<typeof RoomWinner>;
+
 /**
  * Minds changed, among the readers who said where they stood before reading and voted For or
  * Against after: the shares before and after (percent), each side's gain in percentage points
@@ -53,7 +57,7 @@ export const MindsChanged = z
         /** Each side's gain in readers: after less before ("For gained 4 minds"). */
         gainedReaders: z.object({ for: z.number().int(), against: z.number().int() }).strict(),
         /** The side that gained more points; TIE when they gained the same. */
-        winner: z.enum(['FOR', 'AGAINST', 'TIE']),
+        winner: RoomWinner,
       })
       .strict()
       .nullable(),

@@ -98,6 +98,19 @@ export function countWords(text: string): number {
 export const speakerNames = ['First Speaker', 'Second Speaker'] as const;
 
 /**
+ * Which speaker argues For the motion: the one with the higher stance; null when the stances are
+ * equal (then neither side is For): the leaderboard's audience column, the judges' record and the
+ * scorecard's readers all take it so.
+ */
+export function forSpeakerOf(
+  firstStance: number,
+  secondStance: number,
+): (typeof speakerNames)[number] | null {
+  if (firstStance === secondStance) return null;
+  return firstStance > secondStance ? 'First Speaker' : 'Second Speaker';
+}
+
+/**
  * The stages of a speaker team's turn, in order (a single speaker's turn has none; a team
  * searches only where the operator configured a search backend).
  */

@@ -1,11 +1,8 @@
-import type { modelKinds, speakerNames, VerdictReading } from '@debate/contracts';
+import type { modelKinds, RoomWinner, speakerNames, VerdictReading } from '@debate/contracts';
 
 type ModelKind = (typeof modelKinds)[number];
 
 type Debater = (typeof speakerNames)[number];
-
-/** A side as the readers see it: the motion's For or Against, or neither (a tie). */
-export type ReadersSide = 'FOR' | 'AGAINST' | 'TIE';
 
 /** One judge's verdict on a debate, as the judges' record reads it. */
 export interface JudgeVerdict {
@@ -32,7 +29,7 @@ export interface JudgedDebate {
   /** The scorecard's judge's verdict first, then the panel's, one per judge. */
   readonly verdicts: readonly JudgeVerdict[];
   /** The side the readers moved toward (minds changed, by gain); null: too few readers. */
-  readonly readersMinds: ReadersSide | null;
+  readonly readersMinds: RoomWinner | null;
   /** The side the For/Against votes favour; null: no For or Against vote. */
-  readonly readersVotes: ReadersSide | null;
+  readonly readersVotes: RoomWinner | null;
 }

@@ -5,9 +5,10 @@ import {
   JudgesReport,
   type speakerNames,
   type VerdictReading,
+  type RoomWinner,
 } from '@debate/contracts';
 import { seededRandom } from '../leaderboard/bradley-terry.js';
-import type { JudgedDebate, JudgeVerdict, ReadersSide } from './judged-debate.js';
+import type { JudgedDebate, JudgeVerdict } from './judged-debate.js';
 import { computeJudgesReport } from './judges-report.js';
 
 type Debater = (typeof speakerNames)[number];
@@ -129,10 +130,10 @@ function simulate(count: number, seed: number): JudgedDebate[] {
 
     const firstIsBetter = quality.first > quality.second;
     const forIsBetter = (forSide === 'First Speaker') === firstIsBetter;
-    const better: ReadersSide = forIsBetter ? 'FOR' : 'AGAINST';
-    const worse: ReadersSide = forIsBetter ? 'AGAINST' : 'FOR';
+    const better: RoomWinner = forIsBetter ? 'FOR' : 'AGAINST';
+    const worse: RoomWinner = forIsBetter ? 'AGAINST' : 'FOR';
     const readersMinds = random() < 0.8 ? better : random() < 0.5 ? 'TIE' : worse;
-    const readersVotes = pick<ReadersSide>(['FOR', 'AGAINST', 'TIE']);
+    const readersVotes = pick<RoomWinner>(['FOR', 'AGAINST', 'TIE']);
 
     return {
       id: `d${index}`,

@@ -6,11 +6,12 @@ import {
   type JudgesReport,
   type ReaderAgreement,
   type speakerNames,
+  type RoomWinner,
 } from '@debate/contracts';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { mean } from 'simple-statistics';
 import { BOOTSTRAP_ROUNDS } from '../leaderboard/bradley-terry.js';
-import type { JudgedDebate, JudgeVerdict, ReadersSide } from './judged-debate.js';
+import type { JudgedDebate, JudgeVerdict } from './judged-debate.js';
 import {
   bootstrapIntervals,
   type BootstrapOptions,
@@ -41,7 +42,7 @@ const WORDS_PER_UNIT = 100;
 const TIE = 2;
 const winnerCategory = (winner: Debater | null) =>
   winner === 'First Speaker' ? 0 : winner === 'Second Speaker' ? 1 : TIE;
-const sideCategory = (side: ReadersSide) => (side === 'FOR' ? 0 : side === 'AGAINST' ? 1 : TIE);
+const sideCategory = (side: RoomWinner) => (side === 'FOR' ? 0 : side === 'AGAINST' ? 1 : TIE);
 
 /** The readers' two measures, and which field of the debate each reads. */
 const readerMeasures = ['readersMinds', 'readersVotes'] as const;
@@ -118,7 +119,7 @@ function ownSide(debate: JudgedDebate, judgeId: string): Debater | null {
 }
 
 /** The judge's winner as the readers see the debate: For, Against, or a tie. */
-function judgesSide(winner: Debater | null, forSide: Debater): ReadersSide {
+function judgesSide(winner: Debater | null, forSide: Debater): RoomWinner {
   if (winner === null) return 'TIE';
   return winner === forSide ? 'FOR' : 'AGAINST';
 }

@@ -1,4 +1,5 @@
 import {
+  forSpeakerOf,
   type JudgesReport,
   modelKinds,
   speakerNames,
@@ -7,8 +8,9 @@ import {
   VerdictReading,
   VoteKind,
   WrittenBy,
+  type RoomWinner,
 } from '@debate/contracts';
-import { isDuplicateKeyError, MONGO_CONNECTION } from '@debate/nest';
+import { MONGO_CONNECTION } from '@debate/nest';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Connection, Model } from 'mongoose';
 import { z } from 'zod';
@@ -19,8 +21,9 @@ import {
   judgesReportModel,
 } from '../schemas/judges-report.schema.js';
 import { type SidesWords, SidesWordsCounter } from '../public-debates/sides-words.js';
+import { storeUnlessReadLater } from '../schemas/computed.js';
 import { type PublicDebateDocument, publicDebateModel } from '../schemas/public-debate.schema.js';
-import type { JudgedDebate, JudgeVerdict, ReadersSide } from './judged-debate.js';
+import type { JudgedDebate, JudgeVerdict } from './judged-debate.js';
 
 /** What the judges' record reads of each judged public debate, and no more. */
 const JUDGED_FIELDS = [
@@ -83,7 +86,7 @@ type StoredDebate = z.output<typeof storedDebate>;
  * The side the readers' For/Against votes favour; null without either. The author's own vote
  * (the For every share starts with, spec §3) is no reader's.
  */
-function votesSide({ votes, userId }: StoredDebate): ReadersSide | null {
+function votesSide({ votes, userId }: StoredDebate): RoomWinner | null {
   let forVotes = 0;
   let againstVotes = 0;
   for (const [voterId, vote] of Object.entries(votes ?? {})) {
@@ -111,12 +114,7 @@ function judgedDebateOf(stored: StoredDebate, words: SidesWords | undefined): Ju
     id: stored._id,
     firstModelId: modelOf(model1),
     secondModelId: modelOf(model2),
-    forSide:
-      model1.stance > model2.stance
-        ? 'First Speaker'
-        : model2.stance > model1.stance
-          ? 'Second Speaker'
-          : null,
+    forSide: forSpeakerOf(model1.stance, model2.stance),
     words: { first: words?.first ?? 0, second: words?.second ?? 0 },
     verdicts: [verdictOf(verdict), ...verdict.panel.map(verdictOf)],
     readersMinds: mindsChangedOf(stored.minds ?? undefined).shares?.winner ?? null,
@@ -194,27 +192,6 @@ export class JudgesRepository implements OnApplicationBootstrap {
    * later is there already (another replica's recompute finished after this one began).
    */
   async save(report: JudgesReport, readAt: Date): Promise<void> {
-    try {
-      await this.reports
-        .updateOne(
-          {
-            _id: JUDGES_REPORT_ID,
-            $or: [{ readAt: { $lt: readAt } }, { readAt: { $exists: false } }],
-          },
-          {
-            $set: {
-              ...report,
-              computedAt: new Date(report.computedAt ?? readAt),
-              computeMs: report.computeMs ?? 0,
-              readAt,
-            },
-          },
-          { upsert: true },
-        )
-        .exec();
-    } catch (error) {
-      // The filter missed a report read later than this one: it stays.
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    await storeUnlessReadLater(this.reports, JUDGES_REPORT_ID, report, readAt);
   }
 }

@@ -1,4 +1,6 @@
 import {
+  forSpeakerOf,
+  type RoomWinner,
   type AudienceRating,
   type DebateRating,
   type LeaderboardBoard,
@@ -48,12 +50,12 @@ export interface RatedDebate {
   /** The judges' winner ('First Speaker' is model1); null: a tie (or not judged). */
   readonly winner: Verdict['winner'];
   /** The audience's minds-changed winner; null below the readers it takes. */
-  readonly audience: 'FOR' | 'AGAINST' | 'TIE' | null;
+  readonly audience: RoomWinner | null;
   /**
    * The audience's winner by each side's gain relative to where it started (normalized
    * change), the controlled boards'; null below the readers it takes.
    */
-  readonly audienceRelative: 'FOR' | 'AGAINST' | 'TIE' | null;
+  readonly audienceRelative: RoomWinner | null;
 }
 
 /** A subject of a board: its id and label, and on the People board what it is if no model. */
@@ -206,11 +208,10 @@ class Fit {
     this.judged.push({ a, b, score, z });
     // The audience: the For side (the higher stance) wins when it gained more points (more of
     // its room to grow, controlled).
-    const { stance: s1 } = debate.model1;
-    const { stance: s2 } = debate.model2;
+    const forSpeaker = forSpeakerOf(debate.model1.stance, debate.model2.stance);
     const audience = this.controlled ? debate.audienceRelative : debate.audience;
-    if (audience && s1 !== s2) {
-      const firstIsFor = s1 > s2;
+    if (audience && forSpeaker) {
+      const firstIsFor = forSpeaker === 'First Speaker';
       const heard = audience === 'TIE' ? 0.5 : (audience === 'FOR') === firstIsFor ? 1 : 0;
       this.heard.push({ a, b, score: heard });
       this.heardDebates[a] = (this.heardDebates[a] ?? 0) + 1;

@@ -7,7 +7,7 @@ import {
   StanceAfter,
   StanceBefore,
 } from '@debate/contracts';
-import { isDuplicateKeyError, MONGO_CONNECTION } from '@debate/nest';
+import { MONGO_CONNECTION } from '@debate/nest';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Connection, Model } from 'mongoose';
 import { z } from 'zod';
@@ -18,6 +18,7 @@ import {
   type LeaderboardDocument,
   leaderboardModel,
 } from '../schemas/leaderboard.schema.js';
+import { storeUnlessReadLater } from '../schemas/computed.js';
 import { type PublicDebateDocument, publicDebateModel } from '../schemas/public-debate.schema.js';
 import type { RatedDebate } from './leaderboard-boards.js';
 
@@ -246,25 +247,11 @@ export class LeaderboardRepository implements OnApplicationBootstrap {
    * read later is there already (another replica's recompute finished after this one began).
    */
   async save(board: LeaderboardBoard, readAt: Date): Promise<void> {
-    const _id = boardId(board.subject, board.pairsOnly, board.controlled);
-    try {
-      await this.boards
-        .updateOne(
-          { _id, $or: [{ readAt: { $lt: readAt } }, { readAt: { $exists: false } }] },
-          {
-            $set: {
-              ...board,
-              computedAt: new Date(board.computedAt ?? readAt),
-              computeMs: board.computeMs ?? 0,
-              readAt,
-            },
-          },
-          { upsert: true },
-        )
-        .exec();
-    } catch (error) {
-      // The filter missed a board read later than this one: it stays.
-      if (!isDuplicateKeyError(error)) throw error;
-    }
+    await storeUnlessReadLater(
+      this.boards,
+      boardId(board.subject, board.pairsOnly, board.controlled),
+      board,
+      readAt,
+    );
   }
 }

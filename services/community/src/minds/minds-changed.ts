@@ -1,6 +1,7 @@
 import {
   MINDS_CHANGED_MIN_READERS,
   type MindsChanged,
+  type RoomWinner,
   StanceAfter,
   StanceBefore,
 } from '@debate/contracts';
@@ -76,9 +77,7 @@ export function normalizedChange(pre: number, post: number, whole = 100): number
  * as mindsChangedOf. From the counts (a share's percent cancels out of the ratio), so that equal
  * changes are exactly a tie.
  */
-export function relativeWinnerOf(
-  matrix: MindsMatrix | undefined,
-): 'FOR' | 'AGAINST' | 'TIE' | null {
+export function relativeWinnerOf(matrix: MindsMatrix | undefined): RoomWinner | null {
   const { row, column, readers } = tally(matrix);
   if (readers < MINDS_CHANGED_MIN_READERS) return null;
   const changeFor = normalizedChange(row('FOR'), column('FOR'), readers);

@@ -1,4 +1,9 @@
-import { criterionLabels, criterionWeights, judgeCriteria } from '@debate/contracts/constants';
+import {
+  criterionLabels,
+  criterionWeights,
+  forSpeakerOf,
+  judgeCriteria,
+} from '@debate/contracts/constants';
 import type { DebateVerdictFieldsFragment, VerdictSummaryFieldsFragment } from '../../gql/graphql';
 import type { SideStances } from './sides';
 
@@ -164,8 +169,8 @@ function judgesSide(
   stances: SideStances,
 ): MotionSide | null {
   if (verdict.tie || verdict.winner === null) return 'TIE';
-  if (stances.first === stances.second) return null;
-  const forSpeaker = stances.first > stances.second ? FIRST_SPEAKER : SECOND_SPEAKER;
+  const forSpeaker = forSpeakerOf(stances.first, stances.second);
+  if (forSpeaker === null) return null;
   return verdict.winner === forSpeaker ? 'FOR' : 'AGAINST';
 }
 
