@@ -4,8 +4,9 @@
 // and checks the rendered services for what would break a real start: the variables and
 // .env.example, the secrets and where they arrive, the MongoDB and NATS sign-ins, the deployables'
 // builds, healthchecks and start order, the images' pins, Keycloak (its proxy headers; its
-// healthcheck, identity providers and mail run against stand-ins), the models, the NATS broker run
-// on stand-ins of its containers; each file of the suite says what its rules are.
+// healthcheck, identity providers and mail run against stand-ins), the models, the three NATS
+// servers run clustered on stand-ins of their containers; each file of the suite says what its
+// rules are.
 //
 // With an .env beside the file (or the file given as the argument), that .env is checked too: it
 // renders, its MongoDB passwords arrive intact, its client ids have their secrets, and more

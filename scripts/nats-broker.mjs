@@ -38,3 +38,30 @@ export function natsIdentityEnv(passwords, deployable) {
   if (!passwords) return {};
   return { NATS_USER: deployable, NATS_PASSWORD: passwords[deployable] };
 }
+
+/**
+ * One server of start:cluster's three-server cluster: its configuration file in `store` (its
+ * name, pings and routes as production sets them, natsClusterSettings; JetStream in `store`;
+ * the users of `authorizationFile`, as writeNatsAuthorization wrote it) and its arguments, on
+ * 127.0.0.1:`port` with its monitoring (/healthz) on `monitorPort`.
+ */
+export async function natsClusterServer({
+  name,
+  port,
+  monitorPort,
+  routePort,
+  routes,
+  store,
+  authorizationFile,
+}) {
+  const { natsClusterSettings } = await import('@debate/contracts');
+  mkdirSync(store, { recursive: true });
+  const configFile = join(store, 'nats-server.conf');
+  const config = [
+    natsClusterSettings({ serverName: name, listen: `127.0.0.1:${routePort}`, routes }),
+    `jetstream { store_dir: ${JSON.stringify(store)} }`,
+    readFileSync(authorizationFile, 'utf8'),
+  ].join('\n');
+  writeFileSync(configFile, config, { mode: 0o600 });
+  return ['-c', configFile, '-a', '127.0.0.1', '-p', String(port), '-m', String(monitorPort)];
+}

@@ -1,15 +1,17 @@
-// docker compose's NATS configuration, deploy/nats/nats.conf, generated from the contracts'
-// permission map (libs/contracts/src/nats-permissions.ts: a user per deployable, each allowed
-// only its own subjects) so that the broker of compose cannot allow what the map does not. Reads
-// the BUILT contracts (npx nx build contracts).
+// docker compose's NATS configuration, deploy/nats/nats.conf, generated from the contracts so that
+// compose's servers cannot allow what the permission map does not
+// (libs/contracts/src/nats-permissions.ts: a user per deployable, each allowed only its own
+// subjects) nor be clustered otherwise than the platform's (natsClusterSettings: the cluster's
+// name, the pings). Reads the BUILT contracts (npx nx build contracts).
 //
-//   node scripts/nats-config.mjs          exits 1 when deploy/nats/nats.conf is not what the map
-//                                         gives (check-compose.mjs runs this check too)
+//   node scripts/nats-config.mjs          exits 1 when deploy/nats/nats.conf is not what the
+//                                         contracts give (check-compose.mjs runs this check too)
 //   node scripts/nats-config.mjs --write  rewrites it
 //
-// No password is in the file: each user's is the variable $NATS_<DEPLOYABLE>_PASSWORD, which
-// deploy/nats/start.sh defines from the nats container's environment (compose passes it from
-// .env) before nats-server reads the file.
+// The three servers read the same file. No password is in it: each user's is the variable
+// $NATS_<DEPLOYABLE>_PASSWORD, which deploy/nats/start.sh defines from the server's environment
+// (compose passes it from .env) before nats-server reads the file, and so is each server's name,
+// $NATS_SERVER_NAME, which compose sets on each server.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +19,59 @@ import { root } from './workspace.mjs';
 
 export const NATS_CONF = join(root, 'deploy', 'nats', 'nats.conf');
 
-/** The variable holding a deployable's NATS password in compose (.env, the nats container). */
+/** The variable holding a deployable's NATS password in compose (.env, the servers' containers). */
 export const natsPasswordVariable = (deployable) => `NATS_${deployable.toUpperCase()}_PASSWORD`;
 
-/** deploy/nats/nats.conf as the permission map gives it. */
+/**
+ * compose's NATS servers: each one's service, host name and server_name. Three, so that
+ * JetStream keeps a quorum, and every stream its copies, when one is lost.
+ */
+export const NATS_SERVERS = ['nats-1', 'nats-2', 'nats-3'];
+export const NATS_CLIENT_PORT = 4222;
+/** Where each server's routes to the others listen. */
+export const NATS_ROUTE_PORT = 6222;
+/** Each server's monitoring port (/healthz, /varz, /routez, /jsz), inside the network only. */
+export const NATS_MONITOR_PORT = 8222;
+/** The variable compose sets to each server's name (one of NATS_SERVERS). */
+export const NATS_SERVER_NAME_VARIABLE = 'NATS_SERVER_NAME';
+/** Every deployable's NATS_URL: the three servers; any that answers gives it the others. */
+export const NATS_URL = NATS_SERVERS.map((server) => `nats://${server}:${NATS_CLIENT_PORT}`).join(
+  ',',
+);
+
+/** Where the servers read their TLS files: the nats-tls volume (keys) and nats-ca (authority). */
+const TLS_FILES = {
+  cert: '/etc/nats-tls/server.crt',
+  key: '/etc/nats-tls/server.key',
+  ca: '/etc/nats-ca/ca.crt',
+};
+
+/**
+ * The cluster's lines (server_name, pings, the cluster block with a route to every server) as the
+ * contracts write them, with the server's name read from $NATS_SERVER_NAME and TLS on the routes.
+ */
+async function clusterSettings() {
+  const { natsClusterSettings } = await import('@debate/contracts');
+  const standIn = 'name of this server';
+  let settings = natsClusterSettings({
+    serverName: standIn,
+    listen: `0.0.0.0:${NATS_ROUTE_PORT}`,
+    routes: NATS_SERVERS.map((server) => `nats-route://${server}:${NATS_ROUTE_PORT}`),
+    // Routes over TLS too: each server presents the one certificate (which names all three) and
+    // verifies the other's against the authority, as nats-server requires of a route's TLS.
+    tls: { cert_file: TLS_FILES.cert, key_file: TLS_FILES.key, ca_file: TLS_FILES.ca },
+  });
+  const replace = (text, by) => {
+    if (settings.split(text).length !== 2) {
+      throw new Error(`natsClusterSettings did not write ${JSON.stringify(text)} once`);
+    }
+    settings = settings.replace(text, by);
+  };
+  replace(`server_name: "${standIn}"`, `server_name: $${NATS_SERVER_NAME_VARIABLE}`);
+  return settings;
+}
+
+/** deploy/nats/nats.conf as the contracts give it. */
 export async function renderNatsConf() {
   const { natsAuthorization, natsDeployables } = await import('@debate/contracts');
   // The map renders the users with their passwords quoted; each stand-in is then replaced by
@@ -36,21 +87,25 @@ export async function renderNatsConf() {
     }
     authorization = authorization.replace(quoted, `password: $${natsPasswordVariable(deployable)}`);
   }
-  return `# docker compose's NATS server. Generated by scripts/nats-config.mjs from the contracts'
-# permission map (libs/contracts/src/nats-permissions.ts): do not edit, run
+  return `# docker compose's NATS servers, all three (${NATS_SERVERS.join(', ')}). Generated by
+# scripts/nats-config.mjs from the contracts' permission map and cluster settings
+# (libs/contracts/src/nats-permissions.ts): do not edit, run
 # \`node scripts/nats-config.mjs --write\`. Each password is a variable that deploy/nats/start.sh
-# defines from the container's environment; the TLS certificate is deploy/nats/certificates.sh's.
-port: 4222
-http_port: 8222
+# defines from the container's environment, and so is the server's name (NATS_SERVER_NAME, which
+# compose sets); the TLS certificate is deploy/nats/certificates.sh's.
+port: ${NATS_CLIENT_PORT}
+http_port: ${NATS_MONITOR_PORT}
 jetstream {
   store_dir: "/data"
 }
 # Clients connect over TLS only.
 tls {
-  cert_file: "/etc/nats-tls/server.crt"
-  key_file: "/etc/nats-tls/server.key"
+  cert_file: "${TLS_FILES.cert}"
+  key_file: "${TLS_FILES.key}"
 }
-${authorization}`;
+# This server's name, the pings, and the cluster: a route to every server (nats-server skips the
+# one to itself), over TLS.
+${await clusterSettings()}${authorization}`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -60,7 +115,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     process.stdout.write(`wrote ${NATS_CONF}\n`);
   } else if (readFileSync(NATS_CONF, 'utf8') !== expected) {
     process.stderr.write(
-      `${NATS_CONF} is not what the permission map gives: run node scripts/nats-config.mjs --write\n`,
+      `${NATS_CONF} is not what the contracts give: run node scripts/nats-config.mjs --write\n`,
     );
     process.exitCode = 1;
   } else {

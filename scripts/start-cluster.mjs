@@ -10,13 +10,20 @@
 // The local model (LOCAL_MODEL=on, the default): the embedded model server as a process of its
 // own on a free port (LOCAL_MODEL_FILE, or the default model fetched into LOCAL_MODEL_CACHE in
 // the background, from LOCAL_MODEL_URL with LOCAL_MODEL_SHA256 when given), given to the generation service as LOCAL_MODEL_SERVER (docs/local-model.md).
+// With --replicas N (2 or more), production's shape: three nats-servers clustered (client ports
+// NATS_PORT, 4222 by default, and the two after it; streams and buckets at 3 replicas) unless
+// NATS_URL is set, N instances of each service and N gateways behind a round-robin entry on
+// PORT; a process that dies is started again after 2 s, as Kubernetes would; DATA_DIR/cluster.json
+// lists every process with its pid and ports. The one store stays single (docs/running.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { findJavaHome, isKeycloakCached, startKeycloak } from './keycloak.mjs';
+import { startRoundRobin } from './round-robin.mjs';
 import { startMailpit } from './mailpit.mjs';
 import {
+  natsClusterServer,
   natsIdentityEnv,
   natsServerArgs,
   readNatsPasswords,
@@ -34,6 +41,7 @@ import {
   startEmbeddedIssuerProcess,
 } from './workspace.mjs';
 
+const flags = new Set(process.argv.slice(2));
 // The local model's settings, checked before anything starts (as npm start's schema checks them).
 const localModel = (process.env.LOCAL_MODEL || 'on').trim();
 const localModelFile = process.env.LOCAL_MODEL_FILE || undefined;
@@ -73,6 +81,14 @@ const localModelThreads =
   }
 }
 
+// --replicas N: how many instances of each service and gateways (1: one each, one nats-server).
+const replicasAt = process.argv.indexOf('--replicas');
+const replicas = replicasAt === -1 ? 1 : Number(process.argv[replicasAt + 1]);
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 9) {
+  process.stderr.write('--replicas takes a whole number from 1 to 9\n');
+  process.exit(1);
+}
+
 ensureInstalled();
 // --no-build: runs what is built (the browser tests' clusters, after their run's build).
 if (!process.argv.includes('--no-build')) buildAll();
@@ -89,9 +105,12 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   // The broker and the store stop last, so the services can drain through them.
-  const infrastructure = ['nats', 'mongo'].map((name) => children.get(name)).filter(Boolean);
+  const isInfrastructure = (name) => /^(nats(-\d)?|mongo)$/.test(name);
+  const infrastructure = [...children.entries()]
+    .filter(([name]) => isInfrastructure(name))
+    .map(([, child]) => child);
   const rest = [...children.entries()]
-    .filter(([name]) => name !== 'nats' && name !== 'mongo')
+    .filter(([name]) => !isInfrastructure(name))
     .map(([, child]) => child);
   let remaining = rest.length;
   const finish = () => {
@@ -111,13 +130,117 @@ const stop = () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
+/** With --replicas: each supervised process's name, kind, ports and pid (cluster.json). */
+const processes = new Map();
+/** How long a process that died waits before it is started again (--replicas). */
+const RESTART_AFTER_MS = 2_000;
+
+/**
+ * Starts `launch()` as `name`, watched: with --replicas, a process that ends by a signal this
+ * script did not send, or with a code other than 0, is started again after RESTART_AFTER_MS (a
+ * service stopped from outside with SIGTERM drains and exits 0: it stays stopped).
+ */
+function supervise(name, info, launch) {
+  const child = launch();
+  children.set(name, child);
+  processes.set(name, { name, ...info, pid: child.pid });
+  child.on('exit', (code, signal) => {
+    if (children.get(name) === child) children.delete(name);
+    if (stopping) {
+      process.stdout.write(`[${name}] stopped\n`);
+      return;
+    }
+    const ending = signal ?? code;
+    if (replicas === 1 || code === 0) {
+      process.stdout.write(`[${name}] exited (${ending}); the others keep running.\n`);
+      return;
+    }
+    process.stdout.write(
+      `[${name}] exited (${ending}); starting it again in ${RESTART_AFTER_MS / 1000} s\n`,
+    );
+    setTimeout(() => {
+      if (stopping) return;
+      const again = supervise(name, info, launch);
+      process.stdout.write(`[${name}] started again, pid ${again.pid}\n`);
+      writeClusterFile();
+    }, RESTART_AFTER_MS);
+  });
+  return child;
+}
+
 const dataDir = process.env.DATA_DIR ?? join(root, '.data');
 let natsUrl = process.env.NATS_URL;
 /** Each deployable's NATS password; unset: the broker is not ours, and they connect anonymously. */
 let natsPasswords = process.env.NATS_PASSWORDS_FILE
   ? readNatsPasswords(process.env.NATS_PASSWORDS_FILE)
   : undefined;
-if (!natsUrl) {
+/** How many servers hold each stream (JETSTREAM_REPLICAS): three on the cluster started here. */
+let jetstreamReplicas = process.env.JETSTREAM_REPLICAS;
+if (!natsUrl && replicas > 1) {
+  // Three nats-servers clustered as production's (natsClusterSettings), each its own store.
+  const natsBase = Number(process.env.NATS_PORT ?? 4222);
+  const ports = [natsBase, natsBase + 1, natsBase + 2];
+  for (const port of ports) {
+    if (await isListening(port)) {
+      process.stderr.write(
+        `Something listens on 127.0.0.1:${port}: the cluster's nats-servers take NATS_PORT ` +
+          `(${natsBase}) and the two after it; set NATS_PORT, or NATS_URL to use a running cluster.\n`,
+      );
+      process.exit(1);
+    }
+  }
+  if (!hasCommand('nats-server')) {
+    process.stderr.write(
+      'nats-server is not installed: install it (apt-get install nats-server) or set NATS_URL.\n',
+    );
+    process.exit(1);
+  }
+  const { configFile: authorizationFile, passwords } = await writeNatsAuthorization(
+    join(dataDir, 'nats-auth'),
+  );
+  natsPasswords = passwords;
+  const routePorts = [await freePort(), await freePort(), await freePort()];
+  const routes = routePorts.map((port) => `nats-route://127.0.0.1:${port}`);
+  const monitorUrls = [];
+  for (const [i, port] of ports.entries()) {
+    const name = `nats-${i + 1}`;
+    const monitorPort = await freePort();
+    const args = await natsClusterServer({
+      name,
+      port,
+      monitorPort,
+      routePort: routePorts[i],
+      routes,
+      store: join(dataDir, name),
+      authorizationFile,
+    });
+    supervise(name, { kind: 'nats', port, monitorPort }, () =>
+      startChild(name, 'nats-server', args),
+    );
+    monitorUrls.push(`http://127.0.0.1:${monitorPort}/healthz`);
+  }
+  // Healthy: in the cluster, JetStream current, so the services can make their streams at 3.
+  const deadline = Date.now() + 30_000;
+  for (const url of monitorUrls) {
+    while (
+      !(await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      ))
+    ) {
+      if (Date.now() > deadline) {
+        process.stderr.write(
+          `the nats-servers did not form a healthy cluster within 30 s (${url})\n`,
+        );
+        stop();
+        await new Promise(() => {});
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  natsUrl = ports.map((port) => `nats://127.0.0.1:${port}`).join(',');
+  jetstreamReplicas ??= '3';
+} else if (!natsUrl) {
   natsUrl = 'nats://127.0.0.1:4222';
   if (!(await isListening(4222))) {
     if (!hasCommand('nats-server')) {
@@ -177,10 +300,14 @@ if (!mongoUrl) {
   }
 }
 
-const env = { NATS_URL: natsUrl, MONGO_URL: mongoUrl, DATA_DIR: dataDir };
+const env = {
+  NATS_URL: natsUrl,
+  MONGO_URL: mongoUrl,
+  DATA_DIR: dataDir,
+  ...(jetstreamReplicas ? { JETSTREAM_REPLICAS: jetstreamReplicas } : {}),
+};
 const port = process.env.PORT ?? '3000';
 let authIssuer = process.env.AUTH_ISSUER_URL;
-const flags = new Set(process.argv.slice(2));
 // --mail: new e-mail accounts verify their address, the realm's mail going to a local Mailpit
 // (scripts/mailpit.mjs) whose page shows it; without it nobody is asked, as with `npm start`.
 let mail = {};
@@ -302,43 +429,78 @@ if (localModel === 'on' && !localModelServer) {
 }
 
 // Each process its own operations port (health probes, /metrics): the gateway OPS_PORT
-// (9464), then the services in order.
+// (9464), then the services in order; with --replicas, the next instances after them the same way.
 const opsBase = Number(process.env.OPS_PORT ?? 9464);
-const opsPorts = new Map([
-  ['gateway', opsBase],
-  ...services.map((name, i) => [name, opsBase + 1 + i]),
-]);
-for (const service of services) {
-  children.set(
-    service,
-    startChild(service, process.execPath, [`services/${service}/dist/main.js`], {
+const opsPortOf = (instance, index) => opsBase + instance * (services.length + 1) + index;
+const nameOf = (deployable, instance) =>
+  replicas === 1 ? deployable : `${deployable}-${instance + 1}`;
+for (let instance = 0; instance < replicas; instance += 1) {
+  for (const [index, service] of services.entries()) {
+    const opsPort = opsPortOf(instance, index + 1);
+    supervise(nameOf(service, instance), { kind: 'service', service, opsPort }, () =>
+      startChild(
+        nameOf(service, instance),
+        process.execPath,
+        [`services/${service}/dist/main.js`],
+        {
+          ...env,
+          ...natsIdentityEnv(natsPasswords, service),
+          OPS_PORT: String(opsPort),
+          ...(service === 'generation' && localModelServer
+            ? { LOCAL_MODEL_SERVER: localModelServer }
+            : {}),
+        },
+      ),
+    );
+  }
+}
+// One gateway on PORT; with --replicas, each on a port of its own behind the round-robin entry.
+const gatewayPorts =
+  replicas === 1
+    ? [Number(port)]
+    : await Promise.all(Array.from({ length: replicas }, () => freePort()));
+for (const [instance, gatewayPort] of gatewayPorts.entries()) {
+  const opsPort = opsPortOf(instance, 0);
+  supervise(nameOf('gateway', instance), { kind: 'gateway', port: gatewayPort, opsPort }, () =>
+    startChild(nameOf('gateway', instance), process.execPath, ['gateway/dist/main.js'], {
       ...env,
-      ...natsIdentityEnv(natsPasswords, service),
-      OPS_PORT: String(opsPorts.get(service)),
-      ...(service === 'generation' && localModelServer
-        ? { LOCAL_MODEL_SERVER: localModelServer }
-        : {}),
+      ...natsIdentityEnv(natsPasswords, 'gateway'),
+      OPS_PORT: String(opsPort),
+      AUTH_ISSUER_URL: authIssuer,
+      ...(replicas === 1 ? {} : { PORT: String(gatewayPort), HOST: '127.0.0.1' }),
     }),
   );
 }
-children.set(
-  'gateway',
-  startChild('gateway', process.execPath, ['gateway/dist/main.js'], {
-    ...env,
-    ...natsIdentityEnv(natsPasswords, 'gateway'),
-    OPS_PORT: String(opsBase),
-    AUTH_ISSUER_URL: authIssuer,
-  }),
-);
+if (replicas > 1) {
+  await startRoundRobin({
+    host: process.env.HOST ?? '127.0.0.1',
+    port: Number(port),
+    upstreams: () => gatewayPorts,
+  });
+}
+
+/** DATA_DIR/cluster.json: the entry point, the servers and every supervised process. */
+function writeClusterFile() {
+  const file = {
+    entry: `http://127.0.0.1:${port}`,
+    natsUrls: natsUrl.split(','),
+    mongoUrl,
+    processes: [...processes.values()],
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(join(dataDir, 'cluster.json'), `${JSON.stringify(file, null, 2)}\n`);
+}
+writeClusterFile();
 
 process.stdout.write(
-  `Cluster on ${natsUrl} (${natsPasswords ? 'each deployable its own NATS user' : "NATS without users: the broker is not this script's"}), documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}, ${localModelServer ? `the local model at ${localModelServer}` : 'no local model'}; gateway at http://localhost:${port}\n`,
+  `Cluster on ${natsUrl} (${natsPasswords ? 'each deployable its own NATS user' : "NATS without users: the broker is not this script's"}), documents at ${mongoUrl}, sign-in ${keycloak ? `with Keycloak at ${keycloak.url} (data and log in ${keycloak.dataDir})` : process.env.KEYCLOAK_URL ? `with Keycloak at ${process.env.KEYCLOAK_URL}` : 'with the embedded issuer (npm run start:cluster -- --keycloak for the real Keycloak)'}, ${localModelServer ? `the local model at ${localModelServer}` : 'no local model'}; ${replicas > 1 ? `${replicas} instances of each service and ${replicas} gateways, one entry` : 'gateway'} at http://localhost:${port}\n`,
 );
 for (const [name, child] of children) {
-  const operations = opsPorts.has(name)
-    ? `, operations http://127.0.0.1:${opsPorts.get(name)}`
-    : '';
-  process.stdout.write(`  ${name.padEnd(10)} pid ${child.pid}${operations}\n`);
+  const opsPort = processes.get(name)?.opsPort;
+  const operations = opsPort ? `, operations http://127.0.0.1:${opsPort}` : '';
+  process.stdout.write(`  ${name.padEnd(13)} pid ${child.pid}${operations}\n`);
+  // The supervised ones say themselves when they exit (supervise).
+  if (processes.has(name)) continue;
   child.on('exit', (code, signal) => {
     process.stdout.write(
       stopping

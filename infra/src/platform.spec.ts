@@ -1,4 +1,11 @@
-import { ModelCatalog, natsAuthorization, natsDeployables } from '@debate/contracts';
+import {
+  ModelCatalog,
+  NATS_CLUSTER_NAME,
+  NATS_MAX_PINGS_OUT,
+  NATS_PING_INTERVAL_SECONDS,
+  natsAuthorization,
+  natsDeployables,
+} from '@debate/contracts';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
 import { readFileSync } from 'node:fs';
@@ -586,6 +593,26 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
     }
   });
 
+  it("runs the NATS servers with the contracts' pings and cluster name, each named after its pod", () => {
+    const { config } = (
+      named('kubernetes:helm.sh/v3:Release', 'nats').inputs as {
+        values: {
+          config: { merge: Record<string, unknown>; cluster: { merge?: Record<string, unknown> } };
+        };
+      }
+    ).values;
+    // The chart merges config.merge into every server's configuration, cluster.merge into its
+    // cluster block (files/config/config.yaml, nats.loadMergePatch).
+    expect(config.merge).toMatchObject({
+      ping_interval: `${NATS_PING_INTERVAL_SECONDS}s`,
+      ping_max: NATS_MAX_PINGS_OUT,
+    });
+    expect(config.cluster.merge?.['name']).toBe(NATS_CLUSTER_NAME);
+    // The chart names each server after its pod ($SERVER_NAME); one name set here would be
+    // every server's, and JetStream's cluster needs them apart.
+    expect(JSON.stringify(config)).not.toContain('server_name');
+  });
+
   it('runs MongoDB through its operator, with a user per service on its own database', () => {
     const operator = named('kubernetes:helm.sh/v3:Release', 'mongo-operator');
     expect(operator.inputs).toMatchObject({
@@ -1033,13 +1060,13 @@ describe('the platform on Kubernetes (Pulumi, mocked)', () => {
   it("runs NATS with the permission map's users, read from a Secret and not from the chart's values", () => {
     const release = named('kubernetes:helm.sh/v3:Release', 'nats').inputs as {
       values: {
-        config: { merge: Record<string, string> };
+        config: { merge: Record<string, unknown> };
         container: { patch: Array<{ value: { name: string; mountPath: string } }> };
         podTemplate: { patch: Array<{ value: { name: string; secret: { secretName: string } } }> };
       };
     };
     // The chart writes `$include` as an include relative to its /etc/nats-config/nats.conf.
-    const include = release.values.config.merge['$include'] ?? '';
+    const include = String(release.values.config.merge['$include'] ?? '');
     const included = new URL(include, 'file:///etc/nats-config/nats.conf').pathname;
     const mount = release.values.container.patch
       .map((patch) => patch.value)

@@ -6,7 +6,7 @@ import {
 } from '@debate/contracts';
 import { start as startStore } from '@debate/embedded-mongo';
 import { natsTransport, type TransportConfig } from '@debate/nest';
-import { startNatsServer } from '@debate/nest/testing';
+import { type RunningNatsCluster, startNatsCluster, startNatsServer } from '@debate/nest/testing';
 import { defaultGatewayLimits, type GatewayLimits } from '@debate/gateway';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -85,11 +85,36 @@ export async function startTestPlatformOverNats(
 ): Promise<NatsTestPlatform> {
   const natsPasswords = newNatsPasswords();
   const nats = await startNatsServer({ config: natsConfig(natsPasswords) });
+  return overBroker(nats, natsPasswords, extra);
+}
+
+/**
+ * The platform over three nats-servers clustered as production runs them, its streams and
+ * key-value buckets at 3 replicas (JETSTREAM_REPLICAS), with the system tier's authorization
+ * on each server; `cluster` lets a test kill and restart each server.
+ */
+export async function startTestPlatformOverNatsCluster(
+  extra: ExtraOptions = {},
+): Promise<NatsTestPlatform & { readonly cluster: RunningNatsCluster }> {
+  const natsPasswords = newNatsPasswords();
+  const cluster = await startNatsCluster({ config: systemTierNatsConfig(natsPasswords) });
+  return { ...(await overBroker(cluster, natsPasswords, extra, 3)), cluster };
+}
+
+async function overBroker(
+  nats: { readonly url: string; stop(): Promise<void> },
+  natsPasswords: Record<NatsDeployable, string>,
+  extra: ExtraOptions,
+  jetstreamReplicas?: number,
+): Promise<NatsTestPlatform> {
   try {
     const users = Object.fromEntries(
       natsDeployables.map((user) => [user, { user, password: natsPasswords[user] }]),
     );
-    const running = await startTestPlatform(natsTransport(nats.url, { users }), extra);
+    const running = await startTestPlatform(
+      natsTransport(nats.url, { users, ...(jetstreamReplicas ? { jetstreamReplicas } : {}) }),
+      extra,
+    );
     return {
       ...running,
       natsUrl: nats.url,

@@ -1,6 +1,6 @@
 // What docker-compose.yml must deploy, as the suite checks it: the deployables, the services with
 // a database, the secrets and where each must arrive, the settings the check fills in.
-import { natsPasswordVariable } from '../nats-config.mjs';
+import { NATS_SERVERS, natsPasswordVariable } from '../nats-config.mjs';
 
 /** The local model's service, its profile, and where the generation service is told it is. */
 export const LOCAL_MODEL = {
@@ -54,7 +54,7 @@ export const SECRETS = {
       {
         required: true,
         to: [
-          ['nats', natsPasswordVariable(deployable)],
+          ...NATS_SERVERS.map((server) => [server, natsPasswordVariable(deployable)]),
           [deployable, 'NATS_PASSWORD'],
         ],
       },

@@ -2,6 +2,7 @@
 // deployables built, health-checked and started in order; healthy dependencies; pinned images;
 // e-mail verification with the mail sent by Keycloak alone; the gateway's limits.
 import { KEYCLOAK_VERSION } from '../keycloak.mjs';
+import { NATS_SERVERS, NATS_URL } from '../nats-config.mjs';
 import { DEPLOYABLES, SECRETS } from './deployment.mjs';
 import {
   conditionOf,
@@ -48,7 +49,8 @@ rule('each secret reaches exactly the services that need it, intact, and no othe
 
 rule(
   'each deployable is built from deploy/docker/Dockerfile with its own project and package, ' +
-    'health-checked, given the NATS URL, and started once its dependencies are healthy',
+    'health-checked, given the three NATS servers and a copy of its streams on each, and started ' +
+    'once its dependencies are healthy',
   (problem) => {
     const services = filledServices();
     for (const [name, dir] of Object.entries(DEPLOYABLES)) {
@@ -69,8 +71,16 @@ rule(
         );
       }
       if (!hasHealthcheck(service)) problem(`${name} is not health-checked`);
-      if (environmentOf(service).NATS_URL !== 'nats://nats:4222') {
-        problem(`${name} is not given the NATS URL nats://nats:4222`);
+      const environment = environmentOf(service);
+      if (environment.NATS_URL !== NATS_URL) {
+        problem(`${name} is given the NATS URL ${environment.NATS_URL}, not ${NATS_URL}`);
+      }
+      // The services' streams and the gateway's rate-limit bucket.
+      if (environment.JETSTREAM_REPLICAS !== String(NATS_SERVERS.length)) {
+        problem(
+          `${name} keeps its JetStream copies on ${environment.JETSTREAM_REPLICAS || 'one'} ` +
+            `server(s), not on all ${NATS_SERVERS.length} (JETSTREAM_REPLICAS)`,
+        );
       }
       const dependencies = Object.entries(service.depends_on ?? {});
       if (dependencies.length === 0) problem(`${name} depends on nothing`);
@@ -85,7 +95,8 @@ rule(
 
 rule(
   'every healthy dependency has a healthcheck, and every service a service points at ' +
-    '(nats://nats, mongodb://mongo, http://keycloak, …) is a healthy dependency of it',
+    '(each server of nats://nats-1:4222,…, mongodb://mongo, http://keycloak, …) is a healthy ' +
+    'dependency of it',
   (problem) => {
     const services = filledServices();
     const healthyDependencies = (name) =>
@@ -109,9 +120,12 @@ rule(
         pending.push(...healthyDependencies(next));
       }
       for (const [variable, setting] of Object.entries(environmentOf(service))) {
-        const host = /^(?:jdbc:)?[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^:/?#]+)/.exec(setting)?.[1];
-        if (host && host !== name && services[host] && !reachable.has(host)) {
-          problem(`${name} uses ${host} (${variable}) but does not wait for it to be healthy`);
+        // A URL, or several separated by commas (NATS_URL's servers).
+        for (const url of setting.split(',')) {
+          const host = /^(?:jdbc:)?[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^:/?#]+)/.exec(url)?.[1];
+          if (host && host !== name && services[host] && !reachable.has(host)) {
+            problem(`${name} uses ${host} (${variable}) but does not wait for it to be healthy`);
+          }
         }
       }
     }

@@ -1,4 +1,10 @@
-import { type NatsDeployable, natsAuthorization } from '@debate/contracts';
+import {
+  NATS_CLUSTER_NAME,
+  NATS_MAX_PINGS_OUT,
+  NATS_PING_INTERVAL_SECONDS,
+  type NatsDeployable,
+  natsAuthorization,
+} from '@debate/contracts';
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 
@@ -162,10 +168,20 @@ export class Nats extends pulumi.ComponentResource {
               replicas: this.replicas,
               routeURLs: { useFQDN: true },
               tls,
+              // The platform's cluster name, as compose's and the tests' servers have it (the
+              // chart would name it after the StatefulSet). Each server's server_name is its
+              // pod's name (the chart's $SERVER_NAME): nats-0, nats-1, nats-2.
+              merge: { name: NATS_CLUSTER_NAME },
             },
             jetstream: { enabled: true, fileStore: { pvc: { size: '10Gi' } } },
-            // The users, from the Secret (an include is relative to /etc/nats-config).
-            merge: { $include: AUTH_INCLUDE },
+            merge: {
+              // The users, from the Secret (an include is relative to /etc/nats-config).
+              $include: AUTH_INCLUDE,
+              // A client whose node is lost (a dead pod still in its queue groups) dropped within
+              // a minute, not nats-server's 2 minutes × 2: the clients' own pings.
+              ping_interval: `${NATS_PING_INTERVAL_SECONDS}s`,
+              ping_max: NATS_MAX_PINGS_OUT,
+            },
           },
           // The authority every tls block verifies against: the routes' peers (the chart adds
           // ca_file to each block; the servers require and verify a route's certificate).

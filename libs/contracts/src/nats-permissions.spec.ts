@@ -7,7 +7,10 @@ import * as contracts from './index.js';
 import {
   allCallContracts,
   instanceAddressedContracts,
+  NATS_MAX_PINGS_OUT,
+  NATS_PING_INTERVAL_SECONDS,
   natsAuthorization,
+  natsClusterSettings,
   natsCalls,
   type NatsDeployable,
   natsDeployables,
@@ -210,5 +213,27 @@ describe(natsAuthorization.name, () => {
     expect(() => natsAuthorization({ ...passwords, usage: 'line\nbreak' })).toThrow(/control/);
     expect(() => natsAuthorization({ ...passwords, usage: '$2a$11$abc' })).toThrow(/bcrypt/);
     expect(() => natsAuthorization({ ...passwords, usage: '' })).toThrow(/must be set/);
+  });
+});
+
+describe(natsClusterSettings.name, () => {
+  it('names the server, sets the pings and routes it to every member of the debate cluster', () => {
+    const routes = ['nats-route://nats-1:6222', 'nats-route://nats-2:6222'];
+    expect(natsClusterSettings({ serverName: 'nats-1', listen: '0.0.0.0:6222', routes })).toBe(
+      [
+        'server_name: "nats-1"',
+        `ping_interval: "${NATS_PING_INTERVAL_SECONDS}s"`,
+        `ping_max: ${NATS_MAX_PINGS_OUT}`,
+        'cluster {',
+        '  name: "debate"',
+        '  listen: "0.0.0.0:6222"',
+        '  routes: [',
+        '    "nats-route://nats-1:6222"',
+        '    "nats-route://nats-2:6222"',
+        '  ]',
+        '}',
+        '',
+      ].join('\n'),
+    );
   });
 });

@@ -316,3 +316,50 @@ export function natsAuthorization(
   ];
   return `authorization ${renderValue({ users }, '')}\n`;
 }
+
+/**
+ * How often every NATS client and server pings the other end, and after how many unanswered
+ * pings it gives the connection up. A process that dies closes its sockets at once; a machine
+ * that is lost does not, and nats.js and nats-server both default to 2 minutes × 2. At 20 s × 3 a
+ * client moves to another server, and a server drops a lost instance from its queue groups (the
+ * requests routed to it fail until then), within a minute.
+ */
+export const NATS_PING_INTERVAL_SECONDS = 20;
+export const NATS_MAX_PINGS_OUT = 3;
+/** The name every server of the platform's NATS cluster gives its cluster. */
+export const NATS_CLUSTER_NAME = 'debate';
+
+/** The lines of a nats-server configuration that set its pings (NATS_PING_INTERVAL_SECONDS). */
+export function natsPingSettings(): string {
+  return `ping_interval: "${NATS_PING_INTERVAL_SECONDS}s"\nping_max: ${NATS_MAX_PINGS_OUT}\n`;
+}
+
+/** One server of a NATS cluster: its name, where its routes listen and the routes it opens. */
+export interface NatsClusterMember {
+  /** Unique in the cluster: JetStream's clustering needs every server named. */
+  readonly serverName: string;
+  /** `host:port` the cluster's routes connect to (e.g. `0.0.0.0:6222`). */
+  readonly listen: string;
+  /** Every server's route URL (`nats-route://host:port`), its own among them or not. */
+  readonly routes: readonly string[];
+  /** The routes over TLS: the server's certificate, its key and the authority of the others'. */
+  readonly tls?: {
+    readonly cert_file: string;
+    readonly key_file: string;
+    readonly ca_file: string;
+  };
+}
+
+/**
+ * The lines of a nats-server configuration that make it a member of the platform's cluster:
+ * its name, the pings, and the `cluster` block (NATS_CLUSTER_NAME, its routes).
+ */
+export function natsClusterSettings(member: NatsClusterMember): string {
+  const cluster = {
+    name: NATS_CLUSTER_NAME,
+    listen: member.listen,
+    ...(member.tls ? { tls: { ...member.tls } } : {}),
+    routes: [...member.routes],
+  };
+  return `server_name: ${quoted(member.serverName)}\n${natsPingSettings()}cluster ${renderValue(cluster, '')}\n`;
+}

@@ -7,6 +7,7 @@ import {
   serviceEnvSchema,
   serviceMongoUrl,
 } from './load-config.js';
+import { natsConnectionOptions } from '../transport/nats.transport.js';
 
 describe('loadConfig', () => {
   it('fills the defaults a fresh machine needs', () => {
@@ -114,6 +115,24 @@ describe('loadConfig', () => {
         MONGO_USERNAME: 'usage',
       }),
     ).toThrow(/MONGO_URL: must not name a user when MONGO_USERNAME is set/);
+  });
+
+  it("takes a cluster's servers in NATS_URL, separated by commas, and each client connects to any", () => {
+    const env = loadConfig('usage', serviceEnvSchema, {
+      NATS_URL: 'tls://nats-1:4222,tls://nats-2:4222,tls://nats-3:4222',
+    });
+    expect(natsConnectionOptions(natsSettingsOf(env, 'usage'), 'usage').servers).toEqual([
+      'tls://nats-1:4222',
+      'tls://nats-2:4222',
+      'tls://nats-3:4222',
+    ]);
+    for (const NATS_URL of [
+      'nats://a:4222,',
+      'nats://a:4222,http://b:4222',
+      'nats://a:4222 nats://b',
+    ]) {
+      expect(() => loadConfig('usage', serviceEnvSchema, { NATS_URL })).toThrow(/NATS_URL/);
+    }
   });
 
   it('names every bad variable in one error', () => {

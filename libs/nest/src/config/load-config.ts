@@ -46,9 +46,14 @@ export function optionalEnv<S extends z.ZodType>(schema: S) {
 export const natsUrlSchema = optionalEnv(
   z
     .string()
-    .regex(/^(nats|tls):\/\/[^\s]+$/, 'must be a nats:// or tls:// URL')
+    .regex(
+      /^(nats|tls):\/\/[^\s,]+(,(nats|tls):\/\/[^\s,]+)*$/,
+      'must be a nats:// or tls:// URL, or several separated by commas',
+    )
     .default('nats://127.0.0.1:4222'),
-).describe('The NATS server the deployable sends its requests and events through.');
+).describe(
+  "The NATS server the deployable sends its requests and events through; on a cluster, its servers' URLs separated by commas (any one that answers will do: the client learns the others from it, and moves to another when its own is lost).",
+);
 
 /**
  * A deployable's NATS identity: its user and password (both or neither), and the CA its

@@ -22,8 +22,8 @@ interface StreamRequest {
 }
 
 // A single nats-server holds one copy of a stream only (it refuses more: "replicas > 1 not
-// supported in non-clustered mode"), so the three copies a cluster keeps cannot be observed
-// here. What can be is what the service asks for: the JetStream API requests are read on the
+// supported in non-clustered mode"); the three copies a cluster keeps are observed by the
+// system tier (platform/test/nats-cluster.test.ts). What is observed here is what the service asks for: the JetStream API requests are read on the
 // wire by a second connection.
 describe('the event log and its streams’ replicas (JetStream)', () => {
   let nats: RunningNats;

@@ -31,6 +31,22 @@ const RETRY_MS = 1_000;
 /** How often a waiting consumer looks for the stream. */
 const STREAM_POLL_MS = 1_000;
 
+/**
+ * How long a service keeps trying to create its streams and consumers while JetStream cannot
+ * answer yet (a cluster forming or electing its leader, all the services starting at once on
+ * a small machine: the API's 5 s timeout passed), before its start fails.
+ */
+const JETSTREAM_PATIENCE_MS = 60_000;
+
+/**
+ * How long each pull for events waits on the server (nats.js's default is 30 s). It also sets
+ * how fast a consumer notices that the server leading it was lost: nats.js expects a heartbeat
+ * every half of it and pulls again after two are missed, and after a reconnection it retries
+ * its consumer's info once per this period while JetStream elects new leaders. On the cluster
+ * test (one server of three killed) a shared debate once waited more than 10 s at 30 s.
+ */
+const PULL_EXPIRES_MS = 5_000;
+
 export interface SubscribeOptions {
   /**
    * Where a dropped (invalid) event, a failed handler, or a wait for the stream's owner to create
@@ -231,13 +247,15 @@ export class JetStreamEventLog extends EventLog {
 
   /** Whether `stream` exists (a consumer's one look before it waits in the background). */
   private async streamExists(nc: NatsConnection, stream: EventStream): Promise<boolean> {
-    try {
-      await (await jetstreamManager(nc)).streams.info(stream.name);
-      return true;
-    } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
-    }
+    return patiently(async () => {
+      try {
+        await (await jetstreamManager(nc)).streams.info(stream.name);
+        return true;
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+    });
   }
 
   /** Adds the durable consumer `durable` of `contract`'s events and hands each to `handler`. */
@@ -250,16 +268,18 @@ export class JetStreamEventLog extends EventLog {
   ): Promise<void> {
     const { nc, js } = await this.connect();
     const name = `${durable}-${contract.subject.replaceAll('.', '_')}`;
-    const jsm = await jetstreamManager(nc);
-    await jsm.consumers.add(stream.name, {
-      durable_name: name,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: contract.subject,
-      ack_wait: nanos(30_000),
-    });
-    const consumer = await js.consumers.get(stream.name, name);
-    const messages = await consumer.consume({ max_messages: 64 });
+    const jsm = await patiently(() => jetstreamManager(nc));
+    await patiently(() =>
+      jsm.consumers.add(stream.name, {
+        durable_name: name,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: contract.subject,
+        ack_wait: nanos(30_000),
+      }),
+    );
+    const consumer = await patiently(() => js.consumers.get(stream.name, name));
+    const messages = await consumer.consume({ max_messages: 64, expires: PULL_EXPIRES_MS });
     this.consumers.push(messages);
     void (async () => {
       for await (const message of messages) {
@@ -302,19 +322,49 @@ export async function ensureStream(
   stream: EventStream,
   replicas?: number,
 ): Promise<void> {
-  const jsm = await jetstreamManager(nc);
+  const jsm = await patiently(() => jetstreamManager(nc));
   const config = {
     subjects: [...stream.subjects],
     duplicate_window: nanos(stream.duplicateWindowMs),
     ...(replicas === undefined ? {} : { num_replicas: replicas }),
   };
-  try {
-    await jsm.streams.info(stream.name);
-    await jsm.streams.update(stream.name, config);
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-    await jsm.streams.add({ name: stream.name, ...config });
+  await patiently(async () => {
+    try {
+      await jsm.streams.info(stream.name);
+      await jsm.streams.update(stream.name, config);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await jsm.streams.add({ name: stream.name, ...config });
+    }
+  });
+}
+
+/** `task`, tried again once a second while JetStream's refusal may pass (isTransient). */
+async function patiently<T>(task: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + JETSTREAM_PATIENCE_MS;
+  for (;;) {
+    try {
+      return await task();
+    } catch (error) {
+      if (!isTransient(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS));
+    }
   }
+}
+
+/**
+ * Whether JetStream's refusal may pass by itself: on a cluster that is forming or electing a
+ * leader, its API times out or says it is unavailable, and a stream at 3 replicas finds no peers
+ * until the three servers know one another.
+ */
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === 'TimeoutError' ||
+      /timeout|temporarily unavailable|no suitable peers|insufficient resources/i.test(
+        error.message,
+      ))
+  );
 }
 
 /** Whether JetStream answered that the stream does not exist. */

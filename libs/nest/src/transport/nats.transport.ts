@@ -1,5 +1,7 @@
 import {
   isNatsDeployable,
+  NATS_MAX_PINGS_OUT,
+  NATS_PING_INTERVAL_SECONDS,
   natsInboxPrefix,
   type NatsDeployable,
   type RequestContract,
@@ -59,6 +61,11 @@ function deployableOf(client: NatsClientIdentity): NatsDeployable | undefined {
   return client;
 }
 
+/** The servers of NATS_URL: one URL, or a cluster's separated by commas. */
+export function natsServers(url: string): string[] {
+  return url.split(',').map((server) => server.trim());
+}
+
 /**
  * Connection settings shared by every NATS client and server of the platform. `client` is who
  * connects: a deployable uses its own inbox prefix, the only one its permissions let it read
@@ -79,11 +86,14 @@ export function natsConnectionOptions(
     );
   }
   return {
-    servers: [nats.url],
+    servers: natsServers(nats.url),
     name,
     ...(own ? { inboxPrefix: natsInboxPrefix(own) } : {}),
     ...(credentials ? { user: credentials.user, pass: credentials.password } : {}),
     ...(nats.tlsCaFile ? { tls: { caFile: nats.tlsCaFile } } : {}),
+    // A lost server is noticed within a minute (NATS_PING_INTERVAL_SECONDS), not nats.js's four.
+    pingInterval: NATS_PING_INTERVAL_SECONDS * 1000,
+    maxPingOut: NATS_MAX_PINGS_OUT,
     // Keep trying for ever: a broker restart must not take a service down with it.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1_000,
