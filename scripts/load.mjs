@@ -29,15 +29,22 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureK6 } from './k6.mjs';
+import {
+  delay,
+  exited,
+  isolatedEnv,
+  K6_RUN,
+  portAllocator,
+  stopGroup,
+  waitForExit,
+} from './load-common.mjs';
 import { natsServerArgs, writeNatsAuthorization } from './nats-broker.mjs';
 import {
   buildAll,
   ensureInstalled,
-  freePort as systemFreePort,
   groupAlive,
   hasCommand,
   isListening,
@@ -104,37 +111,8 @@ if (!hasCommand('nats-server')) {
 // ---------------------------------------------------------------------------------------------
 // Free ports, all different: the broker, the store, the issuer, the gateway, and six operations
 // ports in a row (start-cluster gives the gateway OPS_PORT and the five services the next ones).
-function portIsFree(port) {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-const taken = new Set();
-async function freePort() {
-  for (;;) {
-    const port = await systemFreePort();
-    if (!taken.has(port)) {
-      taken.add(port);
-      return port;
-    }
-  }
-}
-async function freePortRange(length) {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    // Below the kernel's ephemeral range (32768 and up), where outgoing connections take theirs.
-    const base = 20_000 + Math.floor(Math.random() * 12_000);
-    const ports = Array.from({ length }, (_, i) => base + i);
-    if (ports.some((port) => taken.has(port))) continue;
-    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) {
-      for (const port of ports) taken.add(port);
-      return base;
-    }
-  }
-  fail(`found no ${length} free ports in a row`);
-}
-const opsPort = await freePortRange(6);
+const { freePort, freePortRange } = portAllocator();
+const opsPort = await freePortRange(6).catch((error) => fail(error.message));
 const natsPort = await freePort();
 const mongoPort = await freePort();
 const issuerPort = await freePort();
@@ -155,34 +133,6 @@ const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 // gateway, then its store), then whatever of its process group is left, then the broker.
 let nats;
 let cluster;
-function exited(child) {
-  return !child || child.exitCode !== null || child.signalCode !== null;
-}
-function waitForExit(child, ms) {
-  if (exited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-async function stopGroup(pgid, ms) {
-  for (const signal of ['SIGTERM', 'SIGKILL']) {
-    if (!groupAlive(pgid)) return;
-    process.stdout.write(
-      `load: sending ${signal} to what is left of the cluster (group ${pgid})\n`,
-    );
-    try {
-      process.kill(-pgid, signal);
-    } catch {
-      return;
-    }
-    const deadline = Date.now() + ms;
-    while (groupAlive(pgid) && Date.now() < deadline) await delay(100);
-  }
-}
 let stopping;
 let k6Run;
 /** Why the cluster is gone, when it stopped without being asked to (a crash, or a signal). */
@@ -201,7 +151,7 @@ function stopAll() {
       // start-cluster exits once it has signalled its store: wait for that too.
       const deadline = Date.now() + 10_000;
       while (groupAlive(cluster.pid) && Date.now() < deadline) await delay(100);
-      await stopGroup(cluster.pid, 5_000);
+      await stopGroup(cluster.pid, 5_000, (line) => process.stdout.write(`load: ${line}\n`));
       process.stdout.write(`load: the cluster stopped in ${seconds(since)}\n`);
     }
     if (nats && !exited(nats)) {
@@ -220,9 +170,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     if (k6Run && !exited(k6Run)) k6Run.kill('SIGINT');
     void stopAll().then(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
-}
-function delay(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,11 +200,7 @@ async function startPlatform() {
   // This run's own store, never a database of someone's; its own Keycloak or the embedded
   // issuer, never a Keycloak this shell points at; never a provider's key: the offline speaker
   // writes.
-  const outside = /^(MONGO_URL|KEYCLOAK_\w+|AUTH_ISSUER_URL|AUTH_JWKS_URL|OPENAI_\w+)$/;
-  const leftOut = Object.keys(process.env).filter((name) => outside.test(name));
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !outside.test(name)),
-  );
+  const { env, leftOut } = isolatedEnv();
   if (leftOut.length > 0) {
     process.stdout.write(`load: left out of the cluster's environment: ${leftOut.join(', ')}\n`);
   }
@@ -377,11 +320,7 @@ async function health() {
 function runScenario(name) {
   const summary = join(work, `${name}.summary.json`);
   const k6Args = [
-    'run',
-    '--quiet',
-    '--no-usage-report',
-    // Only the variables given here reach the scenario: nothing from this shell's environment.
-    '--include-system-env-vars=false',
+    ...K6_RUN,
     '-e',
     `BASE_URL=${baseUrl}`,
     ...(smoke ? ['-e', 'SIZE=smoke'] : []),

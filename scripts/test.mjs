@@ -4,6 +4,7 @@
 // the in-process transport against the embedded store), the system tier (the services and the
 // gateway together over a real nats-server, and in process), the sign-in suite
 // against the real Keycloak, every k6 scenario at smoke size with real k6 against the cluster,
+// the fault run at smoke size (the scenarios together while processes are killed),
 // every benchmark at its smoke size, the browser tests in Chromium, and the
 // formatting check.
 import { spawnSync } from 'node:child_process';
@@ -36,12 +37,19 @@ ensureSystemTools();
 run('npx', ['prettier', '--check', '.', '--log-level', 'warn']);
 await runNx(['run-many', '-t', 'lint', 'typecheck', 'build', 'test', '--outputStyle=static']);
 run('node', ['scripts/config-doc.mjs']);
-run('node', ['--test', 'scripts/check-compose/*.test.mjs']);
+run('node', [
+  '--test',
+  'scripts/check-compose/*.test.mjs',
+  'scripts/load-faults/*.test.mjs',
+  'scripts/round-robin.test.mjs',
+]);
 run('node', ['scripts/check-images.mjs']);
 await runNx(['run-many', '-t', 'integration', '--outputStyle=static']);
 await runNx(['run', 'platform:system', '--outputStyle=static']);
 await runNx(['run', 'platform:keycloak', '--outputStyle=static']);
 run('node', ['scripts/load.mjs', '--smoke']);
+// The fault run at smoke size: processes killed under steady load, no acknowledged write lost.
+run('node', ['scripts/load-faults.mjs', '--smoke']);
 // Every benchmark at its smoke size (bench-smoke.mjs), each failing when a measured path had no
 // successful sample; the team-against-single one at its CI size: three motions and their
 // rematches with the offline speaker, judged, shared and rated (it fails when any step does).

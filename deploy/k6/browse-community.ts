@@ -4,23 +4,26 @@
 import type { Options } from 'k6/options';
 import { gql, pick, RANKING, THRESHOLDS } from './lib/graphql.ts';
 import { numberSetting, setting } from './lib/settings.ts';
+import { STEADY, steadyOptions } from './lib/steady.ts';
 
-export const options: Options = {
-  scenarios: {
-    browse: {
-      executor: 'constant-arrival-rate',
-      rate: numberSetting('RATE', 50, 10),
-      timeUnit: '1s',
-      duration: setting('DURATION', '1m', '15s'),
-      preAllocatedVUs: 20,
-      maxVUs: 100,
-    },
-  },
-  thresholds: {
-    ...THRESHOLDS,
-    'http_req_duration{scenario:browse}': ['p(95)<300'],
-  },
-};
+export const options: Options = STEADY
+  ? steadyOptions('browse', 50)
+  : {
+      scenarios: {
+        browse: {
+          executor: 'constant-arrival-rate',
+          rate: numberSetting('RATE', 50, 10),
+          timeUnit: '1s',
+          duration: setting('DURATION', '1m', '15s'),
+          preAllocatedVUs: 20,
+          maxVUs: 100,
+        },
+      },
+      thresholds: {
+        ...THRESHOLDS,
+        'http_req_duration{scenario:browse}': ['p(95)<300'],
+      },
+    };
 
 const SORTS = ['MOST_POPULAR', 'MOST_RECENT', 'MOST_CONTROVERSIAL'] as const;
 const PERIODS = ['ALL_TIME', 'TODAY', 'THIS_WEEK', 'THIS_MONTH'] as const;

@@ -5,26 +5,29 @@ import { check } from 'k6';
 import type { Options } from 'k6/options';
 import { gql, THRESHOLDS } from './lib/graphql.ts';
 import { numberSetting, setting } from './lib/settings.ts';
+import { STEADY, steadyOptions } from './lib/steady.ts';
 
 const VUS = numberSetting('VUS', 10, 2);
 
-export const options: Options = {
-  scenarios: {
-    sign_in: {
-      executor: 'ramping-vus',
-      startVUs: 1,
-      stages: [
-        { duration: setting('RAMP', '20s', '5s'), target: VUS },
-        { duration: setting('DURATION', '40s', '10s'), target: VUS },
-      ],
-    },
-  },
-  thresholds: {
-    ...THRESHOLDS,
-    // Passwords are hashed with argon2id on purpose: sign-in is the slowest operation.
-    'http_req_duration{scenario:sign_in}': ['p(95)<1500'],
-  },
-};
+export const options: Options = STEADY
+  ? steadyOptions('sign_in', 30)
+  : {
+      scenarios: {
+        sign_in: {
+          executor: 'ramping-vus',
+          startVUs: 1,
+          stages: [
+            { duration: setting('RAMP', '20s', '5s'), target: VUS },
+            { duration: setting('DURATION', '40s', '10s'), target: VUS },
+          ],
+        },
+      },
+      thresholds: {
+        ...THRESHOLDS,
+        // Passwords are hashed with argon2id on purpose: sign-in is the slowest operation.
+        'http_req_duration{scenario:sign_in}': ['p(95)<1500'],
+      },
+    };
 
 const CREDENTIALS = 'mutation ($email: String!, $password: String!)';
 

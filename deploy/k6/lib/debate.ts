@@ -5,6 +5,7 @@ import { sleep } from 'k6';
 import { clearTimeout, setTimeout } from 'k6/timers';
 import { WebSocket } from 'k6/websockets';
 import { BASE_URL, gql, graphqlErrors, pick, RANKING, report, signUp } from './graphql.ts';
+import { recordWrite, STEADY } from './steady.ts';
 
 const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const WATCH = 'subscription ($id: String!) { debateRun(id: $id) { type seq } }';
@@ -14,6 +15,12 @@ const SHARE = 'mutation ($id: String!) { shareDebate(id: $id) { id isPublic } }'
 
 /** The offline speaker writes a debate in about 20 s on an idle machine; give up after this. */
 const RUN_TIMEOUT_MS = 180_000;
+/**
+ * In the fault run, a run that sent no event for this long is taken as lost (its generation
+ * instance killed): the offline speaker writes every second, and a debate left hanging would
+ * otherwise hold its VU for the whole timeout.
+ */
+const STALL_MS = 10_000;
 
 export const CATEGORIES = ['Politics', 'Technology', 'Science', 'Society', 'Ethics'] as const;
 
@@ -49,6 +56,8 @@ export interface RunOutcome {
   readonly completed: boolean;
   /** When (Date.now()) the first textDelta arrived, if one did. */
   readonly firstTextAt?: number;
+  /** When the run's last event arrived (when it was started, if none did). */
+  readonly lastEventAt: number;
 }
 
 interface ServerMessage {
@@ -58,69 +67,109 @@ interface ServerMessage {
 
 /**
  * Follows a run from its start to runCompleted or runFailed; resolves when the socket closes.
- * Errors on the socket and runFailed count as GraphQL errors (the scenarios allow none).
+ * Errors on the socket and runFailed count as GraphQL errors (the scenarios allow none). In the
+ * fault run, a socket that closes before the run ended (its gateway killed) is opened again, as
+ * the web app does, up to 3 times: the run's events come again from its start.
  */
 export function followRun(token: string, runId: string): Promise<RunOutcome> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${BASE_URL.replace(/^http/, 'ws')}/graphql`, null, {
-      headers: { 'Sec-WebSocket-Protocol': 'graphql-transport-ws' },
-    });
     let completed = false;
+    /** The run ended, failed, or is given up: no socket is opened again. */
+    let ended = false;
+    let reopened = 0;
     let firstTextAt: number | undefined;
-    const timer = setTimeout(() => {
-      report(`run ${runId} had not ended after ${RUN_TIMEOUT_MS / 1000} s`);
-      socket.close();
-    }, RUN_TIMEOUT_MS);
-    socket.onopen = () => {
-      socket.send(
-        JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }),
+    let lastEventAt = Date.now();
+    let socket: WebSocket | undefined;
+    let stall: ReturnType<typeof setTimeout> | undefined;
+    const giveUp = (why: string) => {
+      report(why);
+      ended = true;
+      socket?.close();
+    };
+    const watchStall = () => {
+      if (!STEADY) return;
+      if (stall !== undefined) clearTimeout(stall);
+      stall = setTimeout(
+        () => giveUp(`run ${runId} sent no event for ${STALL_MS / 1000} s`),
+        STALL_MS,
       );
     };
-    socket.onmessage = (event) => {
-      const message = JSON.parse(String(event?.data)) as ServerMessage;
-      switch (message.type) {
-        case 'connection_ack':
-          socket.send(
-            JSON.stringify({
-              id: '1',
-              type: 'subscribe',
-              payload: { query: WATCH, variables: { id: runId } },
-            }),
-          );
-          return;
-        case 'ping':
-          socket.send(JSON.stringify({ type: 'pong' }));
-          return;
-        case 'next': {
-          if (!message.payload || Array.isArray(message.payload)) return;
-          if (message.payload.errors && message.payload.errors.length > 0) {
-            graphqlErrors.add(1);
-            report(`debateRun ${runId}: ${JSON.stringify(message.payload.errors)}`);
+    const timer = setTimeout(
+      () => giveUp(`run ${runId} had not ended after ${RUN_TIMEOUT_MS / 1000} s`),
+      RUN_TIMEOUT_MS,
+    );
+    const finish = () => {
+      clearTimeout(timer);
+      if (stall !== undefined) clearTimeout(stall);
+      resolve({ completed, firstTextAt, lastEventAt });
+    };
+    const open = () => {
+      const current = new WebSocket(`${BASE_URL.replace(/^http/, 'ws')}/graphql`, null, {
+        headers: { 'Sec-WebSocket-Protocol': 'graphql-transport-ws' },
+      });
+      socket = current;
+      current.onopen = () => {
+        current.send(
+          JSON.stringify({
+            type: 'connection_init',
+            payload: { authorization: `Bearer ${token}` },
+          }),
+        );
+      };
+      current.onmessage = (event) => {
+        const message = JSON.parse(String(event?.data)) as ServerMessage;
+        switch (message.type) {
+          case 'connection_ack':
+            current.send(
+              JSON.stringify({
+                id: '1',
+                type: 'subscribe',
+                payload: { query: WATCH, variables: { id: runId } },
+              }),
+            );
+            return;
+          case 'ping':
+            current.send(JSON.stringify({ type: 'pong' }));
+            return;
+          case 'next': {
+            lastEventAt = Date.now();
+            watchStall();
+            if (!message.payload || Array.isArray(message.payload)) return;
+            if (message.payload.errors && message.payload.errors.length > 0) {
+              graphqlErrors.add(1);
+              report(`debateRun ${runId}: ${JSON.stringify(message.payload.errors)}`);
+            }
+            const kind = message.payload.data?.debateRun?.type;
+            if (kind === 'textDelta' && firstTextAt === undefined) firstTextAt = Date.now();
+            if (kind === 'runCompleted') completed = true;
+            if (kind === 'runFailed') {
+              graphqlErrors.add(1);
+              report(`run ${runId} failed: ${JSON.stringify(message.payload.data)}`);
+            }
+            return;
           }
-          const kind = message.payload.data?.debateRun?.type;
-          if (kind === 'textDelta' && firstTextAt === undefined) firstTextAt = Date.now();
-          if (kind === 'runCompleted') completed = true;
-          if (kind === 'runFailed') {
+          case 'error':
             graphqlErrors.add(1);
-            report(`run ${runId} failed: ${JSON.stringify(message.payload.data)}`);
-          }
+            giveUp(`debateRun ${runId}: ${JSON.stringify(message.payload)}`);
+            return;
+          case 'complete':
+            ended = true;
+            current.close();
+            return;
+        }
+      };
+      current.onerror = (event) => report(`the socket of run ${runId}: ${event?.error ?? 'error'}`);
+      current.onclose = () => {
+        if (ended || completed || !STEADY || reopened >= 3) {
+          finish();
           return;
         }
-        case 'error':
-          graphqlErrors.add(1);
-          report(`debateRun ${runId}: ${JSON.stringify(message.payload)}`);
-          socket.close();
-          return;
-        case 'complete':
-          socket.close();
-          return;
-      }
+        reopened += 1;
+        setTimeout(open, 1_000);
+      };
     };
-    socket.onerror = (event) => report(`the socket of run ${runId}: ${event?.error ?? 'error'}`);
-    socket.onclose = () => {
-      clearTimeout(timer);
-      resolve({ completed, firstTextAt });
-    };
+    watchStall();
+    open();
   });
 }
 
@@ -133,7 +182,10 @@ export function saveAndShare(token: string, runId: string): string | undefined {
   );
   const id = saved.data?.saveDebate.id;
   if (!id) return undefined;
-  return gql<{ shareDebate: { id: string } }>(SHARE, { id }, token).data?.shareDebate.id;
+  recordWrite({ w: 'save', id, runId }, 'acknowledged');
+  const shared = gql<{ shareDebate: { id: string } }>(SHARE, { id }, token).data?.shareDebate.id;
+  if (shared) recordWrite({ w: 'share', id: shared }, 'acknowledged');
+  return shared;
 }
 
 /** The newest shared debates' ids, at most `count`. */

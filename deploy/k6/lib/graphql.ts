@@ -1,6 +1,7 @@
 import { check } from 'k6';
 import http from 'k6/http';
 import { Counter } from 'k6/metrics';
+import { recordRequest } from './steady.ts';
 
 /** The gateway under test: `k6 run -e BASE_URL=https://debate.example.org …`. */
 export const BASE_URL = (__ENV['BASE_URL'] ?? 'http://localhost:3000').replace(/\/$/, '');
@@ -42,6 +43,7 @@ export function gql<T>(
   tags: Record<string, string> = {},
 ): GraphqlResult<T> {
   const op = rootField(query);
+  const startedAt = Date.now();
   const response = http.post(`${BASE_URL}/graphql`, JSON.stringify({ query, variables }), {
     headers: {
       'content-type': 'application/json',
@@ -56,7 +58,15 @@ export function gql<T>(
   } catch {
     body = { errors: [{ message: `not JSON (${response.status})` }] };
   }
-  if (body.errors && body.errors.length > 0) {
+  const failed = !!body.errors && body.errors.length > 0;
+  recordRequest(
+    op,
+    startedAt,
+    response.status === 200 && !failed,
+    undefined,
+    `${response.status} ${body.errors?.[0]?.extensions?.code ?? ''} ${body.errors?.[0]?.message ?? ''}`,
+  );
+  if (failed) {
     graphqlErrors.add(1, tags);
     report(`${op} answered ${response.status}: ${JSON.stringify(body.errors)}`);
   }
@@ -71,14 +81,19 @@ const SIGN_UP = `mutation ($email: String!, $password: String!) {
   signUp(email: $email, password: $password) { accessToken }
 }`;
 
-/** Creates an account and returns its access token (unique e-mail per call). */
-export function signUp(prefix: string): string {
+/** Creates an account (unique e-mail per call): its address and access token ('' if refused). */
+export function signUpAs(prefix: string): { email: string; token: string } {
   const email = `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e9)}@k6.example.org`;
   const result = gql<{ signUp: { accessToken: string } }>(SIGN_UP, {
     email,
     password: 'k6 load test password',
   });
-  return result.data?.signUp.accessToken ?? '';
+  return { email, token: result.data?.signUp.accessToken ?? '' };
+}
+
+/** Creates an account and returns its access token (unique e-mail per call). */
+export function signUp(prefix: string): string {
+  return signUpAs(prefix).token;
 }
 
 export const RANKING = `query ($sort: RankingSort, $period: RankingPeriod, $category: String) {
