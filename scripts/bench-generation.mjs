@@ -22,12 +22,14 @@
 // operations port's /metrics), and the CPU the rest of the machine took. The client shares the
 // 2 cores with the cluster, so its own delays are part of the latency.
 import { createClient } from 'graphql-ws';
+import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
 import { startCluster, watchProcesses } from './bench/cluster.mjs';
 import { gatewayGraphql } from './bench/graphql.mjs';
+import { startStreamFloor } from './bench/stream-floor.mjs';
 import { fixed, reportFailures, Samples } from './bench/samples.mjs';
 import { buildAll, ensureInstalled } from './workspace.mjs';
 
@@ -129,63 +131,108 @@ async function signUpOne(graphql, name) {
 /** How many words `text` holds. */
 const wordsIn = (text) => text?.match(/\S+/g)?.length ?? 0;
 
-/**
- * One debate as the engine page runs it: its WebSocket opened while the start is on its way
- * (graphql-ws connecting at once), then followed to its end. Calls `onDelta(event)` with each
- * text delta (the gateway joins pieces of a turn waiting to be sent into one, with the earlier
- * piece's time); answers { streamed, words, startedAt }: the words that came in text deltas,
- * the debate's words in all (its completed turns), and when its start was answered
- * (performance.now()). Throws when the start failed or the run did not
- * complete.
- */
-async function debate(entry, graphql, token, onDelta) {
-  const client = createClient({
-    url: `${entry.replace(/^http/, 'ws')}/graphql`,
+/** A graphql-ws client of `url`, connecting at once (with `token` when given). */
+function wsClient(url, token) {
+  return createClient({
+    url,
     webSocketImpl: WebSocket,
-    connectionParams: { authorization: `Bearer ${token}` },
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     lazy: false,
     onNonLazyError: () => {},
     retryAttempts: 0,
   });
+}
+
+/**
+ * Follows run `runId` through `client`'s debateRun subscription to its end. Calls
+ * `onDelta(event)` with each text delta (the gateway joins pieces of a turn waiting to be sent
+ * into one, with the earlier piece's time); answers { streamed, words, messages, turns }: the
+ * words that came in text deltas, the debate's words in all (its completed turns), the
+ * messages received and each completed turn's text. Throws when the run did not complete.
+ */
+async function follow(client, runId, onDelta) {
+  let streamed = 0;
+  let words = 0;
+  let messages = 0;
+  const turns = [];
+  const outcome = await new Promise((resolve, reject) => {
+    client.subscribe(
+      {
+        query: 'subscription ($id: String!) { debateRun(id: $id) { type at turn text } }',
+        variables: { id: runId },
+      },
+      {
+        next: (result) => {
+          if (result.errors) return reject(new Error(result.errors[0].message));
+          messages += 1;
+          const event = result.data.debateRun;
+          if (event.type === 'textDelta') {
+            streamed += wordsIn(event.text);
+            onDelta(event);
+          }
+          if (event.type === 'turnCompleted') {
+            words += wordsIn(event.text);
+            turns[event.turn] = event.text;
+          }
+          if (event.type === 'runCompleted' || event.type === 'runFailed') resolve(event.type);
+        },
+        error: (error) =>
+          reject(error instanceof Error ? error : new Error(String(error?.reason ?? error))),
+        complete: () => resolve('closed'),
+      },
+    );
+  });
+  if (outcome !== 'runCompleted') throw new Error(`run ${runId}: ${outcome}`);
+  return { streamed, words, messages, turns };
+}
+
+/**
+ * One debate as the engine page runs it, on `gateway` ({ graphql, ws }): its WebSocket opened
+ * while the start is on its way (graphql-ws connecting at once), then followed to its end
+ * (`follow`). Answers what `follow` does and when its start was answered (`startedAt`,
+ * performance.now()). Throws when the start failed or the run did not complete.
+ */
+async function debate(gateway, token, onDelta) {
+  const client = wsClient(gateway.ws, token);
   try {
     const runId = (
-      await graphql(
+      await gateway.graphql(
         'mutation ($s: DebateSettingsInput!) { startDebate(settings: $s) }',
         { s: settings },
         token,
       )
     ).startDebate;
     const startedAt = performance.now();
-    let streamed = 0;
-    let words = 0;
-    const outcome = await new Promise((resolve, reject) => {
-      client.subscribe(
-        {
-          query: 'subscription ($id: String!) { debateRun(id: $id) { type at turn text } }',
-          variables: { id: runId },
-        },
-        {
-          next: (result) => {
-            if (result.errors) return reject(new Error(result.errors[0].message));
-            const event = result.data.debateRun;
-            if (event.type === 'textDelta') {
-              streamed += wordsIn(event.text);
-              onDelta(event);
-            }
-            if (event.type === 'turnCompleted') words += wordsIn(event.text);
-            if (event.type === 'runCompleted' || event.type === 'runFailed') resolve(event.type);
-          },
-          error: (error) =>
-            reject(error instanceof Error ? error : new Error(String(error?.reason ?? error))),
-          complete: () => resolve('closed'),
-        },
-      );
-    });
-    if (outcome !== 'runCompleted') throw new Error(`run ${runId}: ${outcome}`);
-    return { streamed, words, startedAt };
+    return { ...(await follow(client, runId, onDelta)), startedAt };
   } finally {
     await client.dispose();
   }
+}
+
+/** One of the floor's debates through `relay` (bench/stream-floor.mjs), as `debate` answers. */
+async function floorDebate(relay, onDelta) {
+  const client = wsClient(relay);
+  try {
+    const startedAt = performance.now();
+    return { ...(await follow(client, randomUUID(), onDelta)), startedAt };
+  } finally {
+    await client.dispose();
+  }
+}
+
+/**
+ * Each gateway of `cluster` ({ graphql, ws }): the benchmark spreads its debates over them
+ * itself, as k6 can spread its virtual users (issue 41 allows either): start-cluster's
+ * round-robin proxy is a hop of this one machine (a deployment's load balancer runs on other
+ * machines) and would take some 15 % of its two cores.
+ */
+function gatewaysOf(cluster) {
+  return cluster.processes
+    .filter((each) => each.kind === 'gateway')
+    .map(({ port }) => ({
+      graphql: gatewayGraphql(`http://127.0.0.1:${port}`),
+      ws: `ws://127.0.0.1:${port}/graphql`,
+    }));
 }
 
 /** The processes to watch: the cluster's, start-cluster (the entry's proxy), this client. */
@@ -219,10 +266,10 @@ function printProcesses({ processes: usage, others }, clientLagMs) {
   );
 }
 
-/** Runs `task`, watching the cluster's processes: its result, their usage, the client's lag p99. */
-async function measured(cluster, task) {
+/** Runs `task`, watching `processes`: its result, their usage, the client's lag p99. */
+async function measured(processes, task) {
   const clientLag = monitorEventLoopDelay({ resolution: 10 });
-  const end = await watchProcesses(watched(cluster));
+  const end = await watchProcesses(processes);
   clientLag.enable();
   const result = await task();
   clientLag.disable();
@@ -241,7 +288,43 @@ const completed = (list) => ({
   startedAt: list.map((each) => each.startedAt).sort((a, b) => a - b),
   streamed: list.reduce((sum, each) => sum + each.streamed, 0),
   words: list.reduce((sum, each) => sum + each.words, 0),
+  messages: list.reduce((sum, each) => sum + each.messages, 0),
 });
+
+/**
+ * `runs` debates at once, each by `run(index, onDelta)`, their latencies into `samples` (and
+ * the first turn's and the later turns' into `first` and `later` when given), watching
+ * `processes`: what `measured` answers, with the phase's seconds and its completed debates'
+ * figures (`completed`), and one completed debate's turns.
+ */
+async function atOnce(processes, run, { samples, first, later }) {
+  const started = performance.now();
+  const phase = await measured(processes, async () => {
+    const done = await Promise.all(
+      Array.from({ length: runs }, (_, index) =>
+        run(index, (event) => {
+          const latency = Date.now() - event.at;
+          samples.add(latency);
+          (event.turn === 0 ? first : later)?.add(latency);
+        }).catch((error) => {
+          samples.fail(error);
+          process.stderr.write(`${error.message}\n`);
+        }),
+      ),
+    );
+    const ok = done.filter(Boolean);
+    return { ...completed(ok), turns: ok[0]?.turns };
+  });
+  phase.seconds = (performance.now() - started) / 1000;
+  // When the starts were answered, from the moment they were all sent: how long the burst of
+  // starts held the debates apart (and the platform busy) before the streaming alone.
+  phase.starts = [50, 100].map((p) => {
+    const times = phase.result.startedAt;
+    const at = times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+    return fixed((at - started) / 1000, 1);
+  });
+  return phase;
+}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Latency: --runs debates at once at a realistic pace, over two instances of everything.
@@ -253,37 +336,41 @@ let cluster = await startCluster({
 });
 let latencyPhase;
 try {
-  const graphql = gatewayGraphql(cluster.entry);
-  const tokens = await signUp(graphql, runs, 'bench-latency');
+  const tokens = await signUp(gatewayGraphql(cluster.entry), runs, 'bench-latency');
+  const gateways = gatewaysOf(cluster);
   process.stdout.write(
-    `Starting ${runs} debates at once (${tps} tokens/s, ${firstTokenMs} ms to the first, ${pauseMs} ms between turns)…\n`,
+    `Starting ${runs} debates at once over ${gateways.length} gateways (${tps} tokens/s, ${firstTokenMs} ms to the first, ${pauseMs} ms between turns)…\n`,
   );
-  const started = performance.now();
-  latencyPhase = await measured(cluster, async () => {
-    const done = await Promise.all(
-      tokens.map((token) =>
-        debate(cluster.entry, graphql, token, (event) => {
-          const latency = Date.now() - event.at;
-          latencies.add(latency);
-          (event.turn === 0 ? firstTurn : laterTurns).add(latency);
-        }).catch((error) => {
-          latencies.fail(error);
-          process.stderr.write(`${error.message}\n`);
-        }),
-      ),
-    );
-    return completed(done.filter(Boolean));
-  });
-  latencyPhase.seconds = (performance.now() - started) / 1000;
-  // When the starts were answered, from the moment they were all sent: how long the burst of
-  // starts held the debates apart (and the platform busy) before the streaming alone.
-  latencyPhase.starts = [50, 100].map((p) => {
-    const times = latencyPhase.result.startedAt;
-    const at = times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
-    return fixed((at - started) / 1000, 1);
-  });
+  latencyPhase = await atOnce(
+    watched(cluster),
+    (index, onDelta) => debate(gateways[index % gateways.length], tokens[index], onDelta),
+    { samples: latencies, first: firstTurn, later: laterTurns },
+  );
 } finally {
   await cluster.stop({ keep: latencies.errors > 0 });
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1b. The floor, on the same machine in the same run: the same debates' words at the same pace
+// over the same hops (a speaker process, three clustered nats-servers, a WebSocket server, this
+// client), with none of the platform's code (bench/stream-floor.mjs).
+const floorLatencies = new Samples();
+let floorPhase;
+if (latencyPhase?.result.turns) {
+  const words = latencyPhase.result.turns.map((text) => text.match(/\S+\s*/g) ?? [text]);
+  const floor = await startStreamFloor({ replicas: REPLICAS, pace, words });
+  try {
+    process.stdout.write(
+      `The floor: ${runs} debates at once over ${floor.relays.length} bare relays, the same pace and words…\n`,
+    );
+    floorPhase = await atOnce(
+      [...floor.processes, { name: 'this client', pid: process.pid }],
+      (index, onDelta) => floorDebate(floor.relays[index % floor.relays.length], onDelta),
+      { samples: floorLatencies },
+    );
+  } finally {
+    await floor.stop();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -296,11 +383,11 @@ cluster = await startCluster({
 const throughput = {};
 const throughputErrors = new Samples();
 try {
-  const graphql = gatewayGraphql(cluster.entry);
+  const gateways = gatewaysOf(cluster);
   // Each phase's debates, and THROUGHPUT_IN_FLIGHT more first, unmeasured: so that the JIT has
   // compiled every process's hot paths before either phase, not only before the second.
   const tokens = await signUp(
-    graphql,
+    gatewayGraphql(cluster.entry),
     THROUGHPUT_IN_FLIGHT + 2 * throughputRuns,
     'bench-throughput',
   );
@@ -312,10 +399,11 @@ try {
     const started = performance.now();
     const worker = async () => {
       while (next < slots.length) {
-        const token = slots[next];
+        const index = next;
         next += 1;
         try {
-          done.push(await debate(cluster.entry, graphql, token, () => (deltas += 1)));
+          const gateway = gateways[index % gateways.length];
+          done.push(await debate(gateway, slots[index], () => (deltas += 1)));
         } catch (error) {
           throughputErrors.fail(error);
           process.stderr.write(`${error.message}\n`);
@@ -331,7 +419,9 @@ try {
   );
   await phase(tokens.slice(0, THROUGHPUT_IN_FLIGHT));
   const measuredSlots = tokens.slice(THROUGHPUT_IN_FLIGHT);
-  throughput.two = await measured(cluster, () => phase(measuredSlots.slice(0, throughputRuns)));
+  throughput.two = await measured(watched(cluster), () =>
+    phase(measuredSlots.slice(0, throughputRuns)),
+  );
 
   // One generation instance leaves as Kubernetes would stop it: SIGTERM, a drain, exit 0.
   const leaving = generation.at(-1);
@@ -352,7 +442,9 @@ try {
   }
   cluster.processes = cluster.processes.filter((each) => each.name !== leaving.name);
   process.stdout.write(`Throughput: the same again with ${generation[0].name} alone…\n`);
-  throughput.one = await measured(cluster, () => phase(measuredSlots.slice(throughputRuns)));
+  throughput.one = await measured(watched(cluster), () =>
+    phase(measuredSlots.slice(throughputRuns)),
+  );
 } catch (error) {
   throughputErrors.fail(error);
   process.stderr.write(`${error.message}\n`);
@@ -379,12 +471,49 @@ const rows = [
   ['token -> subscriber p99 (ms)', latencies.percentile(99)],
   ['  the first turn p50/p95/p99', [50, 95, 99].map((p) => firstTurn.percentile(p)).join(' / ')],
   ['  later turns p50/p95/p99', [50, 95, 99].map((p) => laterTurns.percentile(p)).join(' / ')],
+  ['messages received', latencyPhase?.result.messages ?? '-'],
+  ['CPU a message, all (ms)', cpuPerMessage(latencyPhase)],
 ];
+/** A phase's CPU over every process watched, this client's included, per message received. */
+function cpuPerMessage(phase) {
+  if (!phase) return '-';
+  const cores = phase.usage.processes.reduce(
+    (sum, each) => sum + (Number.isFinite(each.cpu) ? each.cpu : 0),
+    0,
+  );
+  return fixed((cores * phase.seconds * 1000) / phase.result.messages, 3);
+}
 process.stdout.write(
   `\nLatency: ${runs} debates at once, ${tps} tokens/s, ${firstTokenMs} ms to the first, two instances of each deployable\n`,
 );
 for (const [name, value] of rows) process.stdout.write(`  ${name.padEnd(30)} ${value}\n`);
 if (latencyPhase) printProcesses(latencyPhase.usage, latencyPhase.clientLagMs);
+
+if (floorPhase) {
+  const floorRows = [
+    ['errors', floorLatencies.errors],
+    ['text deltas delivered', floorLatencies.count],
+    ['wall time (s)', fixed(floorPhase.seconds, 1)],
+    ['token -> subscriber p50 (ms)', floorLatencies.percentile(50)],
+    ['token -> subscriber p95 (ms)', floorLatencies.percentile(95)],
+    ['token -> subscriber p99 (ms)', floorLatencies.percentile(99)],
+    ['messages received', floorPhase.result.messages],
+    ['CPU a message, all (ms)', cpuPerMessage(floorPhase)],
+    [
+      'the platform against it, p95',
+      `${fixed(latencies.percentile(95) / floorLatencies.percentile(95), 1)}x`,
+    ],
+    [
+      'the platform against it, CPU',
+      `${fixed(cpuPerMessage(latencyPhase) / cpuPerMessage(floorPhase), 1)}x a message`,
+    ],
+  ];
+  process.stdout.write(
+    `\nThe floor: the same ${runs} debates' words at the same pace over the same hops, none of the platform's code\n`,
+  );
+  for (const [name, value] of floorRows) process.stdout.write(`  ${name.padEnd(30)} ${value}\n`);
+  printProcesses(floorPhase.usage, floorPhase.clientLagMs);
+}
 
 for (const [key, label] of [
   ['two', 'two generation instances'],
@@ -411,10 +540,15 @@ if (throughput.two && throughput.one) {
 process.stdout.write(`  ${'throughput errors'.padEnd(30)} ${throughputErrors.errors}\n`);
 
 // Every run must complete: any error fails the benchmark, not only a run with no delta at all.
-const passed = reportFailures([['token -> subscriber', latencies]]);
+const passed = reportFailures([
+  ['token -> subscriber', latencies],
+  ['the floor: token -> subscriber', floorLatencies],
+]);
 if (throughputErrors.errors > 0) {
   process.stderr.write(
     `throughput: ${throughputErrors.errors} errors; first error: ${throughputErrors.firstError}\n`,
   );
 }
-process.exit(passed && latencies.errors + throughputErrors.errors === 0 ? 0 : 1);
+process.exit(
+  passed && latencies.errors + floorLatencies.errors + throughputErrors.errors === 0 ? 0 : 1,
+);

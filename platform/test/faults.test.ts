@@ -311,11 +311,11 @@ describe('a generation instance stopped with SIGTERM', () => {
 });
 
 describe('a generation instance killed while it runs a debate', () => {
-  it("gives the run's debate back once the run has been open longer than any run lasts", async () => {
-    const { generationContracts, usageContracts } = await import('@debate/contracts');
+  it("tells the run's watcher it is lost, and gives its debate back once the run has been open longer than any run lasts", async () => {
+    const { generationContracts, NO_SUCH_RUN, usageContracts } = await import('@debate/contracts');
     const { createClientProxy, INSTANCE_KEY, natsTransport, ServiceClient } =
       await import('@debate/nest');
-    const { signUpThroughGateway } = await import('./graphql-client.js');
+    const { collectSubscription, signUpThroughGateway } = await import('./graphql-client.js');
     const fast = { OFFLINE_TOKENS_PER_SECOND: 0, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 0 };
     // A run may stay open 3 s here (an hour by default, USAGE_ABANDONED_RUN_MS).
     const running = await startTestPlatformOverNats({
@@ -355,10 +355,21 @@ describe('a generation instance killed while it runs a debate', () => {
         if (!started.runId.startsWith(INSTANCE_KEY)) killedRun = started.runId;
       }
       expect(killedRun).toBeDefined();
+      // Watched through the gateway, as the engine page watches it.
+      const watched = collectSubscription(
+        running.platform.url,
+        'subscription ($id: String!) { debateRun(id: $id) { type } }',
+        Number.MAX_SAFE_INTEGER,
+        { accessToken: ada.token, variables: { id: killedRun } },
+      ).then(
+        () => 'ended without an error',
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
       // The runs the platform's own instance took end at once and are settled.
       await sleep(500);
       const before = await stats();
       second.child.kill('SIGKILL');
+      const killedAt = Date.now();
       expect(await second.exited).toBeNull();
 
       // Nobody settles or refunds the killed run; until it has been open 3 s, it may still end.
@@ -369,6 +380,14 @@ describe('a generation instance killed while it runs a debate', () => {
       expect(after.totalDebates).toBe(before.totalDebates - 1);
       // Once.
       expect((await stats()).freeDebatesRemaining).toBe(before.freeDebatesRemaining + 1);
+      // The watcher is told the run is gone (NOT_FOUND: a reload need not follow it again)
+      // within the gateway's silence and three asks, not left waiting for ever.
+      const told = await Promise.race([
+        watched,
+        sleep(Math.max(0, killedAt + 20_000 - Date.now())).then(() => 'not told within 20 s'),
+      ]);
+      expect(told).toContain(NO_SUCH_RUN);
+      expect(told).toContain('NOT_FOUND');
     } finally {
       if (second?.child.exitCode === null) second.child.kill('SIGKILL');
       await client.close();

@@ -12,9 +12,10 @@ import {
   type ResponseOf,
   runInstanceKey,
   type RunEvent,
+  runLookupContract,
 } from '@debate/contracts';
-import { ServiceClient, ServiceError } from '@debate/nest';
-import type { OnModuleDestroy } from '@nestjs/common';
+import { ServiceClient, ServiceError, ServiceUnavailableError } from '@debate/nest';
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import { setMaxListeners } from 'node:events';
 import { Args, Context, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
 import { catchError, finalize, throwError } from 'rxjs';
@@ -41,6 +42,7 @@ import {
   DebateSettingsInput,
   StopDebateResultModel,
 } from './generation.models.js';
+import { endWhenInstanceLost, type InstanceProbe } from './run-liveness.js';
 
 function toModel(event: RunEvent): DebateRunEventModel {
   const empty: DebateRunEventModel = {
@@ -131,9 +133,16 @@ export function rematchSettings(debate: Debate): DebateSettings {
 /** How long the gateway takes the identity service's word that nobody is asked to verify. */
 const VERIFICATION_SETTING_TTL_MS = 60_000;
 
+/**
+ * A watched run silent this long has its instance asked whether it is still there; three asks
+ * unanswered a second apart and the run counts as lost with it (endWhenInstanceLost).
+ */
+const RUN_LIVENESS = { silenceMs: 5_000, unansweredAsks: 3, retryMs: 1_000 };
+
 /** The generation service: starting a debate, and watching it being written. */
 @Resolver()
 export class GenerationResolver implements OnModuleDestroy {
+  private readonly logger = new Logger(GenerationResolver.name);
   private readonly shutdown = new AbortController();
   /**
    * Until when the identity service has said the deployment asks for no verified address: a
@@ -333,10 +342,26 @@ export class GenerationResolver implements OnModuleDestroy {
     const runId = parseInput(DebateId, id, 'Invalid run id');
     const instance = runInstanceKey(runId);
     if (!instance) throw noSuchRun();
-    const events = this.services.stream(
-      generationContracts.watch,
-      { runId, userId: user.id },
-      { instance },
+    const ask = async (): Promise<InstanceProbe> => {
+      try {
+        await this.services.request(runLookupContract, { runId, userId: user.id }, { instance });
+        return 'answered';
+      } catch (error) {
+        return error instanceof ServiceUnavailableError ? 'unreachable' : 'answered';
+      }
+    };
+    const lost = () => {
+      this.logger.warn(
+        `Run ${runId}: its generation instance ${instance} no longer answers; its watcher is told NOT_FOUND`,
+      );
+      return noSuchRun();
+    };
+    // A run lives on one instance: if that instance is gone, its watcher is told, not left waiting.
+    const events = endWhenInstanceLost(
+      this.services.stream(generationContracts.watch, { runId, userId: user.id }, { instance }),
+      ask,
+      lost,
+      RUN_LIVENESS,
     );
     const release = this.subscriptionLimits.acquire(user.id, connection);
     return observableIterator(

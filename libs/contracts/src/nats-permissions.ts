@@ -73,6 +73,8 @@ export const natsCalls: Readonly<Record<NatsDeployable, readonly Callable[]>> = 
     generationContracts.watch,
     generationContracts.stop,
     generationContracts.submitTurn,
+    // Whether a silent watched run's instance is still there (endWhenInstanceLost).
+    runLookupContract,
     debatesContracts.save,
     debatesContracts.list,
     debatesContracts.get,

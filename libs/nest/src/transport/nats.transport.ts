@@ -12,6 +12,7 @@ import { ClientNats, type MessageHandler, type ServerNats } from '@nestjs/micros
 import { finalize, type Observable } from 'rxjs';
 import { WorkInProgress } from '../bootstrap/work-in-progress.js';
 import { answerRequest, requestContractOf } from '../rpc/answer-request.js';
+import { passedOnInCheckPhase } from './check-phase.js';
 import { NestNatsServer } from './nest-internals.js';
 
 /** A NATS user and its password. */
@@ -174,7 +175,8 @@ export class DrainingNatsServer extends NestNatsServer {
     // in between.
     const reply = {};
     this.inFlight.add(reply);
-    return replies$.pipe(finalize(() => this.inFlight.delete(reply)));
+    // A stream's items (a run's words) leave in the loop's check phase, every stream's together.
+    return passedOnInCheckPhase(replies$).pipe(finalize(() => this.inFlight.delete(reply)));
   }
 
   override async listen(callback: (...optionalParams: unknown[]) => void): Promise<void> {
