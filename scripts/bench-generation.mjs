@@ -6,6 +6,11 @@
 //
 // 1. Latency: the offline speaker at a realistic pace (--tps, --first-token-ms, --pause-ms);
 //    --runs debates started at once, each followed through its own graphql-ws subscription.
+//    The debates are spread over the two gateways by this client (start-cluster's entry proxy is
+//    a hop of this one machine); the sign-ups go through the entry.
+// 1b. The floor (bench/stream-floor.mjs), in the same run: the same debates' words at the same
+//    pace over the same hops (three clustered nats-servers, bare speakers, bare WebSocket relays,
+//    this client) with none of the platform's code: what the machine itself gives.
 // 2. Throughput: the offline speaker at full speed (FULL_SPEED: no wait between words or turns);
 //    --throughput-runs debates (as many as --runs unless given), THROUGHPUT_IN_FLIGHT at a time
 //    (each one done starts the next), with both generation instances; then one of them is sent
@@ -16,7 +21,8 @@
 //   npm run bench:generation -- --runs 50 --tps 60 --throughput-runs 100 --no-build
 //
 // Prints: errors (any fails the run); provider-token -> subscriber latency (from the moment the
-// run recorded a piece of text to the moment this client received it) p50/p95/p99; then, for
+// run recorded a piece of text to the moment this client received it) p50/p95/p99, the
+// platform's and the floor's, and the CPU a message of each; then, for
 // each phase and each process (this client included), its CPU as a share of one core, its peak
 // resident memory during the phase and its event-loop lag p99 over it (prom-client's, from its
 // operations port's /metrics), and the CPU the rest of the machine took. The client shares the
@@ -78,7 +84,7 @@ function benchmarkEnv(pace, sockets) {
   return {
     // Every simulated user signs up from this one address: the benchmark's own platform.
     RATE_LIMITS: 'off',
-    // And holds its WebSockets open from it (the gateways see the proxy's address), past the
+    // And holds its WebSockets open from it (127.0.0.1, through the proxy or not), past the
     // default per address on each gateway; twice as many, as a closed one counts a moment longer.
     WEBSOCKETS_PER_ADDRESS: String(Math.max(2 * sockets, 100)),
     OFFLINE_TOKENS_PER_SECOND: String(pace.tps),

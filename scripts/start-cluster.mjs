@@ -97,34 +97,43 @@ const { serviceNames: services } = await import('@debate/contracts');
 const children = new Map();
 let keycloak;
 
-// Stopping works from the first moment (a signal while Keycloak starts included): the services
-// and the gateway first, then the broker and the store; a Keycloak still starting is killed as
-// this process exits (scripts/keycloak.mjs).
+// Stopping works from the first moment (a signal while Keycloak starts included): the gateways
+// and the generation instances first, then the other services, then the broker, the store, the
+// local model and the issuer; a Keycloak still starting is killed as this process exits
+// (scripts/keycloak.mjs).
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  // The broker and the store stop last, so the services can drain through them.
-  const isInfrastructure = (name) => /^(nats(-\d)?|mongo)$/.test(name);
-  const infrastructure = [...children.entries()]
-    .filter(([name]) => isInfrastructure(name))
-    .map(([, child]) => child);
-  const rest = [...children.entries()]
-    .filter(([name]) => !isInfrastructure(name))
-    .map(([, child]) => child);
-  let remaining = rest.length;
-  const finish = () => {
-    for (const child of infrastructure) child.kill('SIGTERM');
-    void (keycloak?.stop() ?? Promise.resolve()).then(() => setTimeout(() => process.exit(0), 200));
-  };
-  if (remaining === 0) finish();
-  for (const child of rest) {
-    child.once('exit', () => {
-      remaining -= 1;
-      if (remaining === 0) finish();
-    });
-    child.kill('SIGTERM');
-  }
+  // In three stages: the debates the generation instances are writing finish and are kept and
+  // settled through the other services, which drain through the broker and the store.
+  const stageOf = (name) =>
+    /^(gateway|generation)(-\d+)?$/.test(name)
+      ? 0
+      : /^(nats(-\d)?|mongo|model|issuer)$/.test(name)
+        ? 2
+        : 1;
+  const stages = [0, 1, 2].map((stage) =>
+    [...children.entries()].filter(([name]) => stageOf(name) === stage).map(([, child]) => child),
+  );
+  const stopAll = (list) =>
+    Promise.all(
+      list.map(
+        (child) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  void stopAll(stages[0])
+    .then(() => stopAll(stages[1]))
+    .then(() => {
+      for (const child of stages[2]) child.kill('SIGTERM');
+      return keycloak?.stop();
+    })
+    .then(() => setTimeout(() => process.exit(0), 200));
   setTimeout(() => process.exit(1), 30_000).unref();
 };
 process.on('SIGINT', stop);

@@ -1,11 +1,30 @@
-import { communityDebateContracts, debateSharedEvent, eventStreams } from '@debate/contracts';
-import { createClientProxy, JetStreamEventLog, natsTransport, ServiceClient } from '@debate/nest';
+import {
+  communityDebateContracts,
+  debateSharedEvent,
+  eventStreams,
+  generationContracts,
+  runInstanceKey,
+} from '@debate/contracts';
+import {
+  createClientProxy,
+  instanceSubject,
+  JetStreamEventLog,
+  natsServers,
+  natsTransport,
+  ServiceClient,
+} from '@debate/nest';
 import type { ClusterServer } from '@debate/nest/testing';
 import { sharedDebateOf } from '@debate/testing';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { graphql, type SignedUp, signUpThroughGateway } from './graphql-client.js';
+import { settingsOf } from './fixtures.js';
+import {
+  collectSubscription,
+  graphql,
+  type SignedUp,
+  signUpThroughGateway,
+} from './graphql-client.js';
 import { startTestPlatformOverNatsCluster } from './test-platform.js';
 
 type ClusterPlatform = Awaited<ReturnType<typeof startTestPlatformOverNatsCluster>>;
@@ -21,6 +40,31 @@ async function serverOf(servers: readonly ClusterServer[], name: string): Promis
     if (connz.connections?.some((connection) => connection.name === name)) return server;
   }
   throw new Error(`No server holds a connection named ${name}`);
+}
+
+/**
+ * The server of the cluster that holds the connection named `name` subscribed to `subject`
+ * (a service's request connection, not its client's), by its /connz.
+ */
+async function serverSubscribing(
+  servers: readonly ClusterServer[],
+  name: string,
+  subject: string,
+): Promise<ClusterServer> {
+  for (const server of servers) {
+    const connz = (await (await fetch(`${server.monitorUrl}/connz?limit=1024&subs=1`)).json()) as {
+      connections?: { name?: string; subscriptions_list?: string[] }[];
+    };
+    if (
+      connz.connections?.some(
+        (connection) =>
+          connection.name === name && connection.subscriptions_list?.includes(subject),
+      )
+    ) {
+      return server;
+    }
+  }
+  throw new Error(`No server holds ${name}'s subscription to ${subject}`);
 }
 
 /**
@@ -50,6 +94,7 @@ async function consumerLeaderOf(
   throw new Error(`No leader for ${durable}'s consumer of ${debateSharedEvent.subject}`);
 }
 
+const START = 'mutation ($settings: DebateSettingsInput!) { startDebate(settings: $settings) }';
 const VOTE =
   'mutation ($id: String!) { vote(debateId: $id, kind: FOR) { upvotes downvotes myVote } }';
 const CARDS = '{ communityDebates { debates { id upvotes } next } }';
@@ -63,7 +108,10 @@ describe('the platform on a three-server NATS cluster', () => {
   let ada: SignedUp;
 
   beforeAll(async () => {
-    running = await startTestPlatformOverNatsCluster();
+    // Debates written at a reader's pace: a run is still being written when a server is lost.
+    running = await startTestPlatformOverNatsCluster({
+      speakers: { OFFLINE_TOKENS_PER_SECOND: 60, OFFLINE_FIRST_TOKEN_MS: 0, TURN_PAUSE_MS: 200 },
+    });
     community = new ServiceClient(
       createClientProxy(natsTransport(running.natsUrl), { anonymous: 'cluster-test' }),
     );
@@ -78,7 +126,7 @@ describe('the platform on a three-server NATS cluster', () => {
   });
 
   it('keeps every stream on all three servers', async () => {
-    const nc = await connect({ servers: running.natsUrl.split(',') });
+    const nc = await connect({ servers: natsServers(running.natsUrl) });
     try {
       const jsm = await jetstreamManager(nc);
       for (const stream of Object.values(eventStreams)) {
@@ -172,4 +220,39 @@ describe('the platform on a three-server NATS cluster', () => {
     },
     60_000,
   );
+  // A streamed reply outlives the responder's connection to one server: the run's events come
+  // from the generation service by name (natsStreamInboxPrefix), not by the reply grant the
+  // lost server held (allow_responses), with which the watch stalled for ever.
+  it('streams a watched run to its end when the server its generation instance is on is killed', async () => {
+    const { platform, cluster } = running;
+    const token = (await signUpThroughGateway(platform.url, 'grace@example.org')).token;
+    const started = await graphql<{ startDebate: string }>(platform.url, START, {
+      headers: { authorization: `Bearer ${token}` },
+      variables: {
+        settings: { ...settingsOf('Should the tide tables be public?'), moderatorEnabled: false },
+      },
+    });
+    const runId = started.data?.startDebate ?? '';
+    expect(started.errors).toBeUndefined();
+    const watched = collectSubscription<{ debateRun: { type: string } }>(
+      platform.url,
+      'subscription ($id: String!) { debateRun(id: $id) { type } }',
+      Number.MAX_SAFE_INTEGER,
+      { accessToken: token, variables: { id: runId } },
+    );
+    await sleep(1_000);
+    const victim = await serverSubscribing(
+      cluster.servers,
+      'generation',
+      instanceSubject(generationContracts.watch.subject, runInstanceKey(runId) ?? ''),
+    );
+    await victim.kill();
+    try {
+      // (A gateway on the same server misses the events sent while it moves: core NATS.)
+      const events = (await watched).map((item) => item.debateRun.type);
+      expect(events.at(-1)).toBe('runCompleted');
+    } finally {
+      await victim.start();
+    }
+  }, 60_000);
 });

@@ -117,6 +117,12 @@ describe(natsPermissions.name, () => {
       }
       expect(maySubscribe(deployable, '_INBOX.abc.1')).toBe(false);
       expect(mayPublish(deployable, '_INBOX_gateway.abc.1')).toBe(false);
+      // A run's events reach the gateway's stream inboxes from the generation service alone, by
+      // name: a reply granted by allow_responses ends when the responder changes servers.
+      expect(mayPublish(deployable, '_INBOX_gateway.streams.abc')).toBe(
+        deployable === 'generation',
+      );
+      expect(mayPublish(deployable, '_INBOX_identity.streams.abc')).toBe(false);
     }
   });
 
@@ -202,6 +208,16 @@ describe(natsAuthorization.name, () => {
       expect(sut).toContain(`password: "secret of ${deployable}"`);
     }
     expect(sut).toContain('"_INBOX_community.>"');
+  });
+
+  it("lets the services that stream reply to a harness's streams only where it has one", () => {
+    const streamsToHarness = '"_INBOX.streams.>"';
+    expect(natsAuthorization(passwords)).not.toContain(streamsToHarness);
+    const sut = natsAuthorization(passwords, [{ user: 'harness', password: 'harness secret' }]);
+    // Once: in the generation service's publish permissions, the one service that streams.
+    expect(sut.split(streamsToHarness)).toHaveLength(2);
+    const generation = sut.slice(sut.indexOf('user: "generation"'), sut.indexOf('user: "debates"'));
+    expect(generation).toContain(streamsToHarness);
   });
 
   it('quotes a password with quotes and backslashes so that it stays one string', () => {

@@ -133,6 +133,19 @@ export function natsInboxPrefix(deployable: NatsDeployable): string {
   return `_INBOX_${deployable}`;
 }
 
+/**
+ * Where the items of a streamed reply arrive, under the caller's inbox prefix (`inboxPrefix`,
+ * nats.js's `_INBOX` for a client of no deployable): `<prefix>.streams.<unique>`. The service
+ * that streams may publish there by name (natsPermissions), not by allow_responses: the server
+ * grants a reply to the one connection the request was delivered to, so a responder that moves
+ * to another server of the cluster (its server lost) could send no further item, and the stream
+ * would stall for ever. It can publish nothing but stream items there: it is the author of what
+ * it streams anyway.
+ */
+export function natsStreamInboxPrefix(inboxPrefix: string): string {
+  return `${inboxPrefix}.streams`;
+}
+
 export function isNatsDeployable(name: string): name is NatsDeployable {
   return (natsDeployables as readonly string[]).includes(name);
 }
@@ -208,8 +221,9 @@ function unique(values: readonly string[]): string[] {
  * What `deployable` may publish and subscribe to on the broker, derived from the subjects map,
  * the contracts, the event streams and the calls above:
  * - a service subscribes to its own request subjects (and their per-instance form) and answers
- *   on the requests' reply subjects only (allow_responses); the generation service, which
- *   streams a run's events, any number of replies for an hour;
+ *   on the requests' reply subjects only, once each (allow_responses); a service that streams
+ *   (the generation service, a run's events) publishes the items to its callers' stream inboxes
+ *   (natsStreamInboxPrefix);
  * - every deployable publishes the requests it makes (natsCalls) and reads replies on its own
  *   inbox prefix only;
  * - an event's owner publishes it, and creates its stream or brings it up to date (at start-up,
@@ -244,14 +258,26 @@ export function natsPermissions(deployable: NatsDeployable): NatsPermissions {
     ...buckets.flatMap(bucketApi),
   ]);
   const subscribe = unique([...owned.flatMap(addressed), `${natsInboxPrefix(deployable)}.>`]);
-  const streamsReplies = allCallContracts.some(
+  // The inboxes of the callers of the streams it owns (natsStreamInboxPrefix).
+  const streamInboxes = natsDeployables
+    .filter((caller) =>
+      natsCalls[caller].some(
+        (contract) => contract.kind === 'stream' && contract.owner === deployable,
+      ),
+    )
+    .map((caller) => `${natsStreamInboxPrefix(natsInboxPrefix(caller))}.>`);
+  return {
+    publish: { allow: [...publish, ...streamInboxes] },
+    subscribe: { allow: subscribe },
+    ...(service ? { allow_responses: true } : {}),
+  };
+}
+
+/** Whether `deployable` streams replies to any request (owns a stream contract). */
+function natsStreamsOf(deployable: NatsDeployable): boolean {
+  return allCallContracts.some(
     (contract) => contract.kind === 'stream' && contract.owner === deployable,
   );
-  return {
-    publish: { allow: publish },
-    subscribe: { allow: subscribe },
-    ...(service ? { allow_responses: streamsReplies ? { max: -1, expires: '1h' } : true } : {}),
-  };
 }
 
 /** A string in nats-server's configuration syntax: double-quoted, `"` and `\` escaped. */
@@ -304,12 +330,24 @@ export function natsAuthorization(
   passwords: Record<NatsDeployable, string>,
   extra: readonly NatsExtraUser[] = [],
 ): string {
+  // A user with every permission (a test harness) may call every stream, on nats.js's own
+  // inbox prefix: the services that stream may send it the items.
+  const harnessStreams = extra.some((user) => !user.permissions)
+    ? [`${natsStreamInboxPrefix('_INBOX')}.>`]
+    : [];
   const users = [
-    ...natsDeployables.map((deployable) => ({
-      user: deployable,
-      password: checkedPassword(deployable, passwords[deployable]),
-      permissions: natsPermissions(deployable),
-    })),
+    ...natsDeployables.map((deployable) => {
+      const permissions = natsPermissions(deployable);
+      const streams = natsStreamsOf(deployable) ? harnessStreams : [];
+      return {
+        user: deployable,
+        password: checkedPassword(deployable, passwords[deployable]),
+        permissions: {
+          ...permissions,
+          publish: { allow: [...permissions.publish.allow, ...streams] },
+        },
+      };
+    }),
     ...extra.map(({ user, password, permissions }) => ({
       user,
       password: checkedPassword(user, password),

@@ -10,15 +10,16 @@ import {
   type Subject,
 } from '@debate/contracts';
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { type ClientNats, NatsRecordBuilder } from '@nestjs/microservices';
+import type { ClientNats } from '@nestjs/microservices';
 import {
   headers as natsHeaders,
   type MsgHdrs,
   type NatsConnection,
+  type Subscription as NatsSubscription,
   TimeoutError,
 } from '@nats-io/transport-node';
 import { traceHeaders } from '../tracing/tracing.js';
-import { requestMuxOf } from '../transport/nats-request-mux.js';
+import { requestMuxOf, streamInbox } from '../transport/nats-request-mux.js';
 import { isNestNatsClient, ReplyPacket, requestPacket } from '../transport/nest-internals.js';
 import { instanceSubject } from '../rpc/instance.js';
 import { catchError, firstValueFrom, map, Observable, throwError, timeout } from 'rxjs';
@@ -197,22 +198,73 @@ export class ServiceClient implements OnApplicationShutdown {
   ): Observable<ItemOf<C>> {
     this.assertOpen(contract);
     const data = parsePayload(contract.subject, 'request', contract.request, payload);
-    return this.guard(
-      contract,
-      this.proxy.send<unknown>(subjectOf(contract, options), this.traced(data)),
-      options,
-    ).pipe(map((item) => parsePayload(contract.subject, 'item', contract.item, item) as ItemOf<C>));
+    const items$ = isNestNatsClient(this.proxy)
+      ? this.natsStream(this.proxy, contract, data, options)
+      : this.proxy.send<unknown>(subjectOf(contract, options), data);
+    return this.guard(contract, items$, options).pipe(
+      map((item) => parsePayload(contract.subject, 'item', contract.item, item) as ItemOf<C>),
+    );
   }
 
   /**
-   * On NATS, the payload with the current trace in its headers (W3C traceparent), so the
-   * service's spans and log lines join the caller's trace. In process, the trace follows by
-   * itself (one AsyncLocalStorage).
+   * One request and its streamed reply on NATS: the items arrive on an inbox of their own under
+   * the connection's stream inbox prefix (streamInbox), which the streaming service may publish
+   * to by name, so that a stream goes on when that service's connection moves to another server
+   * of the cluster (a reply granted by allow_responses would end there). What travels is
+   * NestJS's request and reply packets, as ClientNats sends and reads them
+   * (client/client-nats.js: publish, createSubscriptionHandler; client/client-proxy.js:
+   * createObserver): an item is a packet's `response`, `isDisposed` ends the stream, `err`
+   * fails it, and an empty message is the server's 'no responders'.
    */
-  private traced(data: unknown): unknown {
-    if (!isNestNatsClient(this.proxy)) return data;
-    const headers = this.traceparent();
-    return headers ? new NatsRecordBuilder(data).setHeaders(headers).build() : data;
+  private natsStream(
+    client: ClientNats,
+    contract: StreamContract,
+    data: unknown,
+    options: CallOptions,
+  ): Observable<unknown> {
+    return new Observable<unknown>((subscriber) => {
+      let subscription: NatsSubscription | undefined;
+      let left = false;
+      const fail = (error: unknown) => subscriber.error(callError(contract, error));
+      connectionOf(client).then((connection) => {
+        if (left) return;
+        const subject = subjectOf(contract, options);
+        const packet = requestPacket(subject, data);
+        const inbox = streamInbox(connection);
+        subscription = connection.subscribe(inbox, {
+          callback: (error, message) => {
+            if (error) return fail(error);
+            if (message.data.length === 0) return fail('empty response: no responders');
+            let reply;
+            try {
+              reply = ReplyPacket.safeParse(message.json());
+            } catch {
+              return fail('the reply is not JSON');
+            }
+            if (!reply.success) return fail('the reply is not a reply packet');
+            const { id, err, response, isDisposed } = reply.data;
+            if (id !== undefined && id !== packet.id) return undefined;
+            if (err !== undefined && err !== null) {
+              return subscriber.error(
+                new ServiceError(contract.owner, contract.subject, messageOf(err)),
+              );
+            }
+            if (response !== undefined) subscriber.next(response);
+            if (isDisposed) subscriber.complete();
+            return undefined;
+          },
+        });
+        const headers = this.traceparent();
+        connection.publish(subject, JSON.stringify(packet), {
+          reply: inbox,
+          ...(headers ? { headers } : {}),
+        });
+      }, fail);
+      return () => {
+        left = true;
+        subscription?.unsubscribe();
+      };
+    });
   }
 
   /** The current trace as NATS headers (W3C traceparent/tracestate), if there is one. */

@@ -4,7 +4,12 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { serviceTransport } from '../bootstrap/run-service.js';
 import { loadConfig, serviceEnvSchema } from '../config/load-config.js';
-import { type RunningNats, startNatsServer } from '../testing/nats-server.js';
+import {
+  type RunningNats,
+  type RunningNatsCluster,
+  startNatsCluster,
+  startNatsServer,
+} from '../testing/nats-server.js';
 import { natsTransport } from '../transport/transport.factory.js';
 import { createEventLog, ensureStream, type EventLog, JetStreamEventLog } from './event-log.js';
 
@@ -178,4 +183,45 @@ describe('a consumer started before the owner of its stream', () => {
     const closing = consumer.close();
     await expect(closing).resolves.toBeUndefined();
   });
+});
+
+// A cluster forming or electing a leader refuses JetStream's API for a while (it times out, is
+// 'temporarily unavailable', finds no peers for three copies): a service starting then waits
+// for it rather than failing its start.
+describe('a stream made while its cluster has lost two of its three servers', () => {
+  let cluster: RunningNatsCluster;
+
+  beforeAll(async () => {
+    cluster = await startNatsCluster();
+  }, 60_000);
+
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('is made with its three copies once the servers are back', async () => {
+    const [first, second, third] = cluster.servers;
+    if (!first || !second || !third) throw new Error('a cluster of three');
+    const nc = await connect({ servers: first.url });
+    try {
+      await second.kill();
+      await third.kill();
+      let settled: string | undefined;
+      const made = ensureStream(nc, stream, 3).then(
+        () => (settled = 'made'),
+        (error: unknown) => (settled = `failed: ${String(error)}`),
+      );
+      // Without a majority JetStream cannot answer: still waiting, not failed.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(settled).toBeUndefined();
+      await second.start();
+      await third.start();
+      await made;
+      expect(settled).toBe('made');
+      const info = await (await jetstreamManager(nc)).streams.info(stream.name);
+      expect(info.config.num_replicas).toBe(3);
+    } finally {
+      await nc.close();
+    }
+  }, 90_000);
 });

@@ -1,3 +1,4 @@
+import { natsStreamInboxPrefix } from '@debate/contracts';
 import {
   ClosedConnectionError,
   createInbox,
@@ -100,6 +101,14 @@ const muxes = new WeakMap<NatsConnection, NatsRequestMux>();
  */
 function inboxPrefixOf(connection: NatsConnection): string | undefined {
   return connection instanceof NatsConnectionImpl ? connection.options.inboxPrefix : undefined;
+}
+
+/**
+ * A new inbox for the items of one streamed reply on `connection`, under its inbox prefix
+ * (natsStreamInboxPrefix: the streaming service may publish there by name).
+ */
+export function streamInbox(connection: NatsConnection): string {
+  return createInbox(natsStreamInboxPrefix(inboxPrefixOf(connection) ?? '_INBOX'));
 }
 
 /** The request mux of a connection, made on first use, under the connection's inbox prefix. */
