@@ -1,6 +1,7 @@
 // The machine's floor for the generation benchmark: the same hops as a debate's words take
 // through the platform (a speaker process, a NATS cluster, a WebSocket server, the client) with
-// none of the platform's code. Three clustered nats-servers (as start-cluster's, without users);
+// none of the platform's code. Three clustered nats-servers (@debate/nest/testing's
+// startNatsCluster: production's cluster settings, without users);
 // `replicas` bare speakers (nats.js): each takes `floor.start` requests in a queue group and
 // publishes a run's events on `floor.run.<id>` at the offline speaker's pace (the same six turns'
 // words, each piece stamped `at` when published); `replicas` bare relays (`ws`): each speaks as
@@ -11,13 +12,8 @@
 //   node scripts/bench/stream-floor.mjs speaker <nats-urls> <pace JSON> <turn words JSON>
 //   node scripts/bench/stream-floor.mjs relay <nats-urls>     (prints 'relay listening at <url>')
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { natsClusterServer } from '../nats-broker.mjs';
-import { portAllocator } from '../load-common.mjs';
 import { eachLine, root } from '../workspace.mjs';
 
 const self = fileURLToPath(import.meta.url);
@@ -29,10 +25,8 @@ const self = fileURLToPath(import.meta.url);
  * turn's words (with their trailing space), as a debate's turns have them.
  */
 export async function startStreamFloor({ replicas, pace, words }) {
-  const { freePort } = portAllocator();
-  const work = mkdtempSync(join(tmpdir(), 'debate-stream-floor-'));
-  const authorizationFile = join(work, 'no-users.conf');
-  writeFileSync(authorizationFile, '# the floor has no users\n');
+  const { startNatsCluster } = await import('@debate/nest/testing');
+  let cluster;
   const children = [];
   const processes = [];
   const start = (name, command, args, ready) =>
@@ -43,7 +37,7 @@ export async function startStreamFloor({ replicas, pace, words }) {
       let output = '';
       const onLine = (line) => {
         output += `${line}\n`;
-        const match = ready?.exec(line);
+        const match = ready.exec(line);
         if (match) resolve(match[1]);
       };
       eachLine(child.stdout, onLine);
@@ -51,7 +45,6 @@ export async function startStreamFloor({ replicas, pace, words }) {
       child.once('exit', (code, signal) =>
         reject(new Error(`floor ${name} exited (${code ?? signal}): ${output.slice(-500)}`)),
       );
-      if (!ready) resolve(undefined);
     });
   const stop = async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
@@ -59,43 +52,16 @@ export async function startStreamFloor({ replicas, pace, words }) {
     const deadline = Date.now() + 10_000;
     while (children.some(alive) && Date.now() < deadline) await sleep(100);
     for (const child of children.filter(alive)) child.kill('SIGKILL');
-    rmSync(work, { recursive: true, force: true });
+    await cluster?.stop();
   };
   try {
-    const ports = [await freePort(), await freePort(), await freePort()];
-    const routePorts = [await freePort(), await freePort(), await freePort()];
-    const routes = routePorts.map((port) => `nats-route://127.0.0.1:${port}`);
-    const monitors = [];
-    for (const [i, port] of ports.entries()) {
-      const monitorPort = await freePort();
-      const args = await natsClusterServer({
-        name: `floor-nats-${i + 1}`,
-        port,
-        monitorPort,
-        routePort: routePorts[i],
-        routes,
-        store: join(work, `nats-${i + 1}`),
-        authorizationFile,
-      });
-      await start(`floor-nats-${i + 1}`, 'nats-server', args);
-      monitors.push(`http://127.0.0.1:${monitorPort}/healthz`);
+    cluster = await startNatsCluster({ config: '# the floor has no users' });
+    for (const [i, server] of cluster.servers.entries()) {
+      processes.push({ name: `floor-nats-${i + 1}`, pid: server.pid });
     }
-    const deadline = Date.now() + 30_000;
-    for (const url of monitors) {
-      while (
-        !(await fetch(url).then(
-          (response) => response.ok,
-          () => false,
-        ))
-      ) {
-        if (Date.now() > deadline)
-          throw new Error(`the floor's nats-servers were not healthy (${url})`);
-        await sleep(100);
-      }
-    }
+    const servers = cluster.servers.map((server) => server.url);
     // Each process its own first server, as the platform's processes spread over the three.
-    const urls = (first) =>
-      ports.map((_, i) => `nats://127.0.0.1:${ports[(first + i) % ports.length]}`).join(',');
+    const urls = (first) => servers.map((_, i) => servers[(first + i) % servers.length]).join(',');
     const relays = [];
     for (let i = 0; i < replicas; i += 1) {
       await start(

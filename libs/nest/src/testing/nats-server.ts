@@ -135,6 +135,8 @@ export interface ClusterServer {
   readonly url: string;
   /** Its monitoring endpoint (`/healthz`, `/connz`, `/jsz`). */
   readonly monitorUrl: string;
+  /** Its process's id while it runs (a benchmark reads its CPU and memory in /proc). */
+  readonly pid: number | undefined;
   /** Ends it at once with SIGKILL, as a crash would: no goodbye to its clients or routes. */
   kill(): Promise<void>;
   /** Starts it again on its ports and store; resolves once it is healthy (healthy()). */
@@ -212,6 +214,9 @@ export async function startNatsCluster(
       name: member.name,
       url: `nats://127.0.0.1:${member.port.client}`,
       monitorUrl,
+      get pid() {
+        return member.process.pid;
+      },
       kill: () => member.process.halt('SIGKILL'),
       start: async () => {
         await member.process.start();
